@@ -1,0 +1,95 @@
+"""paddle_on_torch: PaddlePaddle's Python API, implemented on PyTorch.
+
+This package *is* the `paddle` namespace: after `paddle_on_torch.install()`
+(or under `python -m paddle_on_torch script.py`), `import paddle` returns
+this module and `import paddle.nn.functional` returns
+`paddle_on_torch.nn.functional`.  The layout mirrors Paddle's, so
+`paddle.nn.functional.conv2d` lives in paddle_on_torch/nn/functional/.
+"""
+import importlib as _importlib
+
+# Paddle's version, which this package follows; our own is __shim_version__.
+__version__ = "3.3.1"
+__shim_version__ = "0.1.0"
+
+from . import _normalize  # noqa: E402,F401  (the argument normalisation layer)
+from . import version  # noqa: E402,F401
+from ._hook import install, uninstall  # noqa: E402,F401
+from ._report import UnsupportedAPIError as _UnsupportedAPIError  # noqa: E402
+from ._report import module_getattr as _module_getattr  # noqa: E402
+from .framework import dtype as _dtype_mod  # noqa: E402
+from .framework.dtype import (  # noqa: E402,F401
+    bfloat16, bool, complex64, complex128, dtype, finfo, float8_e4m3fn, float8_e5m2, float16, float32, float64,
+    get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8, uint16, uint32, uint64)
+from .framework.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
+from .framework.place import (  # noqa: E402,F401
+    CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPlace, get_device, is_compiled_with_cinn,
+    is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm,
+    is_compiled_with_xpu, set_device)
+from .framework.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa
+from .tensor.creation import *  # noqa: E402,F401,F403
+from .tensor.logic import *  # noqa: E402,F401,F403
+from .tensor.manipulation import *  # noqa: E402,F401,F403
+from .tensor.math import *  # noqa: E402,F401,F403
+from .tensor.random import *  # noqa: E402,F401,F403
+from .tensor.search import *  # noqa: E402,F401,F403
+from .tensor.stat import *  # noqa: E402,F401,F403
+from .tensor.tensor import Size, Tensor  # noqa: E402,F401
+from .tensor.to_string import set_printoptions  # noqa: E402,F401
+
+manual_seed = seed
+
+
+def in_dynamic_mode():
+    return True
+
+
+def disable_static(place=None):
+    """Dynamic mode is the only mode until static mode lands (issue 9)."""
+
+
+def enable_static():
+    raise _UnsupportedAPIError("paddle.enable_static is not supported by paddle_on_torch yet "
+                               "(static-graph mode)")
+
+
+# Submodules load on first touch (`paddle.nn` without `import paddle.nn` works, as in Paddle),
+# keeping `import paddle` light.
+_SUBMODULES = {
+    "nn", "linalg", "fft", "signal", "special", "autograd", "optimizer", "io", "amp", "jit", "metric", "vision",
+    "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
+    "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
+    "quantization", "onnx", "cuda", "base",
+}
+_unsupported_getattr = _module_getattr("paddle")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        try:
+            return _importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+    return _unsupported_getattr(name)
+
+
+def _bind_methods_and_inplace():
+    from .tensor import inplace, methods
+
+    methods.bind()
+    g = globals()
+    for name, kind in _api_names().items():
+        if name.endswith("_") and not name.startswith("_") and name not in g and name[:-1] in g:
+            g[name] = inplace.make_inplace(g[name[:-1]], name)
+
+
+def _api_names():
+    from ._api import paddle_names
+
+    return paddle_names("paddle")
+
+
+_bind_methods_and_inplace()
+
+from .framework.param_attr import ParamAttr  # noqa: E402,F401

@@ -1,0 +1,69 @@
+"""The import hook: `import paddle[.x.y]` resolves to `paddle_on_torch[.x.y]`.
+
+A meta-path finder placed first on sys.meta_path answers for `paddle` and
+every `paddle.*` name, also when the real Paddle is installed.  The module
+object is shared: `sys.modules['paddle.nn'] is paddle_on_torch.nn`.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+PREFIX = "paddle"
+TARGET = "paddle_on_torch"
+
+
+def _target(fullname):
+    return TARGET + fullname[len(PREFIX):]
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        pass  # already executed under its own name
+
+
+class PaddleFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != PREFIX and not fullname.startswith(PREFIX + "."):
+            return None
+        real = _target(fullname)
+        if importlib.util.find_spec(real) is None:
+            from ._report import record
+
+            record(fullname)
+            raise ModuleNotFoundError(f"{fullname} is not supported by paddle_on_torch yet", name=fullname)
+        spec = importlib.util.spec_from_loader(fullname, _AliasLoader(real), is_package=True)
+        return spec
+
+
+_finder = PaddleFinder()
+_saved = {}
+
+
+def _paddle_modules():
+    return [m for m in sys.modules if m == PREFIX or m.startswith(PREFIX + ".")]
+
+
+def install():
+    """Make `import paddle` (and every `paddle.*`) resolve to paddle_on_torch."""
+    if _finder in sys.meta_path:
+        return
+    for name in _paddle_modules():  # a real Paddle imported earlier steps aside
+        _saved[name] = sys.modules.pop(name)
+    sys.meta_path.insert(0, _finder)
+
+
+def uninstall():
+    """Undo install(): `import paddle` finds whatever it found before."""
+    if _finder in sys.meta_path:
+        sys.meta_path.remove(_finder)
+    for name in _paddle_modules():
+        del sys.modules[name]
+    sys.modules.update(_saved)
+    _saved.clear()

@@ -1,0 +1,298 @@
+"""The one place where Paddle arguments become torch arguments.
+
+API functions are written as thin implementations over torch tensors and
+annotate each parameter with what it means to Paddle (the idea comes from
+torch._numpy's normalizers):
+
+    @op
+    def sum(x: TensorLike, axis: AxisLike = None, dtype: DTypeLike = None,
+            keepdim=False, name=None, *, out=None):
+        return torch.sum(x, dim=axis, keepdim=keepdim, dtype=dtype)
+
+`op` generates, once at import, a wrapper with the same signature that
+converts each annotated argument (a paddle Tensor to its torch tensor, an
+axis list to a tuple, 'float32' to torch.float32, ...), calls the
+implementation and wraps torch tensors in the result back into paddle
+Tensors.  The wrapper is straight-line code with no loops over parameters,
+so the per-op cost stays near a plain Python call.  It also gives every op
+Paddle 3.3's torch-style keyword aliases (`input=`, `dim=`, `other=`,
+`keepdims=`) and the `out=` keyword where the signature has one.
+"""
+import inspect
+import numbers
+
+import numpy as np
+import torch
+
+from .framework import dtype as _dtypes
+
+__all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
+           "ShapeLike", "ScalarOrTensor", "wrap", "unwrap", "to_torch", "wrap_result"]
+
+# ----------------------------------------------------------------- markers
+# Annotations only: they name the converter the generated wrapper calls.
+
+
+class TensorLike:
+    """A paddle Tensor (or something to_tensor accepts) -> torch.Tensor."""
+
+
+class OptionalTensor:
+    """None or a TensorLike."""
+
+
+class TensorSequence:
+    """A list/tuple of Tensors -> list of torch.Tensor."""
+
+
+class AxisLike:
+    """None, an int, a list/tuple of ints or a Tensor -> None, int or tuple of ints."""
+
+
+class DTypeLike:
+    """Any dtype spelling -> torch.dtype (None stays None)."""
+
+
+class ShapeLike:
+    """A list/tuple of ints or 1-element Tensors, or a 1-D Tensor -> list of ints."""
+
+
+class ScalarOrTensor:
+    """A Python number stays a number; a Tensor becomes a torch.Tensor."""
+
+
+# ----------------------------------------------------------------- wrapping
+# Filled in by paddle_on_torch.tensor.tensor (the Tensor class lives there);
+# kept as module globals so the generated wrappers look them up directly.
+Tensor = None
+_new = object.__new__
+
+
+def wrap(t):
+    """torch.Tensor -> paddle Tensor, sharing storage and autograd history."""
+    obj = _new(Tensor)
+    obj._t = t
+    return obj
+
+
+def wrap_result(r):
+    """Wrap every torch tensor in a result (a tensor, tuple, list or namedtuple)."""
+    if type(r) is torch.Tensor:
+        obj = _new(Tensor)
+        obj._t = r
+        return obj
+    if isinstance(r, torch.Tensor):  # Parameter, DTensor, ...
+        return wrap(r)
+    if isinstance(r, tuple):
+        return tuple(wrap_result(v) for v in r)
+    if isinstance(r, list):
+        return [wrap_result(v) for v in r]
+    return r
+
+
+def unwrap(x):
+    """paddle Tensor -> torch.Tensor; anything else unchanged (recursing into lists)."""
+    if isinstance(x, Tensor):
+        return x._t
+    if isinstance(x, (list, tuple)):
+        return type(x)(unwrap(v) for v in x)
+    if isinstance(x, dict):
+        return {k: unwrap(v) for k, v in x.items()}
+    return x
+
+
+def to_torch(x):
+    """The converter behind TensorLike."""
+    if type(x) is Tensor or isinstance(x, Tensor):
+        return x._t
+    if isinstance(x, torch.Tensor):
+        return x
+    return _tensor_from_data(x)
+
+
+def _tensor_from_data(x, dtype=None):
+    from .tensor.creation import _as_torch  # late: creation imports this module
+
+    return _as_torch(x, dtype)
+
+
+def _optional_tensor(x):
+    return None if x is None else to_torch(x)
+
+
+def _tensor_sequence(xs):
+    if isinstance(xs, Tensor):  # Paddle accepts a stacked Tensor where a list is expected
+        return list(xs._t.unbind(0))
+    return [to_torch(v) for v in xs]
+
+
+def _scalar_or_tensor(x):
+    if isinstance(x, Tensor):
+        return x._t
+    if isinstance(x, (bool, int, float, complex)):
+        return x
+    if isinstance(x, np.generic):
+        return x.item()
+    return to_torch(x)
+
+
+def _axis(axis):
+    if axis is None or type(axis) is int:
+        return axis
+    if isinstance(axis, Tensor):
+        axis = axis._t.tolist()
+        return axis if isinstance(axis, int) else tuple(axis)
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    if isinstance(axis, numbers.Integral):
+        return int(axis)
+    raise TypeError(f"The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")
+
+
+def _shape(shape):
+    if isinstance(shape, Tensor):
+        return [int(v) for v in shape._t.reshape(-1).tolist()]
+    if isinstance(shape, (list, tuple)):
+        return [int(v._t.item()) if isinstance(v, Tensor) else int(v) for v in shape]
+    if isinstance(shape, numbers.Integral):
+        return [int(shape)]
+    raise TypeError(f"The type of 'shape' must be list, tuple or Tensor, but received {type(shape).__name__}.")
+
+
+_CONVERTERS = {
+    TensorLike: "_to_torch",
+    OptionalTensor: "_optional_tensor",
+    TensorSequence: "_tensor_sequence",
+    AxisLike: "_axis",
+    DTypeLike: "_to_torch_dtype",
+    ShapeLike: "_shape",
+    ScalarOrTensor: "_scalar_or_tensor",
+}
+
+# Paddle 3.3 accepts torch's keyword names beside its own.
+ALIASES = {"input": "x", "other": "y", "dim": "axis", "keepdims": "keepdim"}
+_MISSING = type("_Missing", (), {"__repr__": lambda self: "<required>"})()
+
+
+def _write_out(out, r):
+    """Paddle's `out=`: the values land in `out`; the function still returns its own result."""
+    t = r._t
+    if out._t.shape == t.shape and out._t.dtype == t.dtype:
+        with torch.no_grad():
+            out._t.copy_(t)
+    else:
+        out._t = t.detach()
+    return r
+
+
+def op(fn=None, *, aliases=None, binary=None):
+    """Make a Paddle API function from an annotated torch implementation.
+
+    `binary=("x", "y")` names two operands that follow Paddle's elementwise
+    promotion rule (see `binary_operands`).
+    """
+    if fn is None:
+        return lambda f: op(f, aliases=aliases, binary=binary)
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    names = [p.name for p in params]
+    alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
+
+    ns = {"_impl": fn, "_wrap_result": wrap_result, "_MISSING": _MISSING, "_write_out": _write_out,
+          "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
+          "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
+          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands}
+    header, body, call = [], [], []
+    aliased_targets = set(alias_map.values())
+    required = []  # required parameters that had to get a default (they follow an aliased one)
+    seen_kwonly = False
+    seen_default = False
+    for p in params:
+        dname = f"_d_{p.name}"
+        if p.kind is p.VAR_POSITIONAL:
+            header.append(f"*{p.name}")
+            seen_kwonly = True
+            call.append(f"*{p.name}")
+            continue
+        if p.kind is p.VAR_KEYWORD:
+            continue  # added last, after the alias keywords
+        if p.kind is p.KEYWORD_ONLY and not seen_kwonly:
+            header.append("*")
+            seen_kwonly = True
+        if p.default is not p.empty:
+            ns[dname] = p.default
+            header.append(f"{p.name}={dname}")
+            seen_default = True
+        elif p.name in aliased_targets or (seen_default and not seen_kwonly):
+            header.append(f"{p.name}=_MISSING")
+            required.append(p.name)
+            seen_default = True
+        else:
+            header.append(p.name)
+        call.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}")
+    if alias_map:
+        if not seen_kwonly:
+            header.append("*")
+        for alias, target in alias_map.items():
+            header.append(f"{alias}=_MISSING")
+            body.append(f"if {alias} is not _MISSING: {target} = {alias}")
+    for target in required:
+        body.append(f"if {target} is _MISSING: raise TypeError(\"{fn.__name__}() missing required "
+                    f"argument '{target}'\")")
+    var_kw = [p for p in params if p.kind is p.VAR_KEYWORD]
+    if var_kw:
+        header.append(f"**{var_kw[0].name}")
+        call.append(f"**{var_kw[0].name}")
+    for p in params:
+        conv = _CONVERTERS.get(p.annotation)
+        if conv is None:
+            continue
+        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):
+            body.append(f"if {p.name} is not None: {p.name} = {conv}({p.name})")
+        else:
+            body.append(f"{p.name} = {conv}({p.name})")
+    if binary:
+        body.append(f"{binary[0]}, {binary[1]} = _binary_operands({binary[0]}, {binary[1]})")
+    result = f"_wrap_result(_impl({', '.join(call)}))"
+    if "out" in names:
+        body.append(f"r = {result}")
+        body.append("return r if out is None else _write_out(out, r)")
+    else:
+        body.append(f"return {result}")
+    src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", "exec"), ns)
+    wrapper = ns[fn.__name__]
+    wrapper.__module__ = fn.__module__
+    wrapper.__qualname__ = fn.__qualname__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped_impl__ = fn
+    return wrapper
+
+
+# ----------------------------------------------------------------- binary operands
+def _promotable(a, b):
+    return (a.is_floating_point and b.is_floating_point) or a.is_complex or b.is_complex
+
+
+def binary_operands(x, y):
+    """Paddle's rule for two tensor operands of an elementwise op.
+
+    torch's promotion agrees with Paddle's except that Paddle refuses to mix
+    an integer or bool tensor with a tensor of another dtype when neither is
+    0-D (it promotes only between floating-point types, and complex with
+    real).  Python scalars follow torch's (and Paddle's) scalar rules.
+    """
+    if isinstance(x, Tensor):
+        x = x._t
+    elif not isinstance(x, torch.Tensor):
+        x = _scalar_or_tensor(x)
+    if isinstance(y, Tensor):
+        y = y._t
+    elif not isinstance(y, torch.Tensor):
+        y = _scalar_or_tensor(y)
+    if (isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) and x.dtype is not y.dtype
+            and x.dim() and y.dim() and not _promotable(x.dtype, y.dtype)):
+        raise TypeError("(InvalidType) Type promotion only support calculations between floating-point numbers "
+                        "and between complex and real numbers. But got different data type x: "
+                        f"{_dtypes.dtype_name(x.dtype)}, y: {_dtypes.dtype_name(y.dtype)}.")
+    return x, y

@@ -1,0 +1,59 @@
+"""What a script asked of Paddle that paddle_on_torch lacks (cudf.pandas-style report).
+
+A Paddle API that exists in Paddle 3.3.1 but not here raises
+`UnsupportedAPIError`, which is both a NotImplementedError (the brief's
+contract) and an AttributeError (so `hasattr(paddle, name)` stays False and
+feature checks keep working).  Every such miss, and every NotImplementedError
+raised from inside our implementation, is counted; with
+`PADDLE_ON_TORCH_REPORT=1` (or `--report` on the runner) the counts print at exit.
+"""
+import atexit
+import collections
+import os
+import sys
+
+from ._api import paddle_names
+
+_misses = collections.Counter()
+
+
+class UnsupportedAPIError(NotImplementedError, AttributeError):
+    """A Paddle API that paddle_on_torch does not implement (yet)."""
+
+
+def record(api):
+    _misses[api] += 1
+
+
+def unsupported(api, detail=""):
+    record(api)
+    return UnsupportedAPIError(f"{api} is not supported by paddle_on_torch yet{detail}")
+
+
+def module_getattr(namespace):
+    """A module-level __getattr__ for a paddle namespace: Paddle's names raise UnsupportedAPIError."""
+
+    def __getattr__(name):
+        if name in paddle_names(namespace):
+            raise unsupported(f"{namespace}.{name}")
+        raise AttributeError(f"module '{namespace}' has no attribute '{name}'")
+
+    return __getattr__
+
+
+def report(stream=None):
+    stream = stream or sys.stderr
+    if not _misses:
+        print("paddle_on_torch: every Paddle API this run used is supported.", file=stream)
+        return
+    print("paddle_on_torch: Paddle APIs this run used that are not supported:", file=stream)
+    for api, n in _misses.most_common():
+        print(f"  {n:6d}  {api}", file=stream)
+
+
+def enable_report_at_exit():
+    atexit.register(report)
+
+
+if os.environ.get("PADDLE_ON_TORCH_REPORT") == "1":
+    enable_report_at_exit()

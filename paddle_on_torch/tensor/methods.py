@@ -1,0 +1,77 @@
+"""Bind the `paddle.*` functions onto Tensor as methods, and the Python operators.
+
+A method *is* its function (`Tensor.sum is paddle.sum`): the function's
+first parameter takes the tensor, so the two can never drift apart.  Which
+functions become methods is Paddle's own list (`tensor_methods` in
+_paddle_api.json, recorded from paddle.tensor.tensor_method_func).
+In-place methods (`x.add_(y)`) come from `inplace.py`.
+"""
+import torch
+
+from .. import _normalize
+from .._api import paddle_api
+from . import creation, inplace, logic, manipulation, math, search, stat
+from .tensor import Tensor
+
+_FAMILIES = (creation, math, manipulation, logic, search, stat)
+
+
+def _scalar_to_tensor(v, like):
+    """A Python scalar on the left of an operator becomes a tensor (Paddle's reflected ops)."""
+    if hasattr(v, "_t"):
+        return v
+    return _normalize.wrap(torch.as_tensor(v, device=like._t.device))
+
+
+def _reflected(fn):
+    def method(self, other):
+        return fn(_scalar_to_tensor(other, self), self)
+
+    method.__name__ = f"__r{fn.__name__}__"
+    return method
+
+
+def _rfloordiv(self, other):
+    # Paddle turns the scalar into a shape-[1] tensor here (so a 0-D operand gives shape [1])
+    if not hasattr(other, "_t"):
+        other = _normalize.wrap(torch.tensor([other], device=self._t.device))
+    return math.floor_divide(other, self)
+
+
+def _operators():
+    m, lg = math, logic
+    return {
+        "__add__": m.add, "__radd__": _reflected(m.add), "__sub__": m.subtract,
+        "__rsub__": _reflected(m.subtract), "__mul__": m.multiply, "__rmul__": _reflected(m.multiply),
+        "__truediv__": m.divide, "__rtruediv__": _reflected(m.divide), "__floordiv__": m.floor_divide,
+        "__rfloordiv__": _rfloordiv, "__mod__": m.remainder, "__rmod__": _reflected(m.remainder),
+        "__pow__": m.pow, "__rpow__": _reflected(m.pow), "__matmul__": m.matmul,
+        "__rmatmul__": _reflected(m.matmul), "__neg__": m.neg, "__pos__": m.positive, "__abs__": m.abs,
+        "__invert__": lg.bitwise_not, "__and__": lg.bitwise_and, "__rand__": _reflected(lg.bitwise_and),
+        "__or__": lg.bitwise_or, "__ror__": _reflected(lg.bitwise_or), "__xor__": lg.bitwise_xor,
+        "__rxor__": _reflected(lg.bitwise_xor), "__lshift__": m.bitwise_left_shift,
+        "__rshift__": m.bitwise_right_shift, "__eq__": lg.equal, "__ne__": lg.not_equal,
+        "__lt__": lg.less_than, "__le__": lg.less_equal, "__gt__": lg.greater_than, "__ge__": lg.greater_equal,
+    }
+
+
+def bind():
+    """Attach every implemented Tensor method; called once at import."""
+    import paddle_on_torch as paddle
+
+    wanted = set(paddle_api()["tensor_methods"])
+    for fam in _FAMILIES:
+        for name in fam.__all__:
+            if name in wanted and name not in Tensor.__dict__:
+                setattr(Tensor, name, getattr(fam, name))
+    from .. import linalg
+
+    for name in wanted:
+        if name not in Tensor.__dict__ and not name.endswith("_"):
+            fn = vars(paddle).get(name) or vars(linalg).get(name)
+            if callable(fn) and not isinstance(fn, type):
+                setattr(Tensor, name, fn)
+    for name, fn in _operators().items():
+        setattr(Tensor, name, fn)
+    Tensor.__hash__ = lambda self: id(self)  # defining __eq__ would otherwise drop hashing
+    inplace.bind(Tensor)

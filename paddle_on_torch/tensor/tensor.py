@@ -1,0 +1,390 @@
+"""paddle.Tensor: Paddle's semantics over one torch tensor.
+
+A Tensor is a small Python object holding a torch tensor in `_t` (see
+docs/architecture.md for why a wrapper and not a torch.Tensor subclass).
+Storage, autograd history, device and DTensor-ness all live in `_t`; the
+wrapper adds Paddle's view of them (`stop_gradient`, `place`, `paddle.Size`
+shapes, the repr).  This file holds only what is intrinsic to the object;
+the hundreds of math / manipulation methods are the `paddle.*` functions,
+bound onto the class by `paddle_on_torch.tensor.methods` from one table.
+"""
+import itertools
+
+import numpy as np
+import torch
+
+from .. import _normalize
+from ..framework import dtype as _dtypes
+from ..framework.place import Place
+
+__all__ = ["Tensor", "Size", "TensorSize"]
+
+
+class Size(list):
+    """`Tensor.shape`: a list of ints that prints as `paddle.Size([2, 3])`."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"paddle.Size({list.__repr__(self)})"
+
+    __str__ = __repr__
+
+    def __getitem__(self, i):
+        r = list.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(list.__add__(self, list(other)))
+
+    def __eq__(self, other):
+        return list.__eq__(self, list(other)) if isinstance(other, (list, tuple)) else NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None
+
+    def numel(self):
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+
+class TensorSize(int):
+    """`Tensor.size`: the element count, an int that also answers `x.size()` / `x.size(dim)`."""
+
+    def __call__(self, dim=None):
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[dim]
+
+
+_name_counter = itertools.count()
+_DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                   torch.complex128)
+
+
+class Tensor:
+    """A Paddle Tensor.  `paddle.to_tensor` is the usual way to make one."""
+
+    __slots__ = ("_t", "__dict__", "__weakref__")
+    # numpy defers to our reflected operators (np.float32(2) * x gives a Tensor)
+    __array_priority__ = 100
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
+        from .creation import _as_torch
+
+        self._t = _as_torch(np.zeros([0], np.float32) if data is None else data, dtype, place)
+        if not stop_gradient:
+            self.stop_gradient = False
+        if name is not None:
+            self.name = name
+
+    # ------------------------------------------------------------ attributes
+    @property
+    def shape(self):
+        return Size(self._t.shape)
+
+    @property
+    def dtype(self):
+        return _dtypes._by_torch[self._t.dtype]
+
+    @property
+    def place(self):
+        return Place(self._t.device)
+
+    @property
+    def ndim(self):
+        return self._t.dim()
+
+    @property
+    def size(self):
+        s = TensorSize(self._t.numel())
+        s._shape = list(self._t.shape)
+        return s
+
+    @property
+    def stop_gradient(self):
+        if "_claims_grad" in self.__dict__:  # see the grad property and the setter below
+            return False
+        return not self._t.requires_grad
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        t = self._t
+        if not value:
+            if t.dtype in _DIFFERENTIABLE:
+                if not t.requires_grad:
+                    t.requires_grad_(True)
+            else:  # Paddle lets integer tensors claim gradients; torch cannot track them
+                self.__dict__["_claims_grad"] = True
+        else:
+            self.__dict__.pop("_claims_grad", None)
+            if t.requires_grad:
+                # torch cannot turn off grad on a non-leaf: cut the history instead
+                self._t = t.requires_grad_(False) if t.is_leaf else t.detach()
+
+    @property
+    def requires_grad(self):
+        return not self.stop_gradient
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.stop_gradient = not value
+
+    @property
+    def is_leaf(self):
+        return self._t.is_leaf
+
+    @property
+    def grad(self):
+        g = self._t.grad
+        if g is None:
+            return None
+        g = _normalize.wrap(g)
+        g.__dict__["_claims_grad"] = True  # Paddle reports a gradient with stop_gradient=False
+        return g
+
+    @grad.setter
+    def grad(self, value):
+        self._t.grad = None if value is None else _normalize.to_torch(value)
+
+    @property
+    def name(self):
+        n = self.__dict__.get("name")
+        if n is None:
+            n = self.__dict__["name"] = f"generated_tensor_{next(_name_counter)}"
+        return n
+
+    @name.setter
+    def name(self, value):
+        self.__dict__["name"] = value
+
+    @property
+    def persistable(self):
+        return self.__dict__.get("persistable", False)
+
+    @persistable.setter
+    def persistable(self, value):
+        self.__dict__["persistable"] = bool(value)
+
+    @property
+    def data(self):
+        return _normalize.wrap(self._t.detach())
+
+    @data.setter
+    def data(self, value):
+        self._t.data = _normalize.to_torch(value)
+
+    @property
+    def T(self):
+        t = self._t
+        return _normalize.wrap(t.permute(*range(t.dim() - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        return _normalize.wrap(self._t.transpose(-2, -1))
+
+    @property
+    def real(self):
+        return _normalize.wrap(torch.real(self._t) if self._t.is_complex() else self._t)
+
+    @property
+    def imag(self):
+        return _normalize.wrap(torch.imag(self._t) if self._t.is_complex() else torch.zeros_like(self._t))
+
+    @property
+    def type(self):
+        return "DENSE_TENSOR"
+
+    # ------------------------------------------------------------ conversion
+    def numpy(self, force=False):
+        t = self._t.detach()
+        if t.dtype is torch.bfloat16:  # numpy has no bfloat16: Paddle hands out the raw uint16
+            return t.view(torch.uint16).cpu().numpy()
+        return t.cpu().resolve_conj().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self, *args):
+        t = self._t
+        if args:
+            t = t[args] if len(args) > 1 else t.reshape(-1)[args[0]]
+        elif t.numel() != 1:
+            raise ValueError("only one element tensor can be converted to Python scalar, but got a tensor "
+                             f"with {t.numel()} elements")
+        return t.item()
+
+    def tolist(self):
+        return self._t.tolist()
+
+    def __len__(self):
+        if self._t.dim() == 0:
+            raise TypeError("len() of a 0-D tensor")
+        return self._t.shape[0]
+
+    def __bool__(self):
+        if self._t.numel() != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self._t)
+
+    def __int__(self):
+        return int(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __index__(self):
+        if self._t.dtype.is_floating_point or self._t.dtype.is_complex or self._t.numel() != 1:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._t.item())
+
+    def __format__(self, spec):
+        if self._t.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __iter__(self):
+        if self._t.dim() == 0:
+            raise TypeError("iteration over a 0-D tensor")
+        return (_normalize.wrap(r) for r in self._t.unbind(0))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        from .to_string import tensor_to_string
+
+        return tensor_to_string(self)
+
+    __str__ = __repr__
+
+    def __dlpack__(self, stream=None):
+        return self._t.detach().__dlpack__(stream=stream) if stream is not None else self._t.detach().__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._t.__dlpack_device__()
+
+    def __deepcopy__(self, memo):
+        new = _normalize.wrap(self._t.detach().clone().requires_grad_(self._t.requires_grad))
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if k != "name"})
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self.numpy() if self._t.dtype is not torch.bfloat16 else self._t.detach().cpu(),
+                           self.stop_gradient))
+
+    # ------------------------------------------------------------ autograd
+    def backward(self, grad_tensor=None, retain_graph=False, *, create_graph=False):
+        t = self._t
+        if not t.requires_grad:
+            raise RuntimeError(f"(Unavailable) The Tensor {self.name} has stop_gradient=True, "
+                               "so it cannot call backward.")
+        grad = torch.ones_like(t) if grad_tensor is None else _normalize.to_torch(grad_tensor)
+        t.backward(grad, retain_graph=retain_graph or create_graph, create_graph=create_graph)
+
+    def clear_gradient(self, set_to_zero=True):
+        g = self._t.grad
+        if g is not None:
+            if set_to_zero:
+                g.zero_()
+            else:
+                self._t.grad = None
+
+    def clear_grad(self, set_to_zero=True):
+        self.clear_gradient(set_to_zero)
+
+    def register_hook(self, hook):
+        def torch_hook(g):
+            r = hook(_normalize.wrap(g))
+            return None if r is None else _normalize.to_torch(r)
+
+        return self._t.register_hook(torch_hook)
+
+    def detach(self):
+        return _normalize.wrap(self._t.detach())
+
+    def detach_(self):
+        self._t = self._t.detach()
+        return self
+
+    def clone(self):
+        return _normalize.wrap(self._t.clone())
+
+    # ------------------------------------------------------------ device and layout
+    def cpu(self):
+        return _normalize.wrap(self._t.cpu())
+
+    def cuda(self, device_id=None, blocking=True):
+        return _normalize.wrap(self._t.cuda(device_id, non_blocking=not blocking))
+
+    def pin_memory(self):
+        return _normalize.wrap(self._t.pin_memory())
+
+    def is_contiguous(self):
+        return self._t.is_contiguous()
+
+    def contiguous(self):
+        return _normalize.wrap(self._t.contiguous())
+
+    def element_size(self):
+        return self._t.element_size()
+
+    def dim(self):
+        return self._t.dim()
+
+    ndimension = dim
+
+    def is_dense(self):
+        return True
+
+    def is_dist(self):
+        return getattr(self._t, "device_mesh", None) is not None
+
+    def is_sparse(self):
+        return self._t.is_sparse
+
+    def is_sparse_coo(self):
+        return self._t.layout is torch.sparse_coo
+
+    def is_sparse_csr(self):
+        return self._t.layout is torch.sparse_csr
+
+    def is_selected_rows(self):
+        return False
+
+    def _is_initialized(self):
+        return True
+
+    def value(self):
+        return self
+
+    def get_tensor(self):
+        return self
+
+    def _numel(self):
+        return self._t.numel()
+
+    # ------------------------------------------------------------ torch interop
+    def torch(self):
+        """The torch tensor behind this Tensor (shared storage and autograd)."""
+        return self._t
+
+
+def _rebuild(data, stop_gradient):
+    from .creation import to_tensor
+
+    return to_tensor(data, stop_gradient=stop_gradient)
+
+
+_normalize.Tensor = Tensor
