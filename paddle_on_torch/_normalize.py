@@ -24,6 +24,7 @@ import numbers
 import numpy as np
 import torch
 
+from ._errors import translate
 from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
@@ -201,7 +202,8 @@ def op(fn=None, *, aliases=None, binary=None):
     ns = {"_impl": fn, "_wrap_result": wrap_result, "_MISSING": _MISSING, "_write_out": _write_out,
           "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
           "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
-          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands}
+          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
+          "_translate": translate}
     header, body, call = [], [], []
     aliased_targets = set(alias_map.values())
     required = []  # required parameters that had to get a default (they follow an aliased one)
@@ -254,11 +256,17 @@ def op(fn=None, *, aliases=None, binary=None):
     if binary:
         body.append(f"{binary[0]}, {binary[1]} = _binary_operands({binary[0]}, {binary[1]})")
     result = f"_wrap_result(_impl({', '.join(call)}))"
+    body.append("try:")
     if "out" in names:
-        body.append(f"r = {result}")
-        body.append("return r if out is None else _write_out(out, r)")
+        body.append(f"    r = {result}")
+        body.append("    return r if out is None else _write_out(out, r)")
     else:
-        body.append(f"return {result}")
+        body.append(f"    return {result}")
+    # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
+    body.append("except (RuntimeError, IndexError) as e:")
+    body.append("    t = _translate(e)")
+    body.append("    if t is None: raise")
+    body.append("    raise t from None")
     src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
     exec(compile(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", "exec"), ns)
     wrapper = ns[fn.__name__]

@@ -59,7 +59,9 @@ def bind():
     """Attach every implemented Tensor method; called once at import."""
     import paddle_on_torch as paddle
 
-    wanted = set(paddle_api()["tensor_methods"])
+    api = paddle_api()
+    # Paddle's method list, plus the functions Paddle patches on as methods beyond it (astype, ...)
+    wanted = set(api["tensor_methods"]) | set(api["tensor_attributes"])
     for fam in _FAMILIES:
         for name in fam.__all__:
             if name in wanted and name not in Tensor.__dict__:

@@ -230,8 +230,9 @@ class Tensor:
 
     def __bool__(self):
         if self._t.numel() != 1:
-            raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                             "Use a.any() or a.all()")
+            # Paddle raises AssertionError here (its check is an assert)
+            raise AssertionError("When Variable is used as the condition of if/while , Variable can only "
+                                 "contain one element.")
         return bool(self._t)
 
     def __int__(self):
@@ -288,8 +289,7 @@ class Tensor:
     def backward(self, grad_tensor=None, retain_graph=False, *, create_graph=False):
         t = self._t
         if not t.requires_grad:
-            raise RuntimeError(f"(Unavailable) The Tensor {self.name} has stop_gradient=True, "
-                               "so it cannot call backward.")
+            return  # Paddle: backward from a tensor that needs no gradient does nothing
         grad = torch.ones_like(t) if grad_tensor is None else _normalize.to_torch(grad_tensor)
         t.backward(grad, retain_graph=retain_graph or create_graph, create_graph=create_graph)
 

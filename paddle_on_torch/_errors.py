@@ -1,0 +1,25 @@
+"""torch's errors, re-raised as the error types Paddle gives for the same mistake.
+
+Paddle reports a bad shape, axis or argument as ValueError ("(InvalidArgument)
+..."), an out-of-range index as IndexError and a dtype it refuses as
+TypeError.  torch reports most of these as RuntimeError (and a bad dim as
+IndexError).  The `@op` wrappers pass torch's exceptions through `translate`;
+the message keeps torch's words, prefixed with Paddle's error class.
+"""
+
+_SHAPE_WORDS = ("must match the size", "shape", "size mismatch", "expanded size", "cannot be multiplied",
+                "Expected size", "dimension", "Dimension", "expected", "must be", "invalid", "out of bounds",
+                "Sizes of tensors must match", "number of dims", "doesn't match the broadcast shape")
+
+
+def translate(e):
+    """The Paddle-typed exception for a torch exception (or None to re-raise it unchanged)."""
+    msg = str(e).split("\n")[0]
+    if isinstance(e, IndexError) and "Dimension out of range" in msg:
+        return ValueError(f"(InvalidArgument) {msg}")
+    if type(e) is RuntimeError:
+        if "not implemented for" in msg or "dtype" in msg.lower() and "expected" in msg.lower():
+            return TypeError(f"(InvalidType) {msg}")
+        if any(w in msg for w in _SHAPE_WORDS):
+            return ValueError(f"(InvalidArgument) {msg}")
+    return None
