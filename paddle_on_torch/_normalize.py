@@ -199,7 +199,8 @@ def op(fn=None, *, aliases=None, binary=None):
     names = [p.name for p in params]
     alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
 
-    ns = {"_impl": fn, "_wrap_result": wrap_result, "_MISSING": _MISSING, "_write_out": _write_out,
+    assert Tensor is not None, "paddle_on_torch.tensor.tensor must be imported before any @op is defined"
+    ns = {"_impl": fn, "_wrap_result": wrap_result, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_MISSING": _MISSING, "_write_out": _write_out,
           "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
           "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
@@ -249,19 +250,29 @@ def op(fn=None, *, aliases=None, binary=None):
         conv = _CONVERTERS.get(p.annotation)
         if conv is None:
             continue
-        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):
-            body.append(f"if {p.name} is not None: {p.name} = {conv}({p.name})")
+        n = p.name
+        if conv == "_to_torch":  # the hot case, inlined
+            line = f"{n} = {n}._t if type({n}) is _Tensor else _to_torch({n})"
         else:
-            body.append(f"{p.name} = {conv}({p.name})")
+            line = f"{n} = {conv}({n})"
+        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):
+            line = f"if {n} is not None: {line}"
+        body.append(line)
     if binary:
-        body.append(f"{binary[0]}, {binary[1]} = _binary_operands({binary[0]}, {binary[1]})")
-    result = f"_wrap_result(_impl({', '.join(call)}))"
+        a, b = binary
+        # inlined fast path of binary_operands: two paddle Tensors of one dtype, or a Tensor and a number
+        body.append(f"{a} = {a}._t if type({a}) is _Tensor else _scalar_or_tensor({a})")
+        body.append(f"{b} = {b}._t if type({b}) is _Tensor else _scalar_or_tensor({b})")
+        body.append(f"if type({a}) is _TT and type({b}) is _TT and {a}.dtype is not {b}.dtype: "
+                    f"_binary_operands({a}, {b})")
     body.append("try:")
-    if "out" in names:
-        body.append(f"    r = {result}")
-        body.append("    return r if out is None else _write_out(out, r)")
-    else:
-        body.append(f"    return {result}")
+    body.append(f"    r = _impl({', '.join(call)})")
+    body.append("    if type(r) is _TT:")
+    body.append("        o = _new(_Tensor)")
+    body.append("        o._t = r")
+    body.append("    else:")
+    body.append("        o = _wrap_result(r)")
+    body.append("    return o if out is None else _write_out(out, o)" if "out" in names else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
     body.append("except (RuntimeError, IndexError) as e:")
     body.append("    t = _translate(e)")
