@@ -15,7 +15,7 @@ __shim_version__ = "0.1.0"
 from . import _normalize  # noqa: E402,F401  (the argument normalisation layer)
 from . import version  # noqa: E402,F401
 from ._hook import install, uninstall  # noqa: E402,F401
-from ._report import UnsupportedAPIError as _UnsupportedAPIError  # noqa: E402
+from . import _report  # noqa: E402
 from ._report import module_getattr as _module_getattr  # noqa: E402
 from .framework import dtype as _dtype_mod  # noqa: E402
 from .framework.dtype import (  # noqa: E402,F401
@@ -28,6 +28,8 @@ from .framework.place import (  # noqa: E402,F401
     is_compiled_with_xpu, set_device)
 from .framework.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa
 from .tensor.creation import *  # noqa: E402,F401,F403
+from .tensor.einsum import *  # noqa: E402,F401,F403
+from .tensor.linalg import *  # noqa: E402,F401,F403
 from .tensor.logic import *  # noqa: E402,F401,F403
 from .tensor.manipulation import *  # noqa: E402,F401,F403
 from .tensor.math import *  # noqa: E402,F401,F403
@@ -49,8 +51,7 @@ def disable_static(place=None):
 
 
 def enable_static():
-    raise _UnsupportedAPIError("paddle.enable_static is not supported by paddle_on_torch yet "
-                               "(static-graph mode)")
+    raise _report.unsupported("paddle.enable_static", " (static-graph mode)")
 
 
 # Submodules load on first touch (`paddle.nn` without `import paddle.nn` works, as in Paddle),
