@@ -1,8 +1,9 @@
 """Elementwise math, reductions of the math family, and matmul.
 
 Elementwise binary ops share Paddle's promotion rule through
-`@op(binary=("x", "y"))`; unary ops are one line each over their torch twin.
-In-place variants (`add_`, `exp_`, ...) are made from the same table by
+`@op(binary=("x", "y"))`; unary ops are one line each over their torch twin,
+grouped by which input dtypes Paddle has no kernel for.  In-place variants
+(`add_`, `exp_`, ...) are made from the same table by
 `paddle_on_torch.tensor.inplace`.
 """
 import builtins
@@ -16,27 +17,47 @@ __all__ = [
     # binary elementwise
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod", "pow",
     "maximum", "minimum", "fmax", "fmin", "atan2", "heaviside", "hypot", "copysign", "nextafter", "ldexp",
-    "gcd", "lcm", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "true_divide", "div", "mul",
-    "sub", "float_power",
+    "gcd", "lcm", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "true_divide", "div", "mul", "sub",
     # unary elementwise
     "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1", "floor",
     "log", "log10", "log1p", "log2", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
     "square", "tan", "tanh", "trunc", "frac", "neg", "negative", "positive", "erf", "erfinv", "lgamma",
     "digamma", "i0", "i0e", "i1", "i1e", "angle", "conj", "deg2rad", "rad2deg", "logit", "sgn", "signbit",
-    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "nan_to_num", "exp2", "fix",
+    "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "nan_to_num", "frexp",
     "polygamma", "multigammaln", "gammaln", "sinc", "gammainc", "gammaincc",
     # reductions and scans
     "sum", "nansum", "prod", "cumsum", "cumprod", "cummax", "cummin", "logsumexp", "logcumsumexp",
     "max", "min", "amax", "amin", "count_nonzero", "all", "any",
     # misc
     "scale", "clip", "clamp", "lerp", "stanh", "addmm", "inner", "outer", "kron", "trace", "diagonal",
-    "matmul", "mm", "bmm", "mv", "dot", "increment", "add_n", "diff", "cross", "renorm", "logaddexp",
+    "matmul", "mm", "bmm", "mv", "dot", "increment", "add_n", "diff", "cross", "renorm",
     "isclose", "allclose", "vander", "cartesian_prod", "baddbmm", "multiplex", "trapezoid",
-    "cumulative_trapezoid", "combinations", "reduce_as", "log_normal",
+    "cumulative_trapezoid", "combinations", "reduce_as", "log_normal", "take", "inverse", "broadcast_shapes",
 ]
 
 _builtin_sum = builtins.sum
 _builtin_all = builtins.all
+
+_INTS = frozenset({torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64})
+_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_COMPLEX = frozenset({torch.complex64, torch.complex128})
+
+
+def _no_kernel(op_name, t):
+    """Paddle's error for a dtype an op has no kernel for (a RuntimeError, as in Paddle)."""
+    return RuntimeError(f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), "
+                        f"{_dtypes.dtype_name(t.dtype)}) of kernel `{op_name}` is not registered.")
+
+
+def _bad_dtype(op_name, t, allowed):
+    return TypeError(f"The data type of input must be one of {allowed} in {op_name}, but got "
+                     f"{_dtypes.dtype_name(t.dtype)}.")
+
+
+def _to_float(t):
+    """Integer / bool tensors become the default float dtype (Paddle's int -> float rule)."""
+    return t if t.dtype in _FLOATS or t.dtype in _COMPLEX else t.to(_dtypes.default_float_torch())
+
 
 # ------------------------------------------------------------------ binary
 
@@ -77,11 +98,6 @@ def pow(x, y, name=None, *, out=None):
 
 
 @op(binary=("x", "y"))
-def float_power(x, y, name=None, *, out=None):
-    return torch.float_power(x, y)
-
-
-@op(binary=("x", "y"))
 def maximum(x, y, name=None, *, out=None):
     return torch.maximum(x, y)
 
@@ -103,22 +119,30 @@ def fmin(x, y, name=None, *, out=None):
 
 @op(binary=("x", "y"))
 def atan2(x, y, name=None, *, out=None):
+    if x.dtype in _INTS and y.dtype in _INTS:  # Paddle computes integer atan2 in float64
+        return torch.atan2(x.double(), y.double())
     return torch.atan2(x, y)
 
 
 @op(binary=("x", "y"))
 def heaviside(x, y, name=None, *, out=None):
+    if x.dtype is not y.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                         f"({_dtypes.dtype_name(y.dtype)}) does not match the type of data "
+                         f"({_dtypes.dtype_name(x.dtype)}) currently contained in the container.")
     return torch.heaviside(x, y)
 
 
 @op(binary=("x", "y"))
 def hypot(x, y, name=None, *, out=None):
-    return torch.hypot(x, y)
+    return torch.hypot(_to_float(x), _to_float(y))
 
 
 @op(binary=("x", "y"))
 def copysign(x, y, name=None, *, out=None):
-    return torch.copysign(x, y)
+    r = torch.copysign(x, y)
+    # Paddle keeps an integer x's dtype (the magnitude is an integer anyway)
+    return r.to(x.dtype) if x.dtype in _INTS or x.dtype is torch.bool else r
 
 
 @op(binary=("x", "y"))
@@ -126,9 +150,11 @@ def nextafter(x, y, name=None, *, out=None):
     return torch.nextafter(x, y)
 
 
-@op(binary=("x", "y"))
-def ldexp(x, y, name=None, *, out=None):
-    return torch.ldexp(x, y)
+@op
+def ldexp(x: TensorLike, y: TensorLike, name=None, *, out=None):
+    if y.dtype not in _INTS:
+        raise TypeError(f"The data type of y must be int32 or int64 in ldexp, but got {_dtypes.dtype_name(y.dtype)}")
+    return torch.ldexp(_to_float(x), y)
 
 
 @op(binary=("x", "y"))
@@ -143,20 +169,32 @@ def lcm(x, y, name=None):
 
 @op(binary=("x", "y"))
 def logaddexp(x, y, name=None, *, out=None):
-    return torch.logaddexp(x, y)
+    return torch.logaddexp(_to_float(x), _to_float(y))
+
+
+def _shift_operands(x, y, op_name):
+    if x.dtype not in _INTS:
+        raise _no_kernel(op_name, x)
+    return x, y
 
 
 @op(binary=("x", "y"))
 def bitwise_left_shift(x, y, is_arithmetic=True, name=None, *, out=None):
+    x, y = _shift_operands(x, y, "bitwise_left_shift")
     return torch.bitwise_left_shift(x, y)
 
 
 @op(binary=("x", "y"))
 def bitwise_right_shift(x, y, is_arithmetic=True, name=None, *, out=None):
-    if not is_arithmetic:  # logical shift: reinterpret as unsigned of the same width
-        bits = torch.iinfo(x.dtype).bits
-        return torch.where(x >= 0, x >> y, (x >> y) & ((1 << (bits - y)) - 1) if isinstance(y, int) else x >> y)
-    return torch.bitwise_right_shift(x, y)
+    x, y = _shift_operands(x, y, "bitwise_right_shift")
+    if is_arithmetic or x.dtype is torch.uint8:
+        return torch.bitwise_right_shift(x, y)
+    # logical shift: the bits of x as an unsigned number of the same width
+    bits = torch.iinfo(x.dtype).bits
+    yt = y if isinstance(y, torch.Tensor) else torch.tensor(y, dtype=x.dtype, device=x.device)
+    mask = torch.bitwise_left_shift(torch.ones((), dtype=x.dtype, device=x.device), bits - yt) - 1
+    shifted = torch.bitwise_right_shift(x, yt) & torch.where(yt > 0, mask, torch.full_like(mask, -1))
+    return torch.where(yt >= bits, torch.zeros_like(shifted), shifted)
 
 
 mod = floor_mod = remainder
@@ -167,47 +205,144 @@ sub = subtract
 # ------------------------------------------------------------------ unary
 
 
-def _unary(name, torch_fn, doc=None):
+def _unary(name, torch_fn, reject=(torch.bool,)):
+    """An elementwise op over `torch_fn`; dtypes in `reject` have no Paddle kernel."""
+    bad = frozenset(reject)
+
     def impl(x: TensorLike, name=None, *, out=None):
+        if x.dtype in bad:
+            raise _no_kernel(impl.__name__, x)
         return torch_fn(x)
 
     impl.__name__ = impl.__qualname__ = name
-    impl.__doc__ = doc or f"paddle.{name}: elementwise, over torch.{getattr(torch_fn, '__name__', name)}."
+    impl.__doc__ = f"paddle.{name}: elementwise, over torch.{getattr(torch_fn, '__name__', name)}."
     impl.__module__ = __name__
     return op(impl)
 
 
+_BOOL = (torch.bool,)
+_BOOL_COMPLEX = (torch.bool, torch.complex64, torch.complex128)
+# Integer inputs compute in the default float dtype (torch's rule and Paddle's); bool has no kernel.
 _UNARY = {
-    "abs": torch.abs, "acos": torch.acos, "acosh": torch.acosh, "asin": torch.asin, "asinh": torch.asinh,
-    "atan": torch.atan, "atanh": torch.atanh, "ceil": torch.ceil, "cos": torch.cos, "cosh": torch.cosh,
-    "exp": torch.exp, "expm1": torch.expm1, "floor": torch.floor, "log": torch.log, "log10": torch.log10,
-    "log1p": torch.log1p, "log2": torch.log2, "reciprocal": torch.reciprocal, "rsqrt": torch.rsqrt,
-    "sigmoid": torch.sigmoid, "sin": torch.sin, "sinh": torch.sinh, "sqrt": torch.sqrt,
-    "square": torch.square, "tan": torch.tan, "tanh": torch.tanh, "trunc": torch.trunc, "frac": torch.frac,
-    "neg": torch.neg, "negative": torch.neg, "positive": torch.positive, "erf": torch.erf,
-    "erfinv": torch.erfinv, "lgamma": torch.lgamma, "gammaln": torch.lgamma, "digamma": torch.digamma,
-    "i0": torch.i0, "i0e": torch.special.i0e, "i1": torch.special.i1, "i1e": torch.special.i1e,
-    "angle": torch.angle, "conj": torch.conj_physical, "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg,
-    "sgn": torch.sgn, "signbit": torch.signbit, "isfinite": torch.isfinite, "isinf": torch.isinf,
-    "isnan": torch.isnan, "isneginf": torch.isneginf, "isposinf": torch.isposinf, "isreal": torch.isreal,
-    "exp2": torch.exp2, "fix": torch.trunc, "sinc": torch.sinc,
+    "acos": torch.acos, "acosh": torch.acosh, "asin": torch.asin, "asinh": torch.asinh, "atan": torch.atan,
+    "atanh": torch.atanh, "cos": torch.cos, "cosh": torch.cosh, "exp": torch.exp, "expm1": torch.expm1,
+    "log": torch.log, "log10": torch.log10, "log1p": torch.log1p, "log2": torch.log2,
+    "reciprocal": torch.reciprocal, "sigmoid": torch.sigmoid, "sin": torch.sin, "sinh": torch.sinh,
+    "sqrt": torch.sqrt, "tan": torch.tan, "tanh": torch.tanh,
+    # integer-preserving
+    "abs": torch.abs, "conj": torch.conj_physical,
+    # predicates
+    "isfinite": torch.isfinite, "isinf": torch.isinf, "isnan": torch.isnan,
+}
+_UNARY_REAL = {  # no complex kernel either
+    "rsqrt": torch.rsqrt, "erf": torch.erf, "erfinv": torch.erfinv, "lgamma": torch.lgamma,
+    "digamma": torch.digamma, "i0": torch.i0, "i0e": torch.special.i0e, "i1": torch.special.i1,
+    "i1e": torch.special.i1e, "ceil": torch.ceil, "floor": torch.floor, "trunc": torch.trunc,
+    "signbit": torch.signbit, "isneginf": torch.isneginf, "isposinf": torch.isposinf,
 }
 for _name, _fn in _UNARY.items():
     globals()[_name] = _unary(_name, _fn)
+for _name, _fn in _UNARY_REAL.items():
+    globals()[_name] = _unary(_name, _fn, _BOOL_COMPLEX)
+gammaln = _unary("gammaln", torch.lgamma, _BOOL_COMPLEX + tuple(_INTS))
+isreal = _unary("isreal", torch.isreal, ())
+
+
+@op
+def square(x: TensorLike, name=None, *, out=None):
+    if x.dtype is torch.bool:
+        raise _no_kernel("square", x)
+    return x * x
+
+
+@op
+def neg(x: TensorLike, name=None, *, out=None):
+    return x.clone() if x.dtype is torch.bool else torch.neg(x)  # Paddle leaves a bool tensor as it is
+
+
+@op
+def negative(x: TensorLike, name=None, *, out=None):
+    if x.dtype is torch.bool:
+        raise TypeError("The `-` operator, on a bool tensor is not supported.")
+    return torch.neg(x)
+
+
+@op
+def positive(x: TensorLike, name=None):
+    if x.dtype is torch.bool:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return x.clone()
 
 
 @op
 def sign(x: TensorLike, name=None):
+    if x.dtype is torch.bool:
+        raise _no_kernel("sign", x)
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
 
 
 @op
+def sgn(x: TensorLike, name=None):
+    if x.dtype in _INTS or x.dtype is torch.bool:
+        raise _bad_dtype("sgn", x, ["float16", "float32", "float64", "complex64", "complex128"])
+    return torch.sgn(x)
+
+
+@op
+def frac(x: TensorLike, name=None, *, out=None):
+    if x.dtype is torch.bool or x.dtype in _COMPLEX:
+        raise _bad_dtype("frac", x, ["int32", "int64", "float32", "float64"])
+    if x.dtype in _INTS:
+        return torch.zeros_like(x)
+    return torch.frac(x)
+
+
+@op
 def round(x: TensorLike, decimals=0, name=None, *, out=None):
+    if x.dtype is torch.bool:
+        raise _no_kernel("round", x)
+    if x.dtype in _INTS:
+        return x.clone()
+    if x.is_complex():
+        return torch.complex(torch.round(x.real, decimals=decimals), torch.round(x.imag, decimals=decimals))
     return torch.round(x, decimals=decimals)
 
 
 @op
+def sinc(x: TensorLike, name=None, *, out=None):
+    if x.dtype is torch.bool:
+        raise _no_kernel("sinc", x)
+    if x.dtype in _INTS:
+        raise TypeError("(InvalidType) Type promotion only support calculations between floating-point numbers "
+                        f"and between complex and real numbers. But got different data type x: "
+                        f"{_dtypes.dtype_name(x.dtype)}, y: float32.")
+    return torch.sinc(x)
+
+
+@op
+def angle(x: TensorLike, name=None):
+    if x.dtype in _INTS or x.dtype is torch.bool:
+        raise _no_kernel("angle", x)
+    return torch.angle(x)
+
+
+_DEG = 3.141592653589793 / 180.0
+
+
+@op
+def deg2rad(x: TensorLike, name=None):
+    return x * _DEG if x.is_complex() else torch.deg2rad(_to_float(x))
+
+
+@op
+def rad2deg(x: TensorLike, name=None):
+    return x / _DEG if x.is_complex() else torch.rad2deg(_to_float(x))
+
+
+@op
 def logit(x: TensorLike, eps=None, name=None):
+    if x.dtype is torch.bool or x.dtype in _COMPLEX:
+        raise _no_kernel("logit", x)
     return torch.logit(x, eps)
 
 
@@ -217,52 +352,105 @@ def nan_to_num(x: TensorLike, nan=0.0, posinf=None, neginf=None, name=None):
 
 
 @op
+def frexp(x: TensorLike, name=None):
+    if x.dtype not in (torch.float32, torch.float64):
+        raise _bad_dtype("frexp", x, ["float32", "float64"])
+    m, e = torch.frexp(x)
+    return m, e.to(x.dtype)  # Paddle's exponent has x's dtype
+
+
+@op
 def polygamma(x: TensorLike, n, name=None):
-    return torch.polygamma(n, x)
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"The input of n must be int type, but received: {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"The input of n must be greater than or equal to 0. But received n = {n}.")
+    return torch.polygamma(n, _to_float(x))
 
 
 @op
 def multigammaln(x: TensorLike, p, name=None):
+    if p < 1:
+        raise ValueError(f"The p must be greater than or equal to 1, But received p is {p}.")
     return torch.special.multigammaln(x, p)
 
 
-@op(binary=("x", "y"))
-def gammainc(x, y, name=None):
+def _float_only(x, y, op_name):
+    for t in (x, y):
+        if t.dtype not in _FLOATS:
+            raise _no_kernel(op_name, t)
+
+
+@op
+def gammainc(x: TensorLike, y: TensorLike, name=None):
+    _float_only(x, y, "gammainc")
     return torch.special.gammainc(x, y)
 
 
-@op(binary=("x", "y"))
-def gammaincc(x, y, name=None):
+@op
+def gammaincc(x: TensorLike, y: TensorLike, name=None):
+    _float_only(x, y, "gammaincc")
     return torch.special.gammaincc(x, y)
 
 
 # ------------------------------------------------------------------ reductions
 
 
-def _int_sum_dtype(x, dtype):
-    """Paddle sums bool and int32 (and smaller) to int64, as numpy does."""
-    if dtype is None and (x.dtype is torch.bool or (not x.dtype.is_floating_point and not x.dtype.is_complex)):
+def _dims(x, axis):
+    """Paddle's reduce axis (None or [] means every axis) as a torch dim tuple; checks range and repeats."""
+    if axis is None or axis == ():
+        return ()
+    nd = x.dim()
+    if type(axis) is int:
+        if not (-nd <= axis < nd if nd else axis in (0, -1)):
+            raise ValueError(f"(InvalidArgument) The reduce dim index {axis} should be in the range "
+                             f"[-{builtins.max(nd, 1)}, {builtins.max(nd, 1)}).")
+        return axis if nd else ()
+    lo = builtins.max(nd, 1)
+    for a in axis:
+        if not -lo <= a < lo:
+            raise ValueError(f"(InvalidArgument) The reduce dim index {a} should be in the range [-{lo}, {lo}).")
+    if not nd:
+        return ()
+    if len(set(a % nd for a in axis)) != len(axis):
+        raise ValueError(f"(InvalidArgument) Axis contains duplicate dimensions: {list(axis)}.")
+    return axis
+
+
+def _reduce_dtype_check(x, op_name):
+    if x.dtype is torch.bool:
+        raise _no_kernel(op_name, x)
+
+
+def _sum_dtype(x, dtype):
+    """Paddle sums bool and int32 to int64; other dtypes keep theirs."""
+    if dtype is None and (x.dtype is torch.bool or x.dtype is torch.int32):
         return torch.int64
+    if dtype is None and x.dtype in _INTS:
+        return x.dtype
     return dtype
-
-
-def _dims(axis):
-    return () if axis is None else axis
 
 
 @op
 def sum(x: TensorLike, axis: AxisLike = None, dtype: DTypeLike = None, keepdim=False, name=None, *, out=None):
-    return torch.sum(x, dim=_dims(axis), keepdim=keepdim, dtype=_int_sum_dtype(x, dtype))
+    return torch.sum(x, dim=_dims(x, axis), keepdim=keepdim, dtype=_sum_dtype(x, dtype))
 
 
 @op
 def nansum(x: TensorLike, axis: AxisLike = None, dtype: DTypeLike = None, keepdim=False, name=None):
-    return torch.nansum(x, dim=_dims(axis), keepdim=keepdim, dtype=_int_sum_dtype(x, dtype))
+    _reduce_dtype_check(x, "nansum")
+    if x.dtype in _INTS:
+        return torch.sum(x, dim=_dims(x, axis), keepdim=keepdim, dtype=_sum_dtype(x, dtype))
+    return torch.nansum(x, dim=_dims(x, axis), keepdim=keepdim, dtype=dtype)
 
 
 @op
 def prod(x: TensorLike, axis: AxisLike = None, keepdim=False, dtype: DTypeLike = None, name=None):
-    if axis is None or axis == ():
+    _reduce_dtype_check(x, "prod")
+    axis = _dims(x, axis)
+    if dtype is None and x.dtype in _INTS:
+        dtype = x.dtype  # torch would widen to int64; Paddle keeps the input's dtype
+    if axis == ():
         r = torch.prod(x, dtype=dtype)
         return r.reshape([1] * x.dim()) if keepdim else r
     if isinstance(axis, int):
@@ -273,87 +461,115 @@ def prod(x: TensorLike, axis: AxisLike = None, keepdim=False, dtype: DTypeLike =
     return r
 
 
-def _scan_input(x, axis, dtype):
+def _scan_input(x, axis, dtype, op_name, err=IndexError):
+    if x.dtype is torch.bool:
+        raise _no_kernel(op_name, x)
     if dtype is not None:
         x = x.to(dtype)
     if axis is None:
         return x.reshape(-1), 0
+    axis = int(axis)
+    nd = builtins.max(x.dim(), 1)
+    if not -nd <= axis < nd:
+        raise err(f"(OutOfRange) axis is out of range (expected to be in range of [-{nd}, {nd}), but got {axis}).")
     return x, axis
 
 
 @op
 def cumsum(x: TensorLike, axis=None, dtype: DTypeLike = None, name=None):
-    x, axis = _scan_input(x, axis, dtype)
+    x, axis = _scan_input(x, axis, dtype, "cumsum")
     return torch.cumsum(x, axis)
 
 
 @op
 def cumprod(x: TensorLike, dim=None, dtype: DTypeLike = None, name=None):
-    x, dim = _scan_input(x, dim, dtype)
-    return torch.cumprod(x, dim)
+    x, dim = _scan_input(x, dim, dtype, "cumprod", ValueError)
+    return torch.cumprod(x, dim, dtype=x.dtype)  # ints keep their dtype
+
+
+def _cum_extreme(fn, x, axis, dtype, op_name):
+    if dtype not in (torch.int32, torch.int64):
+        raise ValueError("(InvalidArgument) dtype of indices must be DataType::INT32 or DataType::INT64")
+    x, axis = _scan_input(x, axis, None, op_name)
+    v, i = fn(x, axis)
+    return v, i.to(dtype)
 
 
 @op
 def cummax(x: TensorLike, axis=None, dtype: DTypeLike = "int64", name=None):
-    x, axis = _scan_input(x, axis, None)
-    v, i = torch.cummax(x, axis)
-    return v, i.to(dtype)
+    return _cum_extreme(torch.cummax, x, axis, dtype, "cummax")
 
 
 @op
 def cummin(x: TensorLike, axis=None, dtype: DTypeLike = "int64", name=None):
-    x, axis = _scan_input(x, axis, None)
-    v, i = torch.cummin(x, axis)
-    return v, i.to(dtype)
+    return _cum_extreme(torch.cummin, x, axis, dtype, "cummin")
 
 
 @op
 def logcumsumexp(x: TensorLike, axis=None, dtype: DTypeLike = None, name=None):
-    x, axis = _scan_input(x, axis, dtype)
-    return torch.logcumsumexp(x, axis)
+    x, axis = _scan_input(x, axis, dtype, "logcumsumexp")
+    return torch.logcumsumexp(_to_float(x), axis)
 
 
 @op
 def logsumexp(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
-    return torch.logsumexp(x, dim=_all_dims(x, axis), keepdim=keepdim)
-
-
-def _all_dims(x, axis):
-    if axis is None or axis == () or axis == []:
-        return tuple(range(x.dim()))
-    return axis
+    _reduce_dtype_check(x, "logsumexp")
+    axis = _dims(x, axis)
+    return torch.logsumexp(_to_float(x), dim=axis if axis != () else tuple(range(x.dim())), keepdim=keepdim)
 
 
 @op
-def max(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
-    return torch.amax(x, dim=_dims(axis), keepdim=keepdim)
+def max(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None, *, out=None):
+    _reduce_dtype_check(x, "max")
+    return torch.amax(x, dim=_dims(x, axis), keepdim=keepdim)
 
 
 @op
-def min(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
-    return torch.amin(x, dim=_dims(axis), keepdim=keepdim)
+def min(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None, *, out=None):
+    _reduce_dtype_check(x, "min")
+    return torch.amin(x, dim=_dims(x, axis), keepdim=keepdim)
 
 
-amax, amin = max, min
+@op
+def amax(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
+    _reduce_dtype_check(x, "amax")
+    return torch.amax(x, dim=_dims(x, axis), keepdim=keepdim)
+
+
+@op
+def amin(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
+    _reduce_dtype_check(x, "amin")
+    return torch.amin(x, dim=_dims(x, axis), keepdim=keepdim)
 
 
 @op
 def count_nonzero(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None):
+    axis = _dims(x, axis)
+    if axis == ():
+        axis = tuple(range(x.dim()))
     r = torch.count_nonzero(x, dim=axis)
     if keepdim:
-        for a in sorted(a % x.dim() for a in ((axis,) if isinstance(axis, int) else axis or range(x.dim()))):
+        for a in sorted(a % x.dim() for a in ((axis,) if isinstance(axis, int) else axis)):
             r = r.unsqueeze(a)
     return r
 
 
 @op
 def all(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None, *, out=None):
-    return torch.all(x, dim=_dims(axis), keepdim=keepdim)
+    axis = _dims(x, axis)
+    if axis == ():
+        r = torch.all(x)
+        return r.reshape([1] * x.dim()) if keepdim else r
+    return torch.all(x, dim=axis, keepdim=keepdim)
 
 
 @op
 def any(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None, *, out=None):
-    return torch.any(x, dim=_dims(axis), keepdim=keepdim)
+    axis = _dims(x, axis)
+    if axis == ():
+        r = torch.any(x)
+        return r.reshape([1] * x.dim()) if keepdim else r
+    return torch.any(x, dim=axis, keepdim=keepdim)
 
 
 # ------------------------------------------------------------------ misc
@@ -537,3 +753,53 @@ def reduce_as(x: TensorLike, target: TensorLike, name=None):
 @op
 def log_normal(mean=1.0, std=2.0, shape=None, dtype: DTypeLike = None, name=None):
     return torch.empty(shape, dtype=dtype or _dtypes.default_float_torch()).log_normal_(mean, std)
+
+
+@op
+def take(x: TensorLike, index: TensorLike, mode="raise", name=None):
+    if index.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"The data type of 'index' must be one of ['int32', 'int64'], but got "
+                        f"{_dtypes.dtype_name(index.dtype)}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"'mode' in 'take' should be 'raise', 'wrap', 'clip', but received {mode}.")
+    flat = x.reshape(-1)
+    n = flat.shape[0]
+    idx = index.long()
+    if mode == "wrap":
+        idx = torch.remainder(idx, n)
+    elif mode == "clip":
+        idx = idx.clamp(0, n - 1)
+    elif idx.numel() and (bool((idx < -n).any()) or bool((idx >= n).any())):
+        bad = idx[(idx < -n) | (idx >= n)].reshape(-1)[0].item()
+        raise ValueError(f"(InvalidArgument) Variable value (index) of OP(index_select) expected >= -{n} and < {n}, "
+                         f"but got {bad}. Please check input value.")
+    return flat[idx]
+
+
+@op
+def inverse(x: TensorLike, name=None):
+    if x.dtype not in (torch.float32, torch.float64, torch.complex64, torch.complex128):
+        raise _no_kernel("inverse", x)
+    if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError("(InvalidArgument) The last two dimensions are expected to be equal. But received: "
+                         f"{list(x.shape[-2:])}; Input(Input)'s shape = {list(x.shape)}.")
+    r, info = torch.linalg.inv_ex(x)
+    if bool((info != 0).any()):
+        raise ValueError("(InvalidArgument) Input is not invertible.")
+    return r
+
+
+def broadcast_shapes(*shapes):
+    """The shape all `shapes` broadcast to (a list of ints); ValueError if they do not."""
+    out = []
+    for s in shapes:
+        s = list(s)
+        if len(s) > len(out):
+            out = [1] * (len(s) - len(out)) + out
+        for i, d in enumerate(s, len(out) - len(s)):
+            if out[i] == 1 or out[i] == d:
+                out[i] = d
+            elif d != 1:
+                raise ValueError("(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+                                 f"together with the shape of X = {out} and the shape of Y = {s}.")
+    return out
