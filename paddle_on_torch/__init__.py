@@ -27,6 +27,7 @@ from .framework.place import (  # noqa: E402,F401
     is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm,
     is_compiled_with_xpu, set_device)
 from .framework.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa
+from .tensor.attribute import *  # noqa: E402,F401,F403
 from .tensor.creation import *  # noqa: E402,F401,F403
 from .tensor.einsum import *  # noqa: E402,F401,F403
 from .tensor.linalg import *  # noqa: E402,F401,F403

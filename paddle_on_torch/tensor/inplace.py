@@ -39,6 +39,6 @@ def bind(Tensor):
     for name in paddle_api()["tensor_methods"]:
         if not name.endswith("_") or name.startswith("_") or name in Tensor.__dict__:
             continue
-        base = getattr(paddle, name[:-1], None)
+        base = vars(paddle).get(name[:-1])  # not getattr: a miss here is not the user's
         if callable(base) and not isinstance(base, type):
             setattr(Tensor, name, make_inplace(base, name))

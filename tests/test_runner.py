@@ -1,0 +1,112 @@
+"""The unchanged-script runner, the import hook and the unsupported-API report."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEEDS = os.path.join(ROOT, "..", "shared", "seed_examples")
+
+
+def run(args, tmp_path, env=None, script=None):
+    if script is not None:
+        path = tmp_path / "script.py"
+        path.write_text(textwrap.dedent(script))
+        args = [str(path) if a == "SCRIPT" else a for a in args]
+    e = dict(os.environ, PYTHONPATH=ROOT, **(env or {}))
+    return subprocess.run([sys.executable, "-m", "paddle_on_torch", *args], capture_output=True, text=True,
+                          env=e, cwd=tmp_path, timeout=120)
+
+
+def test_script_runs_as_main_with_argv(tmp_path):
+    p = run(["SCRIPT", "a", "--b"], tmp_path, script="""
+        import sys, paddle, paddle_on_torch
+        from paddle import Tensor
+        import paddle.nn as nn
+        assert paddle is paddle_on_torch and nn is paddle_on_torch.nn and Tensor is paddle_on_torch.Tensor
+        print(__name__, sys.argv[1:], paddle.__version__, paddle.to_tensor([1, 2]).sum().item())
+    """)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "__main__ ['a', '--b'] 3.3.1 3"
+
+
+def test_dash_c_and_dash_m(tmp_path):
+    p = run(["-c", "import paddle; print(paddle.ones([2]).shape)"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "paddle.Size([2])"
+    (tmp_path / "mymod.py").write_text("import paddle\nprint(__name__, paddle.zeros([1]).dtype)\n")
+    p = run(["-m", "mymod"], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "__main__ paddle.float32"
+
+
+def test_missing_script_is_a_clear_error(tmp_path):
+    p = run(["nope.py"], tmp_path)
+    assert p.returncode == 2 and "can't open file" in p.stderr
+
+
+def test_script_exception_propagates_exit_code(tmp_path):
+    p = run(["SCRIPT"], tmp_path, script="raise SystemExit(3)")
+    assert p.returncode == 3
+
+
+def test_report_lists_unsupported_apis(tmp_path):
+    script = """
+        import paddle
+        for _ in range(2):
+            try:
+                paddle.enable_static()
+            except NotImplementedError:
+                pass
+        print(hasattr(paddle, "vision") or True)
+    """
+    p = run(["--report", "SCRIPT"], tmp_path, script=script)
+    assert p.returncode == 0, p.stderr
+    assert "paddle.enable_static" in p.stderr and "     2" in p.stderr
+    p = run(["SCRIPT"], tmp_path, script=script, env={"PADDLE_ON_TORCH_REPORT": "1"})
+    assert "paddle.enable_static" in p.stderr
+
+
+def test_unsupported_api_is_notimplemented_and_attributeerror(paddle):
+    from paddle_on_torch import _api
+
+    missing = next(n for n in _api.paddle_names("paddle") if n not in vars(paddle) and n not in paddle._SUBMODULES)
+    with pytest.raises(NotImplementedError, match=f"paddle.{missing} is not supported"):
+        getattr(paddle, missing)
+    assert not hasattr(paddle, missing)
+    with pytest.raises(AttributeError):
+        paddle.not_a_paddle_api  # noqa: B018 - a typo is a plain AttributeError
+
+
+def test_unsupported_submodule_import(tmp_path):
+    p = run(["-c", "import paddle.base.nonexistent_thing"], tmp_path)
+    assert p.returncode != 0 and "not supported by paddle_on_torch" in p.stderr
+
+
+def test_install_uninstall_round_trip():
+    import paddle_on_torch
+
+    paddle_on_torch.uninstall()
+    assert sys.modules.get("paddle") is not paddle_on_torch
+    paddle_on_torch.install()
+    import paddle
+
+    assert paddle is paddle_on_torch
+
+
+@pytest.mark.skipif(not os.path.isdir(SEEDS), reason="shared/seed_examples is not beside this checkout")
+def test_seed_rmsnorm_runs_unchanged(tmp_path):
+    p = run([os.path.join(SEEDS, "rmsnorm.py")], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "paddle.Size([2, 16, 768]) paddle.Size([768])"
+
+
+def test_quickstart_example_matches_paddle(tmp_path):
+    p = run([os.path.join(ROOT, "examples", "quickstart.py")], tmp_path)
+    assert p.returncode == 0, p.stderr
+    # recorded from real Paddle 3.3.1 running the same file
+    assert p.stdout == ("Tensor(shape=[1, 4], dtype=float32, place=Place(cpu), stop_gradient=False,\n"
+                        "       [[ 0.36514837, -0.73029673,  1.09544516, -1.46059346]])\n"
+                        "weight grad: [ 0.36514837 -0.73029673  1.0954452  -1.4605935 ]\n")
