@@ -549,6 +549,20 @@ def ormqr(x: TensorLike, tau: TensorLike, y: TensorLike, left=True, transpose=Fa
     if x.dim() < 2 or y.dim() < 2 or tau.dim() < 1 or x.dim() != tau.dim() + 1 or x.dim() != y.dim():
         raise AssertionError("The input x and y must have more than 2 dimensions, and input tau must have more than "
                              "1 dimension")
+    if x.shape[-1] != tau.shape[-1]:
+        raise AssertionError("The innermost dimension of x and tau should be the same")
+    # Paddle multiplies by the thin Q (m x n) of householder_product, so these are its shape rules
+    rows, cols = x.shape[-2:]
+    if left and transpose and rows != y.shape[-2]:
+        raise AssertionError("The row dimensions of x and y should be the same")
+    if left and not transpose and cols != y.shape[-2]:
+        raise AssertionError("The column dimension of x and the row dimension of y should be the same")
+    if not left and transpose and rows != y.shape[-1]:
+        raise AssertionError("The row dimension of x and the column dimension of y should be the same")
+    if not left and not transpose and cols != y.shape[-1]:
+        raise AssertionError("The column dimensions of Impt and Osser's should be the same")
+    if x.dim() == 3 and not (x.shape[0] == y.shape[0] == tau.shape[0]):
+        raise AssertionError("The input and tau and y parameters should have the same batch")
     q = torch.linalg.householder_product(x, tau)
     if transpose:
         q = q.mT
