@@ -3,36 +3,71 @@ import builtins
 
 import torch
 
+from .. import _normalize
 from .._normalize import AxisLike, DTypeLike, ShapeLike, TensorLike, TensorSequence, op
+from ..framework import dtype as _dtypes
 
 __all__ = [
-    "reshape", "transpose", "permute", "concat", "cat", "stack", "squeeze", "unsqueeze", "flatten", "split",
-    "chunk", "cast", "astype", "expand", "expand_as", "broadcast_to", "tile", "flip", "roll", "unbind",
+    "reshape", "transpose", "permute", "concat", "cat", "stack", "squeeze", "unsqueeze", "flatten", "ravel", "split",
+    "chunk", "cast", "astype", "expand", "expand_as", "broadcast_to", "tile", "repeat", "flip", "roll", "unbind",
     "unstack", "moveaxis", "t", "view", "view_as", "slice", "strided_slice", "gather", "gather_nd",
     "index_select", "masked_select", "repeat_interleave", "broadcast_tensors", "broadcast_shape", "rot90",
-    "scatter", "scatter_nd", "scatter_nd_add", "put_along_axis", "take_along_axis", "index_add", "index_put",
-    "masked_fill", "unfold", "as_complex", "as_real", "crop", "hstack", "vstack", "dstack", "column_stack",
-    "row_stack", "hsplit", "vsplit", "dsplit", "tensor_split", "atleast_1d", "atleast_2d", "atleast_3d",
-    "swapaxes", "swapdims", "narrow", "unflatten", "index_fill", "diagonal_scatter", "select_scatter",
-    "slice_scatter", "shard_index", "tolist", "unique_consecutive", "as_strided", "contiguous",
+    "scatter", "scatter_nd", "scatter_nd_add", "put_along_axis", "take_along_axis", "scatter_add", "scatter_reduce",
+    "index_add", "index_put", "masked_fill", "unfold", "as_complex", "as_real", "view_as_complex", "view_as_real",
+    "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack", "hsplit", "vsplit", "dsplit", "tensor_split",
+    "atleast_1d", "atleast_2d", "atleast_3d", "swapaxes", "swapdims", "narrow", "unflatten", "index_fill",
+    "diagonal_scatter", "select_scatter", "slice_scatter", "shard_index", "tolist", "unique_consecutive",
+    "as_strided", "contiguous", "tensordot", "block_diag", "fill_", "zero_", "fill_diagonal_",
+    "fill_diagonal_tensor", "fill_diagonal_tensor_",
 ]
+
+
+def _int(v):
+    """An int from an int or a 1-element tensor (Paddle accepts Tensors for most integer attributes)."""
+    if isinstance(v, torch.Tensor):
+        return int(v.item())
+    if isinstance(v, _normalize.Tensor):
+        return int(v._t.item())
+    return int(v)
+
+
+def _check_index_dtype(index, api):
+    if index.dtype not in (torch.int64, torch.int32):
+        raise ValueError(f"(InvalidArgument) The data type of Input(Index) of {api} must be int32 or int64, but "
+                         f"received {_dtypes.dtype_name(index.dtype)}.")
+
+
+def _same_dtypes(xs, api):
+    for i, v in enumerate(xs[1:], 1):
+        if v.dtype != xs[0].dtype:
+            raise ValueError(f"(InvalidArgument) The data_type of input tensor in list isn't consistent, the first "
+                             f"tensor is {_dtypes.dtype_name(xs[0].dtype)}, but {i}th tensor is "
+                             f"{_dtypes.dtype_name(v.dtype)}.")
+
+
+def _wrap_claiming_grad(r):
+    """Wrap an integer/bool result of a differentiable input: Paddle reports stop_gradient=False."""
+    w = _normalize.wrap(r)
+    w.__dict__["_claims_grad"] = True
+    return w
+
+
+# ---------------------------------------------------------------- reshape / view
 
 
 @op
 def reshape(x: TensorLike, shape: ShapeLike, name=None):
     # Paddle: a 0 in `shape` copies that dimension from x
     if 0 in shape:
-        shape = [x.shape[i] if s == 0 else s for i, s in enumerate(shape)]
+        shape = [x.shape[i] if s == 0 and i < x.dim() else s for i, s in enumerate(shape)]
     return x.reshape(shape)
 
 
 @op
 def view(x: TensorLike, shape_or_dtype, name=None):
     if isinstance(shape_or_dtype, (list, tuple)):
-        return x.view([int(s) for s in shape_or_dtype])
-    from ..framework.dtype import to_torch_dtype
-
-    return x.view(to_torch_dtype(shape_or_dtype))
+        return x.view([_int(s) for s in shape_or_dtype])
+    return x.view(_dtypes.to_torch_dtype(shape_or_dtype))
 
 
 @op
@@ -41,16 +76,69 @@ def view_as(x: TensorLike, other: TensorLike, name=None):
 
 
 @op
+def flatten(x: TensorLike, start_axis=0, stop_axis=-1, name=None):
+    if x.dim() == 0:
+        return x.reshape(1)
+    nd = x.dim()
+    s, e = start_axis + nd if start_axis < 0 else start_axis, stop_axis + nd if stop_axis < 0 else stop_axis
+    if not (0 <= s < nd and 0 <= e < nd):
+        raise ValueError(f"(InvalidArgument) The start_axis ({start_axis}) and stop_axis ({stop_axis}) should be in "
+                         f"the range [{-nd}, {nd}).")
+    if s > e:
+        raise ValueError("(InvalidArgument) The stop_axis should be larger than start_axis.")
+    return x.flatten(s, e)
+
+
+@op
+def ravel(input: TensorLike):
+    return input.reshape(-1)
+
+
+@op
+def unflatten(x: TensorLike, axis, shape: ShapeLike, name=None):
+    return x.unflatten(_int(axis), shape)
+
+
+@op
+def as_strided(x: TensorLike, shape: ShapeLike, stride: ShapeLike, offset=0, name=None):
+    # Paddle's offset counts bytes
+    size = x.element_size()
+    if offset % size:
+        raise ValueError(f"(InvalidArgument) as_strided: offset {offset} is not a multiple of the element size "
+                         f"({size} bytes).")
+    return torch.as_strided(x, shape, stride, x.storage_offset() + offset // size)
+
+
+@op
+def contiguous(x: TensorLike):
+    return x.contiguous()
+
+
+# ---------------------------------------------------------------- transpose family
+
+
+@op
 def transpose(x: TensorLike, perm: AxisLike, name=None):
-    if len(perm) != x.dim():
-        raise ValueError(f"(InvalidArgument) The length of perm ({len(perm)}) should be equal to the rank of "
-                         f"x ({x.dim()}).")
-    return x.permute(perm)
+    nd = x.dim()
+    perm = (perm,) if isinstance(perm, int) else tuple(perm)
+    if len(perm) > nd:
+        raise ValueError(f"(InvalidArgument) The input tensor's dimension should be equal to or greater than the "
+                         f"axis's size. But received input tensor's dimension is {nd}, axis's size is {len(perm)}")
+    norm = []
+    for p in perm:
+        if not -nd <= p < nd:
+            raise ValueError(f"(InvalidArgument) Each element of axis should be in the range [{-nd}, {nd}), but "
+                             f"received {p}.")
+        norm.append(p + nd if p < 0 else p)
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"(InvalidArgument) Each element of axis should be unique, but received {list(perm)}.")
+    # Paddle: a shorter perm permutes the leading axes and keeps the rest
+    return x.permute(norm + list(range(len(norm), nd)))
 
 
 def permute(x, *perm, name=None, dims=None):
-    perm = dims if dims is not None else perm[0] if len(perm) == 1 and isinstance(perm[0], (list, tuple)) else perm
-    return transpose(x, list(perm))
+    perm = dims if dims is not None else perm[0] if len(perm) == 1 and not isinstance(perm[0], int) else perm
+    return transpose(x, perm if isinstance(perm, _normalize.Tensor) else list(perm))
 
 
 @op
@@ -74,10 +162,16 @@ def t(input: TensorLike, name=None):
     return input.t()
 
 
+# ---------------------------------------------------------------- concat / stack
+
+
 @op
 def concat(x: TensorSequence, axis=0, name=None, *, out=None):
-    axis = int(axis.item()) if isinstance(axis, torch.Tensor) else axis
-    return torch.cat(x, dim=axis)
+    if not x:
+        raise ValueError("(InvalidArgument) concat(): argument 'x' (position 0) must be list of Tensors, but got "
+                         "empty list")
+    _same_dtypes(x, "concat")
+    return torch.cat(x, dim=_int(axis))
 
 
 cat = concat
@@ -85,16 +179,25 @@ cat = concat
 
 @op
 def stack(x: TensorSequence, axis=0, name=None, *, out=None):
-    return torch.stack(x, dim=axis)
+    if not x:
+        raise ValueError("(InvalidArgument) stack(): argument 'x' must be a non-empty list of Tensors")
+    _same_dtypes(x, "stack")
+    for i, v in enumerate(x[1:], 1):
+        if v.shape != x[0].shape:
+            raise ValueError(f"(InvalidArgument) stack expects each tensor to be equal size, but got "
+                             f"{list(x[0].shape)} at entry 0 and {list(v.shape)} at entry {i}.")
+    return torch.stack(x, dim=_int(axis))
 
 
 @op
 def hstack(x: TensorSequence, name=None):
+    _same_dtypes(x, "hstack")
     return torch.hstack(x)
 
 
 @op
 def vstack(x: TensorSequence, name=None):
+    _same_dtypes(x, "vstack")
     return torch.vstack(x)
 
 
@@ -103,12 +206,23 @@ row_stack = vstack
 
 @op
 def dstack(x: TensorSequence, name=None):
+    _same_dtypes(x, "dstack")
     return torch.dstack(x)
 
 
 @op
 def column_stack(x: TensorSequence, name=None):
+    _same_dtypes(x, "column_stack")
     return torch.column_stack(x)
+
+
+@op
+def block_diag(inputs: TensorSequence, name=None):
+    _same_dtypes(inputs, "block_diag")
+    return torch.block_diag(*inputs)
+
+
+# ---------------------------------------------------------------- squeeze / unsqueeze
 
 
 @op
@@ -121,50 +235,67 @@ def squeeze(x: TensorLike, axis: AxisLike = None, name=None):
 @op
 def unsqueeze(x: TensorLike, axis: AxisLike, name=None):
     if isinstance(axis, int):
-        return x.unsqueeze(axis)
+        axis = (axis,)
     for a in axis:
+        nd = x.dim() + 1
+        if not -nd <= a < nd:
+            raise ValueError(f"(InvalidArgument) The insert dimension value should not be larger than the "
+                             f"dimension size of input tensor, but received axis {a} for a {x.dim()}-D tensor.")
         x = x.unsqueeze(a)
     return x
 
 
-@op
-def flatten(x: TensorLike, start_axis=0, stop_axis=-1, name=None):
-    return x.flatten(start_axis, stop_axis)
-
-
-@op
-def unflatten(x: TensorLike, axis, shape: ShapeLike, name=None):
-    return x.unflatten(axis, shape)
+# ---------------------------------------------------------------- split family
 
 
 def _sections(x, num_or_sections, axis):
     n = x.shape[axis]
-    if isinstance(num_or_sections, int):
-        if n % num_or_sections:
+    if isinstance(num_or_sections, (int, torch.Tensor)) and not (isinstance(num_or_sections, torch.Tensor)
+                                                                and num_or_sections.dim() > 0):
+        num = _int(num_or_sections)
+        if num <= 0:
+            raise ValueError("(InvalidArgument) Attr(num_or_sections) should not be 0.")
+        if n % num:
             raise ValueError(f"(InvalidArgument) The input's size along the split dimension must be evenly "
                              f"divisible by Attr(num_or_sections). But received Attr(num_or_sections) = "
-                             f"{num_or_sections}, input(X)'s shape = {list(x.shape)}, Attr(dim) = {axis}.")
-        return [n // num_or_sections] * num_or_sections
-    sizes = [int(s.item()) if isinstance(s, torch.Tensor) else int(s) for s in num_or_sections]
+                             f"{num}, input(X)'s shape = {list(x.shape)}, Attr(dim) = {axis}.")
+        return [n // num] * num
+    if isinstance(num_or_sections, torch.Tensor):
+        num_or_sections = num_or_sections.tolist()
+    sizes = [_int(s) for s in num_or_sections]
+    if sizes.count(-1) > 1:
+        raise ValueError(f"(InvalidArgument) Only one dimension value of Attr(num_or_sections) in SplitOp can be -1. "
+                         f"But received Attr(num_or_sections) = {sizes}.")
     if -1 in sizes:
         sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+    if sum(sizes) != n or any(s < 0 for s in sizes):
+        raise ValueError(f"(InvalidArgument) Sum of Attr(num_or_sections) must be equal to the input's size along "
+                         f"the split dimension. But received Attr(num_or_sections) = {sizes}, input(X)'s shape = "
+                         f"{list(x.shape)}, Attr(dim) = {axis}.")
     return sizes
 
 
 @op
 def split(x: TensorLike, num_or_sections, axis=0, name=None):
-    axis = int(axis.item()) if isinstance(axis, torch.Tensor) else axis
+    axis = _int(axis)
     return list(torch.split(x, _sections(x, num_or_sections, axis), dim=axis))
 
 
 @op
 def chunk(x: TensorLike, chunks, axis=0, name=None):
+    axis = _int(axis)
+    if not 0 < chunks:
+        raise ValueError(f"The value of 'chunks' must be greater than 0 and less than or equal to the size of the "
+                         f"dimension specified by 'axis', but received chunks={chunks} and "
+                         f"x.shape[axis]={x.shape[axis]}.")
     return list(torch.split(x, _sections(x, chunks, axis), dim=axis))
 
 
 @op
 def tensor_split(x: TensorLike, num_or_indices, axis=0, name=None):
-    return list(torch.tensor_split(x, num_or_indices, dim=axis))
+    if isinstance(num_or_indices, _normalize.Tensor):
+        num_or_indices = num_or_indices.tolist()
+    return list(torch.tensor_split(x, num_or_indices, dim=_int(axis)))
 
 
 @op
@@ -183,15 +314,40 @@ def dsplit(x: TensorLike, num_or_indices, name=None):
 
 
 @op
-def cast(x: TensorLike, dtype: DTypeLike):
-    return x.to(dtype)
+def unbind(input: TensorLike, axis=0):
+    return list(torch.unbind(input, _int(axis)))
+
+
+@op
+def unstack(x: TensorLike, axis=0, num=None):
+    if num is not None and not 0 <= num <= x.shape[axis]:
+        raise ValueError(f"`num` must be in the range [0, {x.shape[axis]})")
+    return list(torch.unbind(x, axis))
+
+
+# ---------------------------------------------------------------- cast
+
+
+def cast(x, dtype):
+    t = _normalize.to_torch(x)
+    d = _dtypes.to_torch_dtype(dtype)
+    r = t.to(d)
+    if t.requires_grad and not (d.is_floating_point or d.is_complex):
+        return _wrap_claiming_grad(r)
+    return _normalize.wrap(r)
 
 
 astype = cast
 
 
+# ---------------------------------------------------------------- expand / tile
+
+
 @op
 def expand(x: TensorLike, shape: ShapeLike, name=None):
+    if len(shape) < x.dim():
+        raise ValueError(f"(InvalidArgument) The number of elements ({len(shape)}) of 'shape' for expand_v2 op must "
+                         f"be greater than or equal to the rank ({x.dim()}) of the input.")
     return x.expand(shape)
 
 
@@ -200,9 +356,7 @@ def expand_as(x: TensorLike, y: TensorLike, name=None):
     return x.expand_as(y)
 
 
-@op
-def broadcast_to(x: TensorLike, shape: ShapeLike, name=None):
-    return x.expand(shape)
+broadcast_to = expand
 
 
 @op
@@ -211,93 +365,196 @@ def broadcast_tensors(input: TensorSequence, name=None):
 
 
 def broadcast_shape(x_shape, y_shape):
-    return list(torch.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+    try:
+        return list(torch.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+    except RuntimeError as e:
+        raise ValueError(f"(InvalidArgument) {e}") from None
 
 
 @op
 def tile(x: TensorLike, repeat_times: ShapeLike, name=None):
-    return x.repeat([1] * (len(repeat_times) - x.dim()) + list(repeat_times)) if len(repeat_times) >= x.dim() \
-        else x.repeat([1] * (x.dim() - len(repeat_times)) + list(repeat_times))
+    if len(repeat_times) < x.dim():
+        repeat_times = [1] * (x.dim() - len(repeat_times)) + list(repeat_times)
+    return x.repeat(repeat_times)
+
+
+def repeat(input, *repeats):
+    if len(repeats) == 1 and not isinstance(repeats[0], int):
+        repeats = repeats[0]
+    return tile(input, list(repeats) if isinstance(repeats, tuple) else repeats)
+
+
+@op
+def repeat_interleave(x: TensorLike, repeats, axis=None, name=None, *, output_size=None):
+    if isinstance(repeats, _normalize.Tensor):
+        repeats = repeats._t
+        n = x.numel() if axis is None else x.shape[axis]
+        if repeats.numel() != n and not (repeats.dim() == 0 or repeats.numel() == 1):
+            raise ValueError(f"(InvalidArgument) The length of Input(RepeatsTensor) must be the same as length of "
+                             f"Input(X) in axis. But received: [{repeats.numel()}], required: [{n}].")
+        if repeats.dim() == 0:
+            repeats = repeats.reshape(1)
+    elif repeats <= 0:
+        raise ValueError("(InvalidArgument) repeats should be larger than zero")
+    return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
+
+
+# ---------------------------------------------------------------- flip / roll / rot90
 
 
 @op
 def flip(x: TensorLike, axis: AxisLike, name=None):
-    return torch.flip(x, (axis,) if isinstance(axis, int) else axis)
+    axis = (axis,) if isinstance(axis, int) else axis
+    nd = max(x.dim(), 1)
+    norm = [a + nd if a < 0 else a for a in axis]
+    if any(not 0 <= a < nd for a in norm):
+        raise ValueError(f"(InvalidArgument) flip axes {list(axis)} out of range for a {x.dim()}-D tensor.")
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"(InvalidArgument) axes has duplicates, original flip axes size={len(norm)}, but unique "
+                         f"flip axes size={len(set(norm))}.")
+    return torch.flip(x, norm)
 
 
 @op
 def rot90(x: TensorLike, k=1, axes=(0, 1), name=None):
-    return torch.rot90(x, k, list(axes))
+    if x.dim() < 2:
+        raise ValueError(f"expected total dims >= 2, but got total dims = {x.dim()}")
+    axes = list(axes)
+    if len(axes) != 2 or axes[0] % x.dim() == axes[1] % x.dim():
+        raise ValueError(f"expected rotation axes to be two different dims, but got {axes}")
+    return torch.rot90(x, k, axes)
 
 
 @op
 def roll(x: TensorLike, shifts: AxisLike, axis: AxisLike = None, name=None):
-    return torch.roll(x, shifts, axis) if axis is not None else torch.roll(x, shifts)
+    if axis is None:
+        return torch.roll(x, shifts)
+    s = (shifts,) if isinstance(shifts, int) else shifts
+    a = (axis,) if isinstance(axis, int) else axis
+    if len(s) != len(a):
+        raise ValueError(f"(InvalidArgument) When dims.size() != 0, dims.size() should be equal to shifts.size(). "
+                         f"But received dims.size() = {len(a)}, shifts.size() = {len(s)}")
+    return torch.roll(x, s, a)
 
 
-@op
-def unbind(input: TensorLike, axis=0):
-    return list(torch.unbind(input, axis))
+# ---------------------------------------------------------------- slicing
 
 
-@op
-def unstack(x: TensorLike, axis=0, num=None):
-    return list(torch.unbind(x, axis))
+def _clamp_bound(v, n):
+    v = v + n if v < 0 else v
+    return max(0, min(n, v))
 
 
 @op
 def slice(input: TensorLike, axes: AxisLike, starts: ShapeLike, ends: ShapeLike):
     index = [builtins.slice(None)] * input.dim()
+    axes = (axes,) if isinstance(axes, int) else axes
     for a, s, e in zip(axes, starts, ends):
         n = input.shape[a]
-        s = max(0, min(n, s + n if s < 0 else s))
-        e = max(0, min(n, e + n if e < 0 else e))
-        index[a] = builtins.slice(s, e)
+        index[a] = builtins.slice(_clamp_bound(s, n), _clamp_bound(e, n))
     return input[tuple(index)]
 
 
 @op
 def strided_slice(x: TensorLike, axes: AxisLike, starts: ShapeLike, ends: ShapeLike, strides: ShapeLike,
                   name=None):
-    index = [builtins.slice(None)] * x.dim()
-    flips = []
-    for a, s, e, st in zip(axes, starts, ends, strides):
-        if st > 0:
-            index[a] = builtins.slice(s, e, st)
-        else:  # torch has no negative steps: take the positive-step slice of the flipped axis
-            n = x.shape[a]
-            s = n + s if s < 0 else min(s, n - 1)
-            e = n + e if e < 0 else e
-            index[a] = builtins.slice(n - 1 - s, n - 1 - e if e >= -1 else None, -st)
-            flips.append(a)
-    if flips:
-        x = torch.flip(x, flips)
-    return x[tuple(index)]
+    from .indexing import _resolve_negative_steps
 
+    axes = (axes,) if isinstance(axes, int) else axes
+    index = [builtins.slice(None)] * x.dim()
+    negs = {}
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        if st == 0:
+            raise ValueError("(InvalidArgument) stride index in StridedSlice operator is 0.")
+        a = a + x.dim() if a < 0 else a
+        n = x.shape[a]
+        if st > 0:
+            index[a] = builtins.slice(_clamp_bound(s, n), _clamp_bound(e, n), st)
+        else:
+            s = n + s if s < 0 else min(s, n - 1)
+            e = n + e if e < 0 else min(e, n - 1)
+            index[a] = builtins.slice(s, e if e >= 0 else None, st)
+            negs[a] = a
+    if negs:
+        x, index = _resolve_negative_steps(x, index, negs)
+    return x[tuple(index)]
 
 
 @op
 def narrow(input: TensorLike, dim, start, length, name=None):
-    return torch.narrow(input, dim, start, length)
+    return torch.narrow(input, _int(dim), _int(start), _int(length))
 
 
 @op
-def gather(x: TensorLike, index: TensorLike, axis=None, name=None):
-    axis = 0 if axis is None else int(axis.item()) if isinstance(axis, torch.Tensor) else axis
-    return torch.index_select(x, axis, index.reshape(-1) if index.dim() else index.reshape(1)) \
-        if index.dim() <= 1 else torch.index_select(x, axis, index.reshape(-1))
+def crop(x: TensorLike, shape: ShapeLike = None, offsets: ShapeLike = None, name=None):
+    offsets = offsets or [0] * x.dim()
+    shape = x.shape if shape is None else [x.shape[i] - offsets[i] if s == -1 else s for i, s in enumerate(shape)]
+    for i, (o, s) in enumerate(zip(offsets, shape)):
+        if o < 0 or o + s > x.shape[i]:
+            raise ValueError(f"(InvalidArgument) The crop window (offset {o}, size {s}) exceeds the input's "
+                             f"dimension {i} of size {x.shape[i]}.")
+    return x[tuple(builtins.slice(o, o + s) for o, s in zip(offsets, shape))]
+
+
+@op
+def unfold(x: TensorLike, axis, size, step, name=None):
+    return x.unfold(_int(axis), _int(size), _int(step))
+
+
+# ---------------------------------------------------------------- gather family
+
+
+def _wrap_negative(index, n):
+    return torch.where(index < 0, index + n, index)
+
+
+@op
+def _gather(x: TensorLike, index: TensorLike, axis=None, name=None, out=None):
+    axis = 0 if axis is None else _int(axis)
+    _check_index_dtype(index, "gather")
+    if index.dim() == 2:
+        if index.shape[1] != 1:
+            raise ValueError(f"(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get "
+                             f"{index.shape[1]}")
+    elif index.dim() > 2:
+        raise ValueError(f"(InvalidArgument) The index should be 0-D, 1-D or 2-D, but received {index.dim()}-D.")
+    n = x.shape[axis]
+    idx = _wrap_negative(index.reshape(-1), n)
+    r = torch.index_select(x, axis, idx)
+    if index.dim() == 0:
+        r = r.squeeze(axis)
+    return r
+
+
+def gather(*args, **kwargs):
+    """paddle.gather(x, index, axis=None) or the torch-style gather(input, dim, index)."""
+    if (len(args) >= 2 and isinstance(args[1], int)) or (len(args) < 2 and "dim" in kwargs):
+        return _take_along_axis_torch(*args, **kwargs)
+    return _gather(*args, **kwargs)
+
+
+def _take_along_axis_torch(input, dim, index, out=None):
+    return take_along_axis(input, index, dim, broadcast=False, out=out)
 
 
 @op
 def gather_nd(x: TensorLike, index: TensorLike, name=None):
+    _check_index_dtype(index, "gather_nd")
     k = index.shape[-1]
+    if k > x.dim():
+        raise ValueError(f"(InvalidArgument) The last dimension of index ({k}) must be at most the rank of x "
+                         f"({x.dim()}).")
     idx = tuple(index[..., i] for i in range(k))
-    return x[idx]
+    return x[idx] if k else x.expand(tuple(index.shape[:-1]) + tuple(x.shape))
 
 
 @op
 def index_select(x: TensorLike, index: TensorLike, axis=0, name=None):
-    return torch.index_select(x, axis, index)
+    if index.dtype not in (torch.int64, torch.int32):
+        raise ValueError(f"(InvalidArgument) Input(Index) holds the wrong type, it holds "
+                         f"{_dtypes.dtype_name(index.dtype)}, but desires to be int32 or int64")
+    axis = _int(axis)
+    return torch.index_select(x, axis, _wrap_negative(index.reshape(-1), x.shape[axis]))
 
 
 @op
@@ -305,30 +562,147 @@ def masked_select(x: TensorLike, mask: TensorLike, name=None):
     return torch.masked_select(x, mask)
 
 
-@op
-def masked_fill(x: TensorLike, mask: TensorLike, value, name=None):
-    value = value._t if hasattr(value, "_t") else value
-    return torch.masked_fill(x, mask, value)
+def _take_along_shapes(arr, indices, axis):
+    if arr.dim() != indices.dim():
+        raise ValueError("`indices` and `arr` must have the same number of dimensions!")
+    nd = arr.dim()
+    if not -nd <= axis < nd:
+        raise AssertionError(f"'axis'  must be in the range of [-{nd}, {nd})")
+    return axis + nd if axis < 0 else axis
 
 
 @op
-def index_fill(x: TensorLike, index: TensorLike, axis, value, name=None):
-    return torch.index_fill(x, axis, index, value)
+def take_along_axis(arr: TensorLike, indices: TensorLike, axis, broadcast=True, *, out=None):
+    axis = _take_along_shapes(arr, indices, _int(axis))
+    _check_index_dtype(indices, "take_along_axis")
+    if broadcast:
+        shape = [0 if a == 0 or i == 0 else max(a, i) for a, i in zip(arr.shape, indices.shape)]
+        shape[axis] = indices.shape[axis]
+        indices = indices.expand(shape)
+        shape[axis] = arr.shape[axis]
+        arr = arr.expand(shape)
+    else:
+        for i in range(arr.dim()):
+            if i != axis and arr.shape[i] < indices.shape[i]:
+                raise RuntimeError(f"Size does not match at dimension {i} expected index {list(indices.shape)} to "
+                                   f"be smaller than self {list(arr.shape)} apart from dimension {axis}")
+    return torch.gather(arr, axis, _wrap_negative(indices, arr.shape[axis]))
+
+
+_REDUCE = {"add": "sum", "mul": "prod", "multiply": "prod", "mean": "mean", "amax": "amax", "amin": "amin"}
+
+
+def _value_dtype(v):
+    """The dtype paddle.to_tensor gives a Python scalar."""
+    if isinstance(v, bool):
+        return torch.bool
+    if isinstance(v, int):
+        return torch.int64
+    if isinstance(v, complex):
+        return torch.complex64
+    return _dtypes.to_torch_dtype(_dtypes.get_default_dtype())
 
 
 @op
-def repeat_interleave(x: TensorLike, repeats, axis=None, name=None, *, output_size=None):
-    repeats = repeats._t if hasattr(repeats, "_t") else repeats
-    return torch.repeat_interleave(x, repeats, dim=axis)
+def put_along_axis(arr: TensorLike, indices: TensorLike, values, axis, reduce="assign", include_self=True,
+                   broadcast=True):
+    axis = _take_along_shapes(arr, indices, _int(axis))
+    if reduce != "assign" and reduce not in _REDUCE:
+        raise ValueError(f"(InvalidArgument) can not support reduce: '{reduce}' for scatter kernel, only support "
+                         "reduce op: 'add', 'assign', 'mul', 'mean', 'amin', 'amax' and 'multiply', the default "
+                         "reduce op is 'assign'")
+    is_tensor = isinstance(values, _normalize.Tensor)
+    if broadcast:
+        if is_tensor:
+            values = values._t
+        else:
+            values = torch.as_tensor(values, dtype=_value_dtype(values), device=arr.device)
+        if any(a < i for a, i in zip(arr.shape, indices.shape)):
+            values = values.expand(indices.shape)
+        else:
+            shape = list(arr.shape)
+            shape[axis] = indices.shape[axis]
+            indices = indices.expand(shape)
+            values = values.expand(shape)
+    else:
+        if is_tensor:
+            values = values._t
+            if values.dim() != indices.dim():
+                raise ValueError("`indices` and `values` must have the same number of dimensions!")
+            for i in range(arr.dim()):
+                if (i != axis and arr.shape[i] < indices.shape[i]) or indices.shape[i] > values.shape[i]:
+                    raise RuntimeError(f"Size does not match at dimension {i} expected index {list(indices.shape)} "
+                                       f"to be smaller than self {list(arr.shape)} apart from dimension {axis} and "
+                                       f"to be smaller size than values {list(values.shape)}")
+        else:
+            values = torch.as_tensor(values, device=arr.device).to(arr.dtype)
+            if values.numel() == 1:
+                values = values.expand(indices.shape)
+        if indices.numel() and bool((indices >= arr.shape[axis]).any()):
+            raise RuntimeError(f"one of element of indices is out of bounds for dimension {axis} with size "
+                               f"{arr.shape[axis]}")
+    if indices.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"The data type of indices should be one of ['int32', 'int64'], but got "
+                        f"{_dtypes.dtype_name(indices.dtype)}")
+    if values.dtype != arr.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                         f"({_dtypes.dtype_name(arr.dtype)}) does not match the type of data "
+                         f"({_dtypes.dtype_name(values.dtype)}) currently contained in the container.")
+    indices = _wrap_negative(indices, arr.shape[axis]).to(torch.int64)
+    if reduce == "assign":
+        return arr.scatter(axis, indices, values)
+    return arr.scatter_reduce(axis, indices, values, _REDUCE[reduce], include_self=include_self)
 
 
 @op
-def scatter(x: TensorLike, index: TensorLike, updates: TensorLike, overwrite=True, name=None):
-    index = index.reshape(-1)
+def scatter_add(input: TensorLike, dim, index: TensorLike, src: TensorLike):
+    return put_along_axis.__wrapped_impl__(input, index, _normalize.wrap(src), dim, "add", True, False)
+
+
+@op
+def scatter_reduce(input: TensorLike, dim, index: TensorLike, src: TensorLike, reduce, *, include_self=True):
+    reduce = {"sum": "add", "prod": "multiply"}.get(reduce, reduce)
+    return put_along_axis.__wrapped_impl__(input, index, _normalize.wrap(src), dim, reduce, include_self, False)
+
+
+@op
+def _scatter(x: TensorLike, index: TensorLike, updates: TensorLike, overwrite=True, name=None, out=None):
+    if index.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"(InvalidArgument) Index holds the wrong type, it holds [{_dtypes.dtype_name(index.dtype)}],"
+                         "but desires to be [int32] or [int64].")
+    if updates.dtype != x.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                         f"({_dtypes.dtype_name(x.dtype)}) does not match the type of data "
+                         f"({_dtypes.dtype_name(updates.dtype)}) currently contained in the container.")
+    index = _wrap_negative(index.reshape(-1), x.shape[0]).to(torch.int64)
+    updates = updates.reshape((index.numel(),) + tuple(updates.shape[-(x.dim() - 1):] if x.dim() > 1 else ()))
+    if tuple(updates.shape[1:]) != tuple(x.shape[1:]):
+        raise ValueError(f"(InvalidArgument) The dimensions of the source tensor {list(updates.shape)} and target "
+                         f"tensor {list(x.shape)} should match apart from dimension 0.")
     if overwrite:
         return x.index_copy(0, index, updates)
-    out = x.index_fill(0, index, 0)
-    return out.index_add(0, index, updates)
+    return x.index_fill(0, index, 0).index_add(0, index, updates)
+
+
+def _put_along_axis_torch(input, dim, index, src=None, reduce=None, out=None, value=None):
+    if src is None:
+        src = value
+        if src is None:
+            raise TypeError("'paddle.scatter' expects (Tensor input, int dim, Tensor index, Tensor src) or "
+                            "(Tensor x, Tensor index, Tensor updates, bool overwrite)")
+    elif value is not None:
+        raise TypeError("`value` is useless when `src` is specified. Be careful for conflicting parameters.")
+    r = put_along_axis(input, index, src, dim, reduce or "assign", broadcast=False)
+    if out is not None:
+        out._t = r._t.detach()
+    return r
+
+
+def scatter(*args, **kwargs):
+    """paddle.scatter(x, index, updates, overwrite=True) or the torch-style scatter(input, dim, index, src)."""
+    if (len(args) >= 2 and isinstance(args[1], int)) or (len(args) < 2 and "dim" in kwargs):
+        return _put_along_axis_torch(*args, **kwargs)
+    return _scatter(*args, **kwargs)
 
 
 @op
@@ -347,100 +721,55 @@ def scatter_nd(index: TensorLike, updates: TensorLike, shape: ShapeLike, name=No
 
 
 @op
-def take_along_axis(arr: TensorLike, indices: TensorLike, axis, broadcast=True):
-    if broadcast:
-        shape = list(torch.broadcast_shapes(
-            tuple(s for i, s in enumerate(arr.shape) if i != axis % arr.dim()),
-            tuple(s for i, s in enumerate(indices.shape) if i != axis % arr.dim())))
-        shape.insert(axis % arr.dim(), indices.shape[axis])
-        indices = indices.expand(shape)
-        arr_shape = list(shape)
-        arr_shape[axis % arr.dim()] = arr.shape[axis]
-        arr = arr.expand(arr_shape)
-    return torch.take_along_dim(arr, indices, axis)
-
-
-@op
-def put_along_axis(arr: TensorLike, indices: TensorLike, values, axis, reduce="assign", include_self=True,
-                   broadcast=True):
-    values = values._t if hasattr(values, "_t") else torch.as_tensor(values, dtype=arr.dtype)
-    if broadcast:
-        indices = indices.expand(torch.broadcast_shapes(indices.shape, values.shape)) \
-            if indices.dim() == values.dim() else indices
-        values = values.expand(indices.shape)
-    if reduce == "assign":
-        return arr.scatter(axis, indices, values)
-    torch_reduce = {"add": "sum", "mul": "prod", "multiply": "prod", "mean": "mean", "amax": "amax",
-                    "amin": "amin"}[reduce]
-    return arr.scatter_reduce(axis, indices, values, torch_reduce, include_self=include_self)
-
-
-@op
 def index_add(x: TensorLike, index: TensorLike, axis, value: TensorLike, name=None):
-    return x.index_add(axis, index, value)
+    axis = _int(axis)
+    return x.index_add(axis, _wrap_negative(index, x.shape[axis]).to(torch.int64), value)
 
 
 @op
 def index_put(x: TensorLike, indices: TensorSequence, value: TensorLike, accumulate=False, name=None):
-    return x.index_put(tuple(indices), value, accumulate=accumulate)
+    return x.index_put(tuple(indices), value.to(x.dtype), accumulate=accumulate)
 
 
 @op
-def unfold(x: TensorLike, axis, size, step, name=None):
-    return x.unfold(axis, size, step)
+def index_fill(x: TensorLike, index: TensorLike, axis, value, name=None):
+    axis = _int(axis)
+    if isinstance(value, _normalize.Tensor):
+        value = value._t.to(x.dtype)
+    elif not (x.is_floating_point() or x.is_complex()):
+        value = int(value)
+    return torch.index_fill(x, axis, _wrap_negative(index.reshape(-1), x.shape[axis]).to(torch.int64), value)
 
 
 @op
-def as_complex(x: TensorLike, name=None):
-    return torch.view_as_complex(x.contiguous())
-
-
-@op
-def as_real(x: TensorLike, name=None):
-    return torch.view_as_real(x)
-
-
-@op
-def crop(x: TensorLike, shape: ShapeLike = None, offsets: ShapeLike = None, name=None):
-    shape = x.shape if shape is None else [x.shape[i] - (offsets or [0] * x.dim())[i] if s == -1 else s
-                                           for i, s in enumerate(shape)]
-    offsets = offsets or [0] * x.dim()
-    return x[tuple(builtins.slice(o, o + s) for o, s in zip(offsets, shape))]
-
-
-@op
-def atleast_1d(*inputs, name=None):
-    r = [torch.atleast_1d(i._t if hasattr(i, "_t") else torch.as_tensor(i)) for i in inputs]
-    return r[0] if len(r) == 1 else r
-
-
-@op
-def atleast_2d(*inputs, name=None):
-    r = [torch.atleast_2d(i._t if hasattr(i, "_t") else torch.as_tensor(i)) for i in inputs]
-    return r[0] if len(r) == 1 else r
-
-
-@op
-def atleast_3d(*inputs, name=None):
-    r = [torch.atleast_3d(i._t if hasattr(i, "_t") else torch.as_tensor(i)) for i in inputs]
-    return r[0] if len(r) == 1 else r
+def masked_fill(x: TensorLike, mask: TensorLike, value, name=None):
+    if isinstance(value, _normalize.Tensor):
+        value = value._t.to(x.dtype)
+    if mask.dtype is not torch.bool:
+        mask = mask.to(torch.bool)
+    if mask.shape != x.shape:
+        shape = torch.broadcast_shapes(x.shape, mask.shape)
+        x = x.expand(shape)
+    return torch.masked_fill(x, mask, value)
 
 
 @op
 def diagonal_scatter(x: TensorLike, y: TensorLike, offset=0, axis1=0, axis2=1, name=None):
-    return torch.diagonal_scatter(x, y, offset, axis1, axis2)
+    return torch.diagonal_scatter(x, y.to(x.dtype), offset, axis1, axis2)
 
 
 @op
 def select_scatter(x: TensorLike, values: TensorLike, axis, index, name=None):
-    return torch.select_scatter(x, values, axis, index)
+    return torch.select_scatter(x, values.to(x.dtype), _int(axis), _int(index))
 
 
 @op
 def slice_scatter(x: TensorLike, value: TensorLike, axes, starts, ends, strides, name=None):
-    out = x
+    index = [builtins.slice(None)] * x.dim()
     for a, s, e, st in zip(axes, starts, ends, strides):
-        out = torch.slice_scatter(out, value, a, s, e, st)
+        index[_int(a)] = builtins.slice(_int(s), _int(e), _int(st))
+    out = x.clone()
+    out[tuple(index)] = value.to(x.dtype)
     return out
 
 
@@ -464,11 +793,130 @@ def unique_consecutive(x: TensorLike, return_inverse=False, return_counts=False,
     return (out[0],) + tuple(o.to(dtype) for o in out[1:])
 
 
-@op
-def as_strided(x: TensorLike, shape: ShapeLike, stride: ShapeLike, offset=0, name=None):
-    return torch.as_strided(x, shape, stride, offset)
+# ---------------------------------------------------------------- complex views
 
 
 @op
-def contiguous(x: TensorLike):
-    return x.contiguous()
+def as_complex(x: TensorLike, name=None):
+    if x.dim() == 0 or x.shape[-1] != 2:
+        raise ValueError(f"(InvalidArgument) The last dimension of the input of as_complex must be 2, but received "
+                         f"shape {list(x.shape)}.")
+    return torch.view_as_complex(x.contiguous())
+
+
+@op
+def as_real(x: TensorLike, name=None):
+    return torch.view_as_real(x)
+
+
+def view_as_complex(input):
+    return as_complex(input)
+
+
+def view_as_real(input):
+    return as_real(input)
+
+
+# ---------------------------------------------------------------- misc
+
+
+@op
+def atleast_1d(*inputs, name=None):
+    r = [torch.atleast_1d(_normalize.to_torch(i)) for i in inputs]
+    return r[0] if len(r) == 1 else r
+
+
+@op
+def atleast_2d(*inputs, name=None):
+    r = [torch.atleast_2d(_normalize.to_torch(i)) for i in inputs]
+    return r[0] if len(r) == 1 else r
+
+
+@op
+def atleast_3d(*inputs, name=None):
+    r = [torch.atleast_3d(_normalize.to_torch(i)) for i in inputs]
+    return r[0] if len(r) == 1 else r
+
+
+@op
+def tensordot(x: TensorLike, y: TensorLike, axes=2, name=None):
+    if x.dtype != y.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve ({_dtypes.dtype_name(x.dtype)})"
+                         f" does not match the type of data ({_dtypes.dtype_name(y.dtype)}) currently contained in "
+                         "the container.")
+    if isinstance(axes, _normalize.Tensor):
+        axes = axes.tolist()
+    if isinstance(axes, (list, tuple)):
+        axes = [a.tolist() if isinstance(a, _normalize.Tensor) else a for a in axes]
+        if len(axes) and all(isinstance(a, int) for a in axes):
+            axes = [list(axes), list(axes)]  # one list: the same axes of x and y
+        elif len(axes) == 1:
+            axes = [list(axes[0]), list(axes[0])]
+        else:
+            ax, ay = list(axes[0]), list(axes[1])
+            n = min(len(ax), len(ay))
+            axes = [ax[:n], ay[:n]]
+        for a, b in zip(*axes):
+            if x.shape[a] != y.shape[b]:
+                raise AssertionError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, "
+                                     f"but 'x' has size {x.shape[a]} in dim {a} while 'y' has size {y.shape[b]} "
+                                     f"in dim {b}.")
+    return torch.tensordot(x, y, dims=axes)
+
+
+# ---------------------------------------------------------------- in-place fills (Tensor methods)
+
+
+def _check_inplace(x):
+    t = x._t
+    if t.requires_grad and t.is_leaf and torch.is_grad_enabled():
+        raise ValueError(f"(InvalidArgument) Leaf Tensor ({x.name}) that doesn't stop gradient can't use "
+                         "inplace strategy.")
+
+
+def fill_(x, value):
+    if not isinstance(value, (float, int)):
+        raise TypeError(f"The type of 'value'  must be int or float, but received {type(value)}.")
+    _check_inplace(x)
+    x._t.fill_(value if x._t.is_floating_point() or x._t.is_complex() else int(value))
+    return x
+
+
+def zero_(x):
+    _check_inplace(x)
+    x._t.zero_()
+    return x
+
+
+def fill_diagonal_(x, value, offset=0, wrap=False, name=None):
+    _check_inplace(x)
+    t = x._t
+    if t.dim() < 2:
+        raise ValueError(f"(InvalidArgument) Tensor dims should >= 2, but received {t.dim()}.")
+    if t.dim() != 2:
+        wrap = True
+    cols = t.shape[1]
+    step = builtins.sum(t.stride()) if t.is_contiguous() else builtins.sum(
+        torch.empty(t.shape, device="meta").stride())
+    size = t.numel()
+    end = size if wrap else builtins.min(size, cols * cols)
+    pos = torch.arange(0, end, step, device=t.device)
+    col = pos % cols + offset
+    pos = pos[(col >= 0) & (col < cols)] + offset
+    pos = pos[(pos >= 0) & (pos < size)]
+    if not (t.is_floating_point() or t.is_complex()):
+        value = int(value)
+    t.put_(pos, torch.full(pos.shape, value, dtype=t.dtype, device=t.device))
+    return x
+
+
+@op
+def fill_diagonal_tensor(x: TensorLike, y: TensorLike, offset=0, dim1=0, dim2=1, name=None):
+    return torch.diagonal_scatter(x, y.to(x.dtype), offset, dim1, dim2)
+
+
+def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None):
+    _check_inplace(x)
+    r = fill_diagonal_tensor(x, y, offset, dim1, dim2)
+    x._t.copy_(r._t)
+    return x
