@@ -8,6 +8,7 @@ shapes, the repr).  This file holds only what is intrinsic to the object;
 the hundreds of math / manipulation methods are the `paddle.*` functions,
 bound onto the class by `paddle_on_torch.tensor.methods` from one table.
 """
+import enum
 import itertools
 
 import numpy as np
@@ -189,16 +190,41 @@ class Tensor:
         return _normalize.wrap(self._t.transpose(-2, -1))
 
     @property
-    def real(self):
-        return _normalize.wrap(torch.real(self._t) if self._t.is_complex() else self._t)
-
-    @property
-    def imag(self):
-        return _normalize.wrap(torch.imag(self._t) if self._t.is_complex() else torch.zeros_like(self._t))
-
-    @property
     def type(self):
-        return "DENSE_TENSOR"
+        return VarType.DENSE_TENSOR
+
+    @property
+    def layout(self):
+        return "NCHW"  # Paddle's dense tensors report their data layout, not torch's strided layout
+
+    @property
+    def device(self):
+        d = self._t.device
+        return "cpu" if d.type == "cpu" else f"{'gpu' if d.type == 'cuda' else d.type}:{d.index or 0}"
+
+    @property
+    def is_cuda(self):
+        return self._t.is_cuda
+
+    @property
+    def itemsize(self):
+        return self._t.element_size()
+
+    @property
+    def strides(self):
+        return list(self._t.stride())
+
+    @property
+    def offset(self):
+        return self._t.storage_offset() * self._t.element_size()
+
+    @property
+    def inplace_version(self):
+        return self._t._version
+
+    @property
+    def grad_fn(self):
+        return self._t.grad_fn
 
     # ------------------------------------------------------------ conversion
     def numpy(self, force=False):
@@ -306,7 +332,9 @@ class Tensor:
 
     def register_hook(self, hook):
         def torch_hook(g):
-            r = hook(_normalize.wrap(g))
+            g = _normalize.wrap(g)
+            g.__dict__["_claims_grad"] = True  # Paddle hands hooks a gradient with stop_gradient=False
+            r = hook(g)
             return None if r is None else _normalize.to_torch(r)
 
         return self._t.register_hook(torch_hook)
@@ -375,10 +403,189 @@ class Tensor:
     def _numel(self):
         return self._t.numel()
 
+    def stride(self, dim=None):
+        return list(self._t.stride()) if dim is None else self._t.stride(dim)
+
+    def get_strides(self):
+        return list(self._t.stride())
+
+    def data_ptr(self):
+        return self._t.data_ptr()
+
+    def retain_grads(self):
+        if not self._t.is_leaf and self._t.requires_grad:
+            self._t.retain_grad()
+
+    def to(self, *args, **kwargs):
+        """Tensor.to(device=None, dtype=None, blocking=None), positional in any order, or like a Tensor."""
+        from ..framework.place import to_torch_device
+
+        device, dtype = kwargs.get("device"), kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, Tensor):
+                device, dtype = a._t.device, a._t.dtype
+            elif isinstance(a, (Place, torch.device)) or (isinstance(a, str) and _is_device_name(a)):
+                device = a
+            elif isinstance(a, bool):
+                pass  # blocking
+            else:
+                dtype = a
+        t = self._t
+        if dtype is not None:
+            t = t.to(_dtypes.to_torch_dtype(dtype))
+        if device is not None:
+            t = t.to(to_torch_device(device))
+        return self if t is self._t else _normalize.wrap(t)
+
+    def apply(self, func):
+        """A new Tensor: `func` applied to this one (Paddle refuses tensors that need gradients)."""
+        if self._t.requires_grad:
+            raise RuntimeError("Cannot apply function on a tensor that required gradient.")
+        return func(self)
+
+    def apply_(self, func):
+        if self._t.requires_grad:
+            raise RuntimeError("Cannot apply function on a tensor that required gradient.")
+        with torch.no_grad():
+            self._t.copy_(func(self)._t)
+        return self
+
+    # ------------------------------------------------------------ new tensors like this one
+    def _new(self, factory, shape, dtype, *args, requires_grad=False):
+        from .._normalize import _shape
+
+        dt = self._t.dtype if dtype is None else _dtypes.to_torch_dtype(dtype)
+        t = factory(_shape(shape), *args, dtype=dt, device=self._t.device)
+        return _normalize.wrap(t.requires_grad_(requires_grad) if requires_grad else t)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.full, size, dtype, fill_value, requires_grad=requires_grad)
+
+    def new_empty(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.empty, size, dtype, requires_grad=requires_grad)
+
+    def new_ones(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.ones, size, dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.zeros, size, dtype, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------ in-place fills
+    def _fill(self, fn):
+        from .inplace import _check
+
+        _check(self)
+        with torch.no_grad():
+            fn(self._t)
+        return self
+
+    def zero_(self):
+        return self._fill(lambda t: t.zero_())
+
+    def fill_(self, value):
+        return self._fill(lambda t: t.fill_(value.item() if isinstance(value, Tensor) else value))
+
+    def fill_diagonal_(self, value, offset=0, wrap=False, name=None):
+        def fill(t):
+            rows, cols = t.shape[0], t.shape[1]
+            n = min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)
+            if wrap and t.dim() == 2 and rows > cols + 1:
+                idx = torch.arange(0, t.numel(), cols + 1, device=t.device)
+                t.view(-1)[idx] = value
+                return
+            i = torch.arange(max(n, 0), device=t.device)
+            r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
+            t[(r, c) + (i,) * (t.dim() - 2)] = value
+        return self._fill(fill)
+
+    def set_value(self, value):
+        src = value._t if isinstance(value, Tensor) else torch.as_tensor(np.asarray(value))
+        if list(src.shape) != list(self._t.shape):
+            # Paddle checks this with an assert, so its error type is AssertionError
+            raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor with shape "
+                             f"{list(self._t.shape)} but load set tensor with shape {list(src.shape)}")
+        with torch.no_grad():
+            self._t.copy_(src.to(self._t.dtype))
+
+    def copy_(self, other, blocking=True):
+        return self._fill(lambda t: t.copy_(other._t if isinstance(other, Tensor) else other))
+
+    def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
+        return self._fill(lambda t: t.uniform_(min, max))
+
+    def normal_(self, mean=0.0, std=1.0, name=None):
+        return self._fill(lambda t: t.normal_(mean, std))
+
+    def exponential_(self, lam=1.0, name=None):
+        return self._fill(lambda t: t.exponential_(lam))
+
+    def cauchy_(self, loc=0, scale=1, name=None):
+        return self._fill(lambda t: t.cauchy_(loc, scale))
+
+    def geometric_(self, probs, name=None):
+        return self._fill(lambda t: t.geometric_(probs))
+
+    def log_normal_(self, mean=1.0, std=2.0, name=None):
+        return self._fill(lambda t: t.log_normal_(mean, std))
+
+    def bernoulli_(self, p=0.5, name=None):
+        return self._fill(lambda t: t.bernoulli_(p._t if isinstance(p, Tensor) else p))
+
+    def random_(self, from_=0, to=None, *, generator=None):
+        return self._fill(lambda t: t.random_(from_, to) if to is not None else t.random_(from_)
+                          if from_ else t.random_())
+
+    # ------------------------------------------------------------ dtype shorthands (Paddle 3.3)
+    def float(self):
+        return self.astype("float32")
+
+    def double(self):
+        return self.astype("float64")
+
+    def half(self):
+        return self.astype("float16")
+
+    def bfloat16(self):
+        return self.astype("bfloat16")
+
+    def int(self):
+        return self.astype("int32")
+
+    def long(self):
+        return self.astype("int64")
+
+    def short(self):
+        return self.astype("int16")
+
+    def char(self):
+        return self.astype("int8")
+
+    def byte(self):
+        return self.astype("uint8")
+
+    def bool(self):
+        return self.astype("bool")
+
+    def cfloat(self):
+        return self.astype("complex64")
+
+    def cdouble(self):
+        return self.astype("complex128")
+
     # ------------------------------------------------------------ torch interop
     def torch(self):
         """The torch tensor behind this Tensor (shared storage and autograd)."""
         return self._t
+
+
+def _is_device_name(s):
+    return s.split(":")[0] in ("cpu", "gpu", "cuda", "xpu", "npu", "mps", "meta", "xla")
+
+
+class VarType(enum.Enum):
+    """What `Tensor.type` reports; paddle_on_torch has dense tensors only."""
+
+    DENSE_TENSOR = 7
 
 
 def _rebuild(data, stop_gradient):

@@ -339,3 +339,102 @@ def setitem_getitem_basic(paddle):
     x[0, 0] = 100
     x[1] = paddle.to_tensor([7, 7, 7, 7])
     return [a, b, c, x]
+
+
+# ---------------------------------------------------------------- intrinsic methods and attributes
+
+
+@case
+def layout_and_memory_attributes(paddle):
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [str(x.type), repr(x.type), x.layout, x.stride(), x.get_strides(), x.strides, x.offset, x.itemsize,
+            x.element_size(), x.device, x.is_contiguous(), x.inplace_version, x.is_leaf]
+
+
+@case
+def tensor_to_dtype_and_device(paddle):
+    x = paddle.to_tensor([[1.5, 2.0]])
+    return [x.to("float64"), x.to("cpu", "int32"), x.to(dtype="float16"), x.to(paddle.to_tensor([1]))]
+
+
+@case
+def new_factories_follow_the_tensor(paddle):
+    x = paddle.to_tensor([1.0, 2.0])
+    return [x.new_full([2], 3), x.new_ones([2]), x.new_zeros((2, 3), dtype="int32"), x.new_empty([2, 1]).shape]
+
+
+@case
+def inplace_fills(paddle):
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
+    return [x.clone().zero_(), x.clone().fill_(7), x.clone().fill_diagonal_(0.5),
+            x.clone().fill_diagonal_(-1.0, offset=1), paddle.zeros([5, 2]).fill_diagonal_(1.0, wrap=True)]
+
+
+@case
+def copy_and_set_value(paddle):
+    x = paddle.zeros([2])
+    x.copy_(paddle.to_tensor([1.0, 2.0]))
+    y = paddle.zeros([2])
+    y.set_value(paddle.to_tensor([3.0, 4.0]))
+    return [x, y]
+
+
+@case
+def set_value_shape_mismatch_fails(paddle):
+    paddle.zeros([2]).set_value(paddle.ones([3]))
+
+
+@case(random=True)
+def random_inplace_fills_keep_shape_and_dtype(paddle):
+    x = paddle.zeros([3, 2])
+    return [x.uniform_(), x.normal_(), x.exponential_(), x.cauchy_(), x.log_normal_()]
+
+
+@case
+def dtype_shorthand_methods(paddle):
+    x = paddle.to_tensor([1.5, -2.5])
+    return [str(getattr(x, m)().dtype) for m in ("float", "double", "half", "bfloat16", "int", "long", "short",
+                                                  "char", "byte", "bool")]
+
+
+@case
+def apply_function(paddle):
+    x = paddle.to_tensor([1.0, 2.0])
+    return x.apply(lambda t: t * 2)
+
+
+@case
+def apply_on_grad_tensor_fails(paddle):
+    paddle.to_tensor([1.0], stop_gradient=False).apply(lambda t: t)
+
+
+@case
+def format_0d(paddle):
+    return [f"{paddle.to_tensor(2.5):.3f}", f"{paddle.to_tensor(3):>4}"]
+
+
+@case
+def hook_sees_grad_and_can_replace_it(paddle):
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.register_hook(lambda g: seen.append(g) or None)
+    y = x * 3
+    y.register_hook(lambda g: g * 2)
+    y.sum().backward()
+    return [seen[0], x.grad]
+
+
+@case
+def retain_grads_on_intermediate(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 2
+    y.retain_grads()
+    (y * y).sum().backward()
+    return [y.grad, x.grad]
+
+
+@case
+def version_strings(paddle):
+    v = paddle.version
+    return [paddle.__version__, v.full_version, v.major, v.minor, v.patch, v.rc, v.is_tagged, v.xpu_xre(),
+            v.tensorrt(), v.cuda_archs()]
