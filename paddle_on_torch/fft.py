@@ -82,11 +82,15 @@ def _real_in(x):
     return x
 
 
-def _complex_in(x):
+def _complex_in(x, c2r=False):
     """Input of a complex transform: real becomes the matching complex dtype."""
     if x.is_complex():
         return x
     if not x.is_floating_point():
+        if c2r:  # Paddle's cast lands on a real dtype here and its c2r kernel refuses it
+            raise RuntimeError("(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float32) of kernel "
+                               "`fft_c2r` is not registered. Paddle support following DataTypes: complex128, "
+                               "complex64.")
         x = x.to(_dtypes.default_float_torch())
     return x.to(_COMPLEX_OF[x.dtype])
 
@@ -103,7 +107,7 @@ def _one(kind):
         if real_input:
             x = _real_in(x)
         elif complex_input:
-            x = _complex_in(x)
+            x = _complex_in(x, c2r=True)
         elif not x.is_complex():
             x = _real_in(x)
         return torch_fn(x, n=n, dim=axis, norm=norm)
@@ -125,7 +129,7 @@ def _many(kind, pair):
         if real_input:
             x = _real_in(x)
         elif complex_input:
-            x = _complex_in(x)
+            x = _complex_in(x, c2r=True)
         elif not x.is_complex():
             x = _real_in(x)
         return torch_fn(x, s=s, dim=axes, norm=norm)

@@ -18,12 +18,12 @@ from ..framework import dtype as _dtypes
 
 __all__ = [
     "norm", "dist", "cholesky", "eigvalsh", "histogram", "histogram_bin_edges", "histogramdd", "bincount",
-    "cdist", "vecdot", "matrix_transpose", "inverse",
+    "cdist", "vecdot", "matrix_transpose",
 ]
 
 # Names reached through paddle.linalg only (paddle_on_torch/linalg.py imports them).
 LINALG_ONLY = [
-    "vector_norm", "matrix_norm", "cond", "cov", "corrcoef", "inv", "eig", "eigvals", "multi_dot", "matrix_rank",
+    "vector_norm", "matrix_norm", "cond", "cov", "corrcoef", "eig", "eigvals", "multi_dot", "matrix_rank",
     "svd", "svdvals", "qr", "householder_product", "ormqr", "pca_lowrank", "svd_lowrank", "lu", "lu_solve",
     "lu_unpack", "matrix_exp", "matrix_power", "det", "slogdet", "eigh", "pinv", "solve", "cholesky_solve",
     "cholesky_inverse", "triangular_solve", "lstsq",
@@ -385,14 +385,7 @@ def slogdet(x: TensorLike, name=None):
     return torch.stack([sign, logabs.to(sign.dtype)])
 
 
-@op
-def inverse(x: TensorLike, name=None):
-    _kernel_dtype(x, "inverse")
-    _need_square(x, "Input(Input)")
-    return _lapack_error(lambda: torch.linalg.inv(x), "Input is not invertible.")
-
-
-inv = inverse
+# paddle.inverse (paddle.linalg.inv) lives in tensor/math.py, as in Paddle.
 
 
 @op
@@ -715,6 +708,3 @@ def lstsq(x: TensorLike, y: TensorLike, rcond=None, driver=None, name=None):
     sv = res.singular_values if driver in ("gelsd", "gelss") else x.new_empty(0)
     return sol, residuals, rank, sv
 
-
-# ------------------------------------------------------------------ helpers for paddle.linalg only
-__all__ += []
