@@ -10,7 +10,7 @@ import builtins
 
 import torch
 
-from .._normalize import AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, op
+from .._normalize import AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, op, to_torch
 from ..framework import dtype as _dtypes
 
 __all__ = [
@@ -59,6 +59,15 @@ def _to_float(t):
     return t if t.dtype in _FLOATS or t.dtype in _COMPLEX else t.to(_dtypes.default_float_torch())
 
 
+def _strict(x, y):
+    """Paddle's kernels that take two tensors of one dtype: no 0-D exemption from the promotion rule."""
+    if (isinstance(y, torch.Tensor) and x.dtype is not y.dtype
+            and not ((x.dtype in _FLOATS and y.dtype in _FLOATS) or x.is_complex() or y.is_complex())):
+        raise TypeError("(InvalidType) Type promotion only support calculations between floating-point numbers "
+                        "and between complex and real numbers. But got different data type x: "
+                        f"{_dtypes.dtype_name(x.dtype)}, y: {_dtypes.dtype_name(y.dtype)}.")
+
+
 # ------------------------------------------------------------------ binary
 
 
@@ -99,33 +108,38 @@ def pow(x, y, name=None, *, out=None):
 
 @op(binary=("x", "y"))
 def maximum(x, y, name=None, *, out=None):
+    _strict(x, y)
     return torch.maximum(x, y)
 
 
 @op(binary=("x", "y"))
 def minimum(x, y, name=None, *, out=None):
+    _strict(x, y)
     return torch.minimum(x, y)
 
 
 @op(binary=("x", "y"))
 def fmax(x, y, name=None, *, out=None):
+    _strict(x, y)
     return torch.fmax(x, y)
 
 
 @op(binary=("x", "y"))
 def fmin(x, y, name=None, *, out=None):
+    _strict(x, y)
     return torch.fmin(x, y)
 
 
 @op(binary=("x", "y"))
 def atan2(x, y, name=None, *, out=None):
+    _strict(x, y)
     if x.dtype in _INTS and y.dtype in _INTS:  # Paddle computes integer atan2 in float64
         return torch.atan2(x.double(), y.double())
     return torch.atan2(x, y)
 
 
-@op(binary=("x", "y"))
-def heaviside(x, y, name=None, *, out=None):
+@op
+def heaviside(x: TensorLike, y: TensorLike, name=None, *, out=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
                          f"({_dtypes.dtype_name(y.dtype)}) does not match the type of data "
@@ -141,12 +155,18 @@ def hypot(x, y, name=None, *, out=None):
 @op(binary=("x", "y"))
 def copysign(x, y, name=None, *, out=None):
     r = torch.copysign(x, y)
-    # Paddle keeps an integer x's dtype (the magnitude is an integer anyway)
-    return r.to(x.dtype) if x.dtype in _INTS or x.dtype is torch.bool else r
+    # Paddle keeps an integer x's dtype against a Python number or another integer tensor
+    if (x.dtype in _INTS or x.dtype is torch.bool) and (not isinstance(y, torch.Tensor) or y.dtype in _INTS
+                                                          or y.dtype is torch.bool):
+        return r.to(x.dtype)
+    return r
 
 
 @op(binary=("x", "y"))
 def nextafter(x, y, name=None, *, out=None):
+    _strict(x, y)
+    if x.dtype not in (torch.float32, torch.float64):
+        raise _no_kernel("nextafter", x)
     return torch.nextafter(x, y)
 
 
@@ -169,6 +189,7 @@ def lcm(x, y, name=None):
 
 @op(binary=("x", "y"))
 def logaddexp(x, y, name=None, *, out=None):
+    _strict(x, y)
     return torch.logaddexp(_to_float(x), _to_float(y))
 
 
@@ -278,7 +299,10 @@ def positive(x: TensorLike, name=None):
 def sign(x: TensorLike, name=None):
     if x.dtype is torch.bool:
         raise _no_kernel("sign", x)
-    return torch.sgn(x) if x.is_complex() else torch.sign(x)
+    if x.is_complex():
+        return torch.sgn(x)
+    r = torch.sign(x)
+    return torch.where(torch.isnan(x), x, r) if x.dtype in _FLOATS else r  # Paddle keeps NaN
 
 
 @op
@@ -331,11 +355,15 @@ _DEG = 3.141592653589793 / 180.0
 
 @op
 def deg2rad(x: TensorLike, name=None):
+    if x.dtype is torch.bool:
+        return x.clone()
     return x * _DEG if x.is_complex() else torch.deg2rad(_to_float(x))
 
 
 @op
 def rad2deg(x: TensorLike, name=None):
+    if x.dtype is torch.bool:
+        return x.clone()
     return x / _DEG if x.is_complex() else torch.rad2deg(_to_float(x))
 
 
@@ -348,6 +376,8 @@ def logit(x: TensorLike, eps=None, name=None):
 
 @op
 def nan_to_num(x: TensorLike, nan=0.0, posinf=None, neginf=None, name=None):
+    if x.dtype not in _FLOATS:
+        raise AssertionError(f"nan_to_num supports float tensors only, got {_dtypes.dtype_name(x.dtype)}")
     return torch.nan_to_num(x, nan, posinf, neginf)
 
 
@@ -577,14 +607,26 @@ def any(x: TensorLike, axis: AxisLike = None, keepdim=False, name=None, *, out=N
 
 @op
 def scale(x: TensorLike, scale: ScalarOrTensor = 1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    if x.dtype in _INTS:  # Paddle's integer kernel takes scale and bias as integers
+        scale = int(scale.item()) if isinstance(scale, torch.Tensor) else int(scale)
+        bias = int(bias)
     r = x * scale + bias if bias_after_scale else (x + bias) * scale
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        r = r.to(x.dtype)
-    return r
+    return r.to(x.dtype) if r.dtype is not x.dtype else r
 
 
 @op
 def clip(x: TensorLike, min: ScalarOrTensor = None, max: ScalarOrTensor = None, name=None):
+    if type(min) is float or type(max) is float:
+        if min is not None and max is not None and min > max:
+            raise ValueError("(InvalidArgument) max should be greater than or equal to min. But received "
+                             f"min = {min:f}, max = {max:f}")
+        if x.dtype in _INTS:  # Paddle computes an integer tensor with float bounds in float32
+            x = x.to(_dtypes.default_float_torch())
+    elif type(min) is int and type(max) is int and min > max:
+        raise ValueError("(InvalidArgument) max should be greater than or equal to min. But received "
+                         f"min = {min:f}, max = {max:f}")
+    if min is None and max is None:
+        return x.clone()
     return torch.clamp(x, min, max)
 
 
@@ -628,7 +670,8 @@ def kron(x: TensorLike, y: TensorLike, name=None):
 
 @op
 def trace(x: TensorLike, offset=0, axis1=0, axis2=1, name=None):
-    return torch.diagonal(x, offset, axis1, axis2).sum(-1)
+    d = torch.diagonal(x, offset, axis1, axis2)
+    return d.sum(-1, dtype=x.dtype) if x.dtype in _INTS else d.sum(-1)
 
 
 @op
@@ -667,13 +710,19 @@ def dot(x: TensorLike, y: TensorLike, name=None):
 
 @op
 def increment(x: TensorLike, value=1.0, name=None):
+    if x.numel() != 1:
+        raise ValueError("(InvalidArgument) The number of elements in Input(X) should be 1."
+                         f"Now the number is {x.numel()}.")
     with torch.no_grad():
-        x.add_(value)
+        x.add_(int(value) if x.dtype in _INTS else value)
     return x
 
 
 @op
-def add_n(inputs: TensorSequence, name=None):
+def add_n(inputs, name=None):
+    if hasattr(inputs, "_t"):  # a single tensor is its own sum
+        return inputs._t
+    inputs = [to_torch(t) for t in inputs]
     r = inputs[0]
     for t in inputs[1:]:
         r = r + t
@@ -709,6 +758,8 @@ def allclose(x: TensorLike, y: TensorLike, rtol=1e-05, atol=1e-08, equal_nan=Fal
 
 @op
 def vander(x: TensorLike, n=None, increasing=False, name=None):
+    if n == 0:
+        return x.new_empty((x.shape[0], 0))
     return torch.linalg.vander(x, N=n) if increasing else torch.linalg.vander(x, N=n).flip(-1)
 
 
@@ -724,6 +775,9 @@ def combinations(x: TensorLike, r=2, with_replacement=False, name=None):
 
 @op
 def multiplex(inputs: TensorSequence, index: TensorLike, name=None):
+    if index.dtype is not torch.int32:
+        raise ValueError("(InvalidArgument) The type of data we are trying to retrieve (int32) does not match the "
+                         f"type of data ({_dtypes.dtype_name(index.dtype)}) currently contained in the container.")
     stacked = torch.stack(inputs)
     rows = torch.arange(index.shape[0], device=index.device)
     return stacked[index.reshape(-1).long(), rows]
