@@ -181,8 +181,6 @@ def _value(value, t):
         v = value._t
     elif isinstance(value, _SCALARS):
         return value
-    elif isinstance(value, np.generic):
-        return value.item()
     elif isinstance(value, np.ndarray):
         v = torch.from_numpy(value)
     elif isinstance(value, torch.Tensor):

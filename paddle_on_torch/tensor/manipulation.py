@@ -852,10 +852,13 @@ def tensordot(x: TensorLike, y: TensorLike, axes=2, name=None):
             axes = [list(axes), list(axes)]  # one list: the same axes of x and y
         elif len(axes) == 1:
             axes = [list(axes[0]), list(axes[0])]
+        elif len(axes) == 0:
+            axes = [[], []]
         else:
+            # Paddle extends the shorter list with the other's trailing axes
             ax, ay = list(axes[0]), list(axes[1])
-            n = min(len(ax), len(ay))
-            axes = [ax[:n], ay[:n]]
+            ax, ay = ax + ay[len(ax):], ay + ax[len(ay):]
+            axes = [ax, ay]
         for a, b in zip(*axes):
             if x.shape[a] != y.shape[b]:
                 raise AssertionError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, "
