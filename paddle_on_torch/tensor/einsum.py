@@ -15,8 +15,10 @@ _KERNEL_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, t
 
 def einsum(equation, *operands):
     """paddle.einsum(equation, *operands): Einstein summation over torch.einsum."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = operands[0]
+    lhs = equation.replace(" ", "").split("->")[0]
+    if len(lhs.split(",")) != len(operands):
+        raise AssertionError(f"Invalid equation: the number of operands is {len(operands)}, but found "
+                             f"{len(lhs.split(','))} segments in the label equation.")
     ts = [to_torch(o) for o in operands]
     if not ts:
         raise ValueError("At least one operand is expected.")

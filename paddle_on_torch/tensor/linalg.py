@@ -34,6 +34,13 @@ _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 _INEXACT = _FLOATS + (torch.complex64, torch.complex128)
 
 
+def _norm_dtype(x):
+    """Paddle's CPU p_norm kernel has no float16/bfloat16 variant."""
+    allowed = _INEXACT if x.device.type != "cpu" else (torch.float32, torch.float64, torch.complex64,
+                                                         torch.complex128)
+    _kernel_dtype(x, "p_norm", allowed)
+
+
 def _kernel_dtype(x, api, allowed=_INEXACT):
     """Paddle has no integer kernel for most linalg ops: it raises RuntimeError (NotFound)."""
     if x.dtype not in allowed:
@@ -75,7 +82,7 @@ def vector_norm(x: TensorLike, p=2.0, axis: AxisLike = None, keepdim=False, name
         raise ValueError(f"only valid p type is int and float, found {type(p)}")
     if dtype is not None:
         x = x.to(dtype)
-    _kernel_dtype(x, "p_norm")
+    _norm_dtype(x)
     if isinstance(axis, tuple) and len(axis) == 1:
         axis = axis[0]
     if axis is None and keepdim:
@@ -89,7 +96,7 @@ def _matrix_norm(x, p, axis, keepdim):
         raise ValueError(f"except axis type int or list (length of list == 2), found {n}")
     if p not in ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2):
         raise ValueError(f"just support p value 'fro','nuc',1,-1,inf,-inf,2,-2 if axis is 2D, found {p}")
-    _kernel_dtype(x, "p_norm")
+    _norm_dtype(x)
     return torch.linalg.matrix_norm(x, ord=p, dim=tuple(axis), keepdim=keepdim)
 
 
@@ -248,6 +255,10 @@ def histogram(input: TensorLike, bins=100, min=0.0, max=0.0, weight: OptionalTen
     inside = (xf >= lo) & (xf <= hi)
     idx = ((xf - lo) * bins / (hi - lo)).floor().long().clamp(0, bins - 1)
     idx = idx[inside]
+    if weight is not None and weight.dtype != input.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                         f"({_dtypes.dtype_name(weight.dtype)}) does not match the type of data "
+                         f"({_dtypes.dtype_name(input.dtype)}) currently contained in the container.")
     if weight is None and not density:
         return torch.bincount(idx, minlength=bins)
     out_dtype = weight.dtype if weight is not None and weight.dtype.is_floating_point else _dtypes.default_float_torch()
@@ -428,10 +439,16 @@ def matrix_rank(x: TensorLike, tol=None, hermitian=False, atol=None, rtol=None, 
     if atol is not None or rtol is not None:
         if tol is not None:
             raise ValueError("Only support to use tol alone or use atol and rtol without tol.")
-        return torch.linalg.matrix_rank(x, atol=0.0 if atol is None else atol, rtol=rtol, hermitian=hermitian)
+        real = x.real.dtype if x.is_complex() else x.dtype
+        atol = torch.as_tensor(0.0 if atol is None else atol, dtype=real, device=x.device)
+        rtol = None if rtol is None else torch.as_tensor(rtol, dtype=real, device=x.device)
+        return torch.linalg.matrix_rank(x, atol=atol, rtol=rtol, hermitian=hermitian)
     if tol is None:
         return torch.linalg.matrix_rank(x, hermitian=hermitian)
-    return torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
+    if isinstance(tol, torch.Tensor):
+        tol = tol.to(x.real.dtype if x.is_complex() else x.dtype)
+        return torch.linalg.matrix_rank(x, atol=tol, rtol=torch.zeros_like(tol), hermitian=hermitian)
+    return torch.linalg.matrix_rank(x, atol=float(tol), rtol=0.0, hermitian=hermitian)
 
 
 @op
@@ -473,10 +490,19 @@ def cholesky_inverse(x: TensorLike, upper=False, name=None):
 
 
 @op
-def svd(x: TensorLike, full_matrices=False, name=None, *, out=None):
+def _svd(x: TensorLike, full_matrices=False):
     _kernel_dtype(x, "svd")
     _need_matrix(x)
     return torch.linalg.svd(x, full_matrices=full_matrices)
+
+
+def svd(x, full_matrices=False, name=None, *, out=None):
+    """paddle.linalg.svd: (U, S, VH) with x = U @ diag(S) @ VH; `out` is a tuple of three Tensors."""
+    r = _svd(x, full_matrices)
+    if out is not None:
+        for o, v in zip(out, r):
+            o._t = v._t.detach()
+    return r
 
 
 @op

@@ -669,3 +669,60 @@ def linalg_grad_flows(paddle):
     y = paddle.linalg.det(x) + paddle.linalg.norm(x)
     y.backward()
     return [y.stop_gradient, x.grad, paddle.linalg.inv(x).stop_gradient]
+
+
+# ---------------------------------------------------------------- keywords, out=, edge values
+
+
+@case
+def torch_style_keywords(paddle):
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]])
+    return [paddle.linalg.norm(input=x, ord=1, dim=0), paddle.linalg.norm(A=x, ord="fro"),
+            paddle.linalg.solve(A=x, B=x), paddle.linalg.vector_norm(x, ord=1, dim=1)]
+
+
+@case(rtol=1e-5)
+def out_arguments(paddle):
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]])
+    o = (paddle.zeros([2, 2]), paddle.zeros([2]), paddle.zeros([2, 2]))
+    paddle.linalg.svd(x, out=o)
+    n = paddle.zeros([2])
+    r = paddle.linalg.norm(x, axis=0, out=n)
+    s = paddle.zeros([2, 2])
+    paddle.linalg.solve(x, x, out=s)
+    return [o[1], (o[0] * o[1].unsqueeze(0)) @ o[2], n, r, s]
+
+
+@case
+def singular_det_and_slogdet(paddle):
+    s = paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]])
+    return [paddle.linalg.det(s).abs(), paddle.linalg.slogdet(s)[1], paddle.linalg.det(paddle.ones([0, 2, 2]))]
+
+
+@case
+def matrix_rank_tensor_tol(paddle):
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]])
+    return [paddle.linalg.matrix_rank(x, tol=paddle.to_tensor(3.0)),
+            paddle.linalg.matrix_rank(paddle.ones([2, 3, 3]), tol=paddle.to_tensor([0.5, 5.0]))]
+
+
+@case
+def histogram_weight_dtype_mismatch_fails(paddle):
+    return paddle.histogram(paddle.ones([4]), bins=2, weight=paddle.ones([4], dtype="float64"))
+
+
+@case
+def einsum_operand_count_fails(paddle):
+    x = paddle.ones([2, 2])
+    return paddle.einsum("ij,jk->ik", [x, x])
+
+
+@case
+def norm_float16_cpu_fails(paddle):
+    return paddle.linalg.norm(paddle.ones([3], dtype="float16"))
+
+
+@case
+def cov_ddof_int(paddle):
+    x = paddle.to_tensor([[1.0, 2.0, 4.0], [0.5, -1.0, 2.0]])
+    return [paddle.linalg.cov(x, ddof=0), paddle.linalg.cov(x, ddof=2)]
