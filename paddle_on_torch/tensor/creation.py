@@ -130,34 +130,86 @@ def _factory_kwargs(dtype, device, requires_grad=False):
             "device": to_torch_device(device), "requires_grad": requires_grad}
 
 
+def _check_shape(shape):
+    for d in shape:
+        if d < 0:
+            raise ValueError(f"(InvalidArgument) The shape must not contain negative sizes, but received {shape}.")
+    return shape
+
+
+def _size_args(fn):
+    """Paddle's size_args_decorator: `paddle.ones(2, 3)` means shape [2, 3]; `size=` is `shape=`."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if "size" in kwargs:
+            kwargs["shape"] = kwargs.pop("size")
+        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
+            kwargs["shape"] = list(args)
+            args = ()
+        return fn(*args, **kwargs)
+
+    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
+    return wrapper
+
+
+@_size_args
 @op
 def zeros(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
-    return torch.zeros(shape, **_factory_kwargs(dtype, device, requires_grad))
+    return torch.zeros(_check_shape(shape), **_factory_kwargs(dtype, device, requires_grad))
 
 
+@_size_args
 @op
 def ones(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
-    return torch.ones(shape, **_factory_kwargs(dtype, device, requires_grad))
+    return torch.ones(_check_shape(shape), **_factory_kwargs(dtype, device, requires_grad))
 
 
+@_size_args
 @op
 def empty(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
-    return torch.empty(shape, **_factory_kwargs(dtype, device, requires_grad))
+    return torch.empty(_check_shape(shape), **_factory_kwargs(dtype, device, requires_grad))
 
 
 def _fill_value(v):
     if hasattr(v, "_t"):
-        return v._t.item()
-    return v.item() if isinstance(v, np.generic) else v
+        return v._t.reshape(-1)[0].item()
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, str):
+        return float(v)
+    if not isinstance(v, numbers.Number):
+        raise TypeError("The fill_value should be int, float, bool, complex, np.number, string numeric values or "
+                        f"Tensor, but received {type(v)}.")
+    return v
 
 
+def _filled(shape, v, dtype, device, requires_grad):
+    """torch.full with Paddle's casting: the value is converted to dtype as a C cast would (2.7 -> 2)."""
+    if not (dtype.is_floating_point or dtype.is_complex) and isinstance(v, float) and np.isfinite(v):
+        v = int(v)
+    elif dtype is not torch.bool and not dtype.is_complex and isinstance(v, builtins_complex):
+        v = v.real
+    return torch.full(shape, v, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+builtins_complex = complex
+
+
+@_size_args
 @op
 def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device=None,
          requires_grad=False, pin_memory=False):
-    return torch.full(shape, _fill_value(fill_value), **_factory_kwargs(dtype, device, requires_grad))
+    raw = fill_value
+    v = _fill_value(fill_value)
+    if dtype is None:
+        dtype = (torch.bool if isinstance(raw, bool) else torch.complex128 if isinstance(raw, builtins_complex)
+                 else _dtypes.default_float_torch())
+    return _filled(_check_shape(shape), v, dtype, to_torch_device(device), requires_grad)
 
 
 def _like_kwargs(x, dtype, device, requires_grad):
@@ -186,129 +238,247 @@ def empty_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None
 @op
 def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
               pin_memory=False):
-    return torch.full(x.shape, _fill_value(fill_value), **_like_kwargs(x, dtype, device, requires_grad))
+    kw = _like_kwargs(x, dtype, device, requires_grad)
+    return _filled(x.shape, _fill_value(fill_value), kw["dtype"], kw["device"], requires_grad)
 
 
 def _number(v):
-    return _fill_value(v)
+    if hasattr(v, "_t"):
+        return v._t.reshape(-1)[0].item()
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _is_float_arg(v):
+    if hasattr(v, "_t"):
+        return v._t.is_floating_point()
+    return isinstance(v, (float, np.floating))
 
 
 @op
-def arange(start=0, end=None, step=1, dtype: DTypeLike = None, name=None, *, out=None, device=None,
-           requires_grad=False):
+def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device=None, requires_grad=False,
+           pin_memory=False, name=None):
+    """Values from start (inclusive) to end (exclusive) by step; int64 unless an argument is a float."""
+    floats = any(_is_float_arg(v) for v in (start, end, step))
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise ValueError("(InvalidArgument) arange: step must not be 0.")
     if dtype is None:
-        floats = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtypes.default_float_torch() if floats else torch.int64
-    return torch.arange(start, end, step, dtype=dtype, device=to_torch_device(device), requires_grad=requires_grad)
+    device = to_torch_device(device)
+    n = max(int(np.ceil((end - start) / step)), 0)
+    if not (dtype.is_floating_point or dtype.is_complex) and floats:
+        r = (torch.arange(n, dtype=torch.float64, device=device) * step + start).to(dtype)
+    elif n == 0:
+        r = torch.empty(0, dtype=dtype, device=device)
+    else:
+        r = torch.arange(start, start + n * step, step, dtype=dtype, device=device)[:n]
+    return r.requires_grad_(True) if requires_grad else r
 
 
 @op
-def range(start=0, end=None, step=1, dtype: DTypeLike = None, name=None):
-    """paddle.range: like arange but `end` is included (torch.range semantics)."""
+def range(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device=None, requires_grad=False,
+          name=None):
+    """paddle.range (deprecated): like arange but `end` is included."""
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
-    n = int(np.floor((end - start) / step)) + 1
-    return torch.arange(n, dtype=torch.float64).mul(step).add(start).to(dtype or _dtypes.default_float_torch())
+    if step == 0:
+        raise ValueError("(InvalidArgument) range: step must not be 0.")
+    n = max(int(np.floor((end - start) / step)) + 1, 0)
+    dtype = dtype or _dtypes.default_float_torch()
+    return torch.arange(n, dtype=torch.float64, device=to_torch_device(device)).mul(step).add(start).to(dtype)
+
+
+def _count(num, api, minimum):
+    num = _number(num)
+    if isinstance(num, float) and num.is_integer():
+        num = int(num)
+    if not isinstance(num, numbers.Integral) or num < minimum:
+        raise ValueError(f"(InvalidArgument) {api}: num must be an integer >= {minimum}, but received {num}.")
+    return int(num)
 
 
 @op
-def linspace(start, stop, num, dtype: DTypeLike = None, name=None):
-    start, stop, num = _number(start), _number(stop), int(_number(num))
+def linspace(start, stop, num, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False):
+    """num evenly spaced values from start to stop (both included)."""
+    start, stop, num = _number(start), _number(stop), _count(num, "linspace", 0)
     dtype = dtype or _dtypes.default_float_torch()
-    r = torch.linspace(start, stop, num, dtype=torch.float64)
-    return r.round().to(dtype) if not (dtype.is_floating_point or dtype.is_complex) else r.to(dtype)
+    device = to_torch_device(device)
+    if dtype.is_floating_point or dtype.is_complex:
+        r = torch.linspace(start, stop, num, dtype=dtype, device=device)
+    else:  # computed in double, then truncated as Paddle's kernel does
+        r = torch.linspace(start, stop, num, dtype=torch.float64, device=device).to(dtype)
+    return r.requires_grad_(True) if requires_grad else r
 
 
 @op
 def logspace(start, stop, num, base=10.0, dtype: DTypeLike = None, name=None):
-    start, stop, num, base = _number(start), _number(stop), int(_number(num)), _number(base)
+    """num values base**linspace(start, stop, num)."""
+    start, stop, num, base = _number(start), _number(stop), _count(num, "logspace", 1), _number(base)
     dtype = dtype or _dtypes.default_float_torch()
     return torch.logspace(start, stop, num, base=base, dtype=torch.float64).to(dtype)
 
 
+def _eye_dim(v, what):
+    v = _number(v)
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+        raise TypeError(f"{what} should be a non-negative int.")
+    return int(v)
+
+
 @op
-def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None):
-    num_rows = int(_number(num_rows))
-    num_columns = num_rows if num_columns is None else int(_number(num_columns))
-    return torch.eye(num_rows, num_columns, dtype=dtype or _dtypes.default_float_torch())
+def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None, *, out=None, device=None,
+        requires_grad=False, pin_memory=False):
+    """A 2-D tensor with ones on the diagonal."""
+    num_rows = _eye_dim(num_rows, "num_rows")
+    num_columns = num_rows if num_columns is None else _eye_dim(num_columns, "num_columns")
+    r = torch.eye(num_rows, num_columns, dtype=dtype or _dtypes.default_float_torch(),
+                  device=to_torch_device(device))
+    return r.requires_grad_(True) if requires_grad else r
 
 
 @op
 def diag(x: TensorLike, offset=0, padding_value=0, name=None):
+    """A 1-D x becomes a square matrix with x on the `offset` diagonal (the rest padding_value);
+    a 2-D x gives its `offset` diagonal."""
+    if x.dim() == 0:
+        x = x.reshape(1)
+    if x.dim() not in (1, 2):
+        raise ValueError("(InvalidArgument) The input tensor X's dimensions of DiagV2Op should be either 1 or 2, "
+                         f"but received {x.dim()}.")
     if x.dim() == 1 and padding_value != 0:
         n = x.shape[0] + abs(offset)
-        out = torch.full((n, n), padding_value, dtype=x.dtype, device=x.device)
-        return out + torch.diag(x, offset) - torch.diag(torch.full_like(x, padding_value), offset)
+        pad = torch.full((n, n), padding_value, dtype=x.dtype, device=x.device)
+        return torch.where(torch.diag(torch.ones_like(x, dtype=torch.bool), offset), torch.diag(x, offset), pad)
     return torch.diag(x, offset)
 
 
 @op
 def diagflat(x: TensorLike, offset=0, name=None):
+    """The flattened x placed on the `offset` diagonal of a square matrix."""
     return torch.diagflat(x, offset)
 
 
 @op
 def diag_embed(input: TensorLike, offset=0, dim1=-2, dim2=-1):
+    """Each last-axis vector of input becomes the `offset` diagonal of a matrix in dims (dim1, dim2)."""
+    n = input.dim() + 1
+    for d in (dim1, dim2):
+        if not -n <= d < n:
+            raise IndexError(f"(OutOfRange) diag_embed: dim1 and dim2 must be in [{-n}, {n}), but received {d}.")
+    if dim1 % n == dim2 % n:
+        raise ValueError(f"(InvalidArgument) diag_embed: dim1 and dim2 must differ, but both are {dim1}.")
     return torch.diag_embed(input, offset, dim1, dim2)
 
 
-@op
 def meshgrid(*args, **kwargs):
+    """N-D coordinate grids from 1-D (or 0-D) tensors, 'ij' indexing unless indexing='xy'."""
     tensors = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
-    return list(torch.meshgrid(*[t._t if hasattr(t, "_t") else t for t in tensors], indexing="ij"))
+    indexing = kwargs.get("indexing") or "ij"
+    ts = [t._t if hasattr(t, "_t") else _as_torch(t) for t in tensors]
+    for i, t in enumerate(ts):
+        if t.dtype is not ts[0].dtype:
+            raise ValueError("(InvalidArgument) The data_type of input tensor in list isn't consistent, the first "
+                             f"tensor is {str(ts[0].dtype)[6:]}, but {i}th tensor is {str(t.dtype)[6:]}.")
+        if t.dim() > 1:
+            raise ValueError(f"(InvalidArgument) Expected scalar or 1D tensor in the tensor list but got tensor {i}.")
+    return [wrap(t) for t in torch.meshgrid(*[t.reshape(-1) for t in ts], indexing=indexing)]
+
+
+def _matrix_only(x, api):
+    if x.dim() < 2:
+        raise ValueError(f"(InvalidArgument) {api}: the input must have at least 2 dimensions, but received "
+                         f"{x.dim()}.")
 
 
 @op
 def tril(x: TensorLike, diagonal=0, name=None):
+    """The lower triangle of (the last two axes of) x; the rest zero."""
+    _matrix_only(x, "tril")
     return torch.tril(x, diagonal)
 
 
 @op
 def triu(x: TensorLike, diagonal=0, name=None):
+    """The upper triangle of (the last two axes of) x; the rest zero."""
+    _matrix_only(x, "triu")
     return torch.triu(x, diagonal)
 
 
 @op
 def tril_indices(row, col, offset=0, dtype: DTypeLike = "int64"):
+    """The [2, N] coordinates of the lower triangle of a row x col matrix."""
     return torch.tril_indices(row, col, offset, dtype=dtype)
 
 
 @op
 def triu_indices(row, col=None, offset=0, dtype: DTypeLike = "int64"):
+    """The [2, N] coordinates of the upper triangle of a row x col matrix."""
     return torch.triu_indices(row, row if col is None else col, offset, dtype=dtype)
 
 
 def assign(x, output=None):
-    """paddle.assign: copy `x` (a Tensor, numpy array, list or scalar) into a new Tensor or `output`."""
+    """paddle.assign: copy `x` (a Tensor, numpy array, list or scalar) into a new Tensor or into `output`.
+
+    A Python scalar becomes a shape-[1] Tensor and a list goes through numpy (so Python floats give
+    float64), as in Paddle.
+    """
     if hasattr(x, "_t"):
         t = x._t.clone()
     else:
-        data = np.asarray(x)
-        if data.dtype == np.float64 and not isinstance(x, np.ndarray):
-            data = data.astype(np.float32)
-        t = _as_torch(data)
+        if isinstance(x, (list, tuple)) and any(hasattr(v, "_t") for v in x):
+            t = _as_torch(x)
+        else:
+            if isinstance(x, (list, tuple)):
+                data = np.array(x)
+            elif np.isscalar(x) and not isinstance(x, str):
+                data = np.array([x])
+            elif isinstance(x, np.ndarray):
+                data = x
+            else:
+                raise TypeError(f"The type of 'input' in assign must be Tensor, numpy.ndarray, list, tuple, float, "
+                                f"int or bool, but received {type(x)}.")
+            t = _as_torch(data)
     if output is None:
         return wrap(t)
-    output._t = t
+    if output._t.shape == t.shape and output._t.dtype == t.dtype and not output._t.requires_grad:
+        output._t.copy_(t)
+    else:
+        output._t = t
     return output
 
 
 @op
 def clone(x: TensorLike, name=None):
+    """A copy of x that stays in the autograd graph."""
     return x.clone()
 
 
+_REAL_FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
 @op
-def complex(real: TensorLike, imag: TensorLike, name=None):
+def complex(real: TensorLike, imag: TensorLike, name=None, *, out=None):
+    """real + 1j * imag (broadcast); both float32 or both float64."""
+    if real.dtype not in _REAL_FLOATS or imag.dtype not in _REAL_FLOATS:
+        raise RuntimeError(f"(NotFound) The kernel `complex` is not registered for {str(real.dtype)[6:]} and "
+                           f"{str(imag.dtype)[6:]}: it takes float32 or float64 tensors.")
+    if real.dtype is not imag.dtype:
+        raise ValueError(f"(InvalidArgument) complex: real and imag must have the same dtype, but received "
+                         f"{str(real.dtype)[6:]} and {str(imag.dtype)[6:]}.")
     return torch.complex(real, imag)
 
 
-@op
-def polar(abs: TensorLike, angle: TensorLike, name=None):
+@op(binary=("abs", "angle"))
+def polar(abs, angle, name=None, *, out=None):
+    """abs * (cos(angle) + 1j * sin(angle))."""
+    if abs.dtype is not angle.dtype:
+        t = torch.promote_types(abs.dtype, angle.dtype)
+        abs, angle = abs.to(t), angle.to(t)
+    if not abs.dtype.is_floating_point:
+        raise TypeError(f"polar: abs and angle must be floating-point Tensors, but received {str(abs.dtype)[6:]}.")
     return torch.polar(abs, angle)
 
 
