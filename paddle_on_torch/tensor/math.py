@@ -31,7 +31,7 @@ __all__ = [
     # misc
     "scale", "clip", "clamp", "lerp", "stanh", "addmm", "inner", "outer", "kron", "trace", "diagonal",
     "matmul", "mm", "bmm", "mv", "dot", "increment", "add_n", "diff", "cross", "renorm",
-    "isclose", "allclose", "vander", "cartesian_prod", "baddbmm", "multiplex", "trapezoid",
+    "vander", "cartesian_prod", "baddbmm", "multiplex", "trapezoid",
     "cumulative_trapezoid", "combinations", "reduce_as", "log_normal", "take", "inverse", "broadcast_shapes",
 ]
 
@@ -744,16 +744,6 @@ def cross(x: TensorLike, y: TensorLike, axis=9, name=None):
 @op
 def renorm(x: TensorLike, p, axis, max_norm):
     return torch.renorm(x, p, axis, max_norm)
-
-
-@op
-def isclose(x: TensorLike, y: TensorLike, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    return torch.isclose(x, y, rtol, atol, equal_nan)
-
-
-@op
-def allclose(x: TensorLike, y: TensorLike, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    return torch.tensor(torch.allclose(x, y, rtol, atol, equal_nan))
 
 
 @op

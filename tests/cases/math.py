@@ -647,14 +647,6 @@ def addmm_baddbmm(paddle):
             paddle.baddbmm(inp.unsqueeze(0), x.unsqueeze(0), y.unsqueeze(0), beta=2.0, alpha=3.0)]
 
 
-@case
-def isclose_allclose(paddle):
-    a = paddle.to_tensor([1.0, 2.0, float("nan")])
-    b = paddle.to_tensor([1.0 + 1e-7, 2.1, float("nan")])
-    return [paddle.isclose(a, b), paddle.isclose(a, b, equal_nan=True), paddle.allclose(a, b),
-            paddle.allclose(a[:1], b[:1]), paddle.isclose(a, b, rtol=0.1)]
-
-
 # ---------------------------------------------------------------- paddle.special
 
 
