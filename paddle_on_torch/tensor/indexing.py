@@ -158,10 +158,41 @@ def _resolve_negative_steps(t, items, negs):
     return t, tuple(items)
 
 
+def _basic(index):
+    """True for an index torch takes as Paddle means it: ints, None, one Ellipsis, positive-step int slices."""
+    tp = type(index)
+    if tp is int:
+        return True
+    if tp is _slice:
+        st = index.step
+        return ((st is None or (type(st) is int and st > 0)) and type(index.start) in _BOUND
+                and type(index.stop) in _BOUND)
+    if tp is tuple:
+        ell = False
+        for v in index:
+            tv = type(v)
+            if tv is int or v is None:
+                continue
+            if tv is _slice:
+                st = v.step
+                if not ((st is None or (type(st) is int and st > 0)) and type(v.start) in _BOUND
+                        and type(v.stop) in _BOUND):
+                    return False
+            elif v is Ellipsis and not ell:
+                ell = True
+            else:
+                return False
+        return True
+    return False
+
+
+_BOUND = (int, type(None))
+
+
 def getitem(x, index):
     """`x[index]` with Paddle's semantics."""
     t = x._t
-    if type(index) is int:  # hot path
+    if _basic(index):  # hot path: torch's indexing is Paddle's here
         r = t[index]
     else:
         items, negs = _convert(index, t)
@@ -204,7 +235,10 @@ def setitem(x, index, value):
     t = x._t
     v = _value(value, t)
     _check_leaf(x, t)
-    items, negs = _convert(index, t)
+    if _basic(index):
+        items, negs = index, None
+    else:
+        items, negs = _convert(index, t)
     try:
         if negs:
             # write at the flat positions the index selects (put_ treats t as 1-D in row-major order)
@@ -217,7 +251,7 @@ def setitem(x, index, value):
                 v = v[0]
             t.put_(pos, v.broadcast_to(pos.shape))
         else:
-            t[tuple(items)] = v
+            t[items if type(items) is not list else tuple(items)] = v
     except RuntimeError as e:
         msg = str(e)
         if "shape" in msg or "size" in msg or "broadcast" in msg:
