@@ -20,7 +20,7 @@ __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
     "arange", "range", "linspace", "logspace", "eye", "diag", "diagflat", "diag_embed", "meshgrid", "tril",
     "triu", "tril_indices", "triu_indices", "assign", "clone", "complex", "polar", "create_parameter",
-    "from_numpy", "tensor", "as_tensor",
+    "from_numpy", "tensor", "as_tensor", "cauchy_", "geometric_",
 ]
 
 _builtin_range = range
@@ -488,3 +488,23 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
 
     return _create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
                              default_initializer=default_initializer)
+
+
+def _fill_inplace(x, fill):
+    from .inplace import _check
+
+    _check(x)
+    with torch.no_grad():
+        fill(x._t)
+    return x
+
+
+def cauchy_(x, loc=0, scale=1, name=None):
+    """Fill x in place with Cauchy(loc, scale) samples."""
+    return _fill_inplace(x, lambda t: t.cauchy_(float(loc), float(scale)))
+
+
+def geometric_(x, probs, name=None):
+    """Fill x in place with Paddle's (continuous) geometric samples log(u) / log(1 - probs), u ~ U(0, 1)."""
+    p = probs._t if hasattr(probs, "_t") else float(probs)
+    return _fill_inplace(x, lambda t: t.copy_(torch.log(torch.rand_like(t)) / torch.log1p(-torch.as_tensor(p))))

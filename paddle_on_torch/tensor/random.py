@@ -1,105 +1,298 @@
 """Random tensors (paddle.tensor.random), drawn from torch's generator.
 
 Values differ from real Paddle's for the same seed (another generator);
-shapes, dtypes and distributions agree.
+shapes, dtypes, argument checks and distributions agree with Paddle 3.3.1:
+float factories take float dtypes only, randint / randperm take integer
+(randperm also float) dtypes, uniform draws from [0, 1) by default, and
+normal / log_normal with Tensor mean or std follow that tensor's dtype.
 """
+import functools
+
 import torch
 
 from .._normalize import DTypeLike, ShapeLike, TensorLike, op
 from ..framework import dtype as _dtypes
+from ..framework.place import to_torch_device
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "uniform", "standard_normal",
            "bernoulli", "multinomial", "poisson", "rand_like", "randn_like", "standard_gamma", "binomial",
-           "gaussian"]
+           "log_normal"]
+
+_FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+_INTS = (torch.int32, torch.int64)
 
 
-def _float(dtype):
-    return dtype if dtype is not None else _dtypes.default_float_torch()
+def _dname(dtype):
+    return str(dtype).replace("torch.", "")
+
+
+def _no_kernel(api, dtype):
+    # worded so that the @op wrapper's error translation leaves it a RuntimeError, as Paddle's is
+    return RuntimeError(f"(NotFound) The kernel `{api}` is not registered for data type {_dname(dtype)}.")
+
+
+def _float(dtype, api):
+    dtype = dtype if dtype is not None else _dtypes.default_float_torch()
+    if dtype not in _FLOATS:
+        raise _no_kernel(api, dtype)
+    return dtype
+
+
+def _check_shape(shape):
+    if any(d < 0 for d in shape):
+        raise RuntimeError(f"(PreconditionNotMet) The shape {shape} holds a negative extent.")
+    return shape
+
+
+def _size_args(fn):
+    """Paddle's size_args_decorator: `paddle.rand(2, 3)` means shape [2, 3]; `size=` is `shape=`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if "size" in kwargs:
+            kwargs["shape"] = kwargs.pop("size")
+        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
+            kwargs["shape"] = list(args)
+            args = ()
+        return fn(*args, **kwargs)
+
+    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
+    return wrapper
+
+
+def _grad(t, requires_grad):
+    return t.requires_grad_(True) if requires_grad else t
+
+
+@_size_args
+@op
+def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
+         pin_memory=False):
+    """Uniform samples in [0, 1)."""
+    t = torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=to_torch_device(device))
+    return _grad(t, requires_grad)
+
+
+@_size_args
+@op
+def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """Standard normal samples."""
+    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=to_torch_device(device))
+    return _grad(t, requires_grad)
 
 
 @op
-def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False):
-    return torch.rand(shape, dtype=_float(dtype), requires_grad=requires_grad)
-
-
-@op
-def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False):
-    return torch.randn(shape, dtype=_float(dtype), requires_grad=requires_grad)
-
-
-standard_normal = randn
+def standard_normal(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None,
+                    requires_grad=False):
+    """Standard normal samples."""
+    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=to_torch_device(device))
+    return _grad(t, requires_grad)
 
 
 @op
 def rand_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device=None, requires_grad=False):
-    return torch.rand_like(input, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    """Uniform samples in [0, 1) shaped like input (its dtype unless dtype is given)."""
+    dtype = _float(dtype or input.dtype, "uniform")
+    return _grad(torch.rand(input.shape, dtype=dtype, device=to_torch_device(device) if device else input.device),
+                 requires_grad)
 
 
 @op
-def randn_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device=None, requires_grad=False):
-    return torch.randn_like(input, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False):
+    """Standard normal samples shaped like x (its dtype unless dtype is given)."""
+    dtype = _float(dtype or x.dtype, "gaussian")
+    return _grad(torch.randn(x.shape, dtype=dtype, device=to_torch_device(device) if device else x.device),
+                 requires_grad)
+
+
+def _int_arg(v):
+    return int(v._t.item()) if hasattr(v, "_t") else v
 
 
 @op
 def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, name=None):
+    """Integers uniform in [low, high) (in [0, low) when high is None)."""
+    low, high = _int_arg(low), _int_arg(high)
     if high is None:
+        if low <= 0:
+            raise ValueError(f"If high is None, low must be greater than 0, but received low = {low}.")
         low, high = 0, low
     if low >= high:
-        raise ValueError(f"randint's low must less then high, but received low = {low}, high = {high}")
-    return torch.randint(low, high, shape, dtype=dtype or torch.int64)
+        raise ValueError(f"(InvalidArgument) randint: low must be less than high, but received low = {low}, "
+                         f"high = {high}.")
+    dtype = dtype or torch.int64
+    if dtype not in _INTS:
+        raise _no_kernel("randint", dtype)
+    return torch.randint(low, high, _check_shape(shape), dtype=dtype)
 
 
 @op
 def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=None):
+    """Integers uniform in [low, high), shaped like x, in x's dtype unless dtype is given."""
+    low, high = _int_arg(low), _int_arg(high)
     if high is None:
+        if low <= 0:
+            raise ValueError(f"If high is None, low must be greater than 0, but received low = {low}.")
         low, high = 0, low
-    return torch.randint(low, high, x.shape, dtype=torch.int64).to(dtype or x.dtype)
+    if low >= high:
+        raise ValueError(f"randint_like's low must less then high, but received low = {low}, high = {high}")
+    return torch.randint(low, high, x.shape, dtype=torch.int64, device=x.device).to(dtype or x.dtype)
 
 
 @op
-def randperm(n, dtype: DTypeLike = "int64", name=None):
-    return torch.randperm(n, dtype=dtype)
+def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """A random permutation of 0 .. n-1."""
+    n = _int_arg(n)
+    if n < 0:
+        raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
+    if dtype not in _INTS + (torch.float32, torch.float64):
+        raise _no_kernel("randperm", dtype)
+    return _grad(torch.randperm(n, dtype=dtype, device=to_torch_device(device)), requires_grad)
+
+
+def _tensor_or_number(v):
+    return v._t if hasattr(v, "_t") else v
 
 
 @op
-def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None):
-    m = mean._t if hasattr(mean, "_t") else mean
-    s = std._t if hasattr(std, "_t") else std
-    if isinstance(m, torch.Tensor) or isinstance(s, torch.Tensor):
-        return torch.normal(torch.as_tensor(m, dtype=_float(None)), torch.as_tensor(s, dtype=_float(None)))
-    return torch.normal(m, s, shape, dtype=_float(None))
+def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
+    """Normal samples: of `shape` for scalar mean and std, else shaped (and typed) like the Tensor mean / std."""
+    m, s = _tensor_or_number(mean), _tensor_or_number(std)
+    mt, st = isinstance(m, torch.Tensor), isinstance(s, torch.Tensor)
+    if mt or st:
+        ref = m if mt else s
+        dtype = _float(ref.dtype, "gaussian")
+        if mt and st:
+            shape_ = torch.broadcast_shapes(m.shape, s.shape)
+        else:
+            shape_ = ref.shape
+        z = torch.randn(shape_, dtype=dtype, device=ref.device)
+        return z * s + m
+    if shape is None:
+        shape = [1]
+    return torch.normal(float(m), float(s), _check_shape(shape), dtype=_dtypes.default_float_torch())
 
 
 @op
-def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None):
-    return torch.normal(mean, std, shape, dtype=_float(dtype))
+def log_normal(mean=1.0, std=2.0, shape: ShapeLike = None, name=None):
+    """exp of normal(mean, std) samples."""
+    return torch.exp(normal.__wrapped_impl__(mean, std, shape))
 
 
 @op
-def uniform(shape: ShapeLike, dtype: DTypeLike = None, min=-1.0, max=1.0, seed=0, name=None):
-    return torch.empty(shape, dtype=_float(dtype)).uniform_(min, max)
+def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None, *, out=None,
+             device=None, requires_grad=False):
+    """paddle.tensor.random.gaussian: normal samples of `shape`."""
+    t = torch.normal(float(mean), float(std), _check_shape(shape), dtype=_float(dtype, "gaussian"),
+                     device=to_torch_device(device))
+    return _grad(t, requires_grad)
+
+
+@op
+def uniform(shape: ShapeLike, dtype: DTypeLike = None, min=0, max=1.0, seed=0, name=None, *, out=None,
+            device=None, requires_grad=False):
+    """Uniform samples in [min, max)."""
+    dtype = _float(dtype, "uniform")
+    min, max = float(_int_arg(min)), float(_int_arg(max))
+    t = torch.rand(_check_shape(shape), dtype=dtype, device=to_torch_device(device)) * (max - min) + min
+    return _grad(t, requires_grad)
 
 
 @op
 def bernoulli(x: TensorLike, p=None, name=None):
-    return torch.bernoulli(x) if p is None else torch.bernoulli(x, p)
+    """0/1 samples with probability x (or p), in x's dtype."""
+    if x.dtype not in _FLOATS:
+        raise _no_kernel("bernoulli", x.dtype)
+    return torch.bernoulli(x) if p is None else torch.bernoulli(torch.full_like(x, float(p)))
 
 
 @op
 def binomial(count: TensorLike, prob: TensorLike, name=None):
+    """Binomial(count, prob) samples as int64."""
     return torch.binomial(count.to(prob.dtype), prob).to(torch.int64)
 
 
 @op
-def multinomial(x: TensorLike, num_samples=1, replacement=False, name=None):
+def multinomial(x: TensorLike, num_samples=1, replacement=False, name=None, *, out=None):
+    """Category indices drawn with the (unnormalised) probabilities in the last axis of a 1-D or 2-D x."""
+    if x.dtype not in _FLOATS:
+        raise _no_kernel("multinomial", x.dtype)
+    if x.dim() > 2 or x.dim() == 0:
+        raise ValueError(f"(InvalidArgument) multinomial: x must be 1-D or 2-D, but received rank {x.dim()}.")
+    if bool((x < 0).any()):
+        raise ValueError("(InvalidArgument) multinomial: every probability must be >= 0.")
+    if bool((x.sum(-1) <= 0).any()):
+        raise ValueError("(InvalidArgument) multinomial: the probabilities of each row must sum to more than 0.")
+    if not replacement and bool(((x != 0).sum(-1) < num_samples).any()):
+        raise ValueError(f"(InvalidArgument) multinomial: cannot draw {num_samples} samples without replacement "
+                         "from fewer nonzero categories.")
     return torch.multinomial(x, num_samples, replacement)
 
 
 @op
 def poisson(x: TensorLike, name=None):
-    return torch.poisson(x)
+    """Poisson samples with rate x, in x's dtype."""
+    if x.dtype not in _FLOATS:
+        raise _no_kernel("poisson", x.dtype)
+    return torch.poisson(x.clamp(min=0))
 
 
 @op
 def standard_gamma(x: TensorLike, name=None):
+    """Gamma(x, 1) samples."""
     return torch._standard_gamma(x)
+
+
+# ----------------------------------------------------------------- in-place samplers (Tensor methods)
+def _inplace_target(x):
+    from .inplace import _check
+
+    _check(x)
+    return x._t
+
+
+def _fill_inplace(x, fill):
+    t = _inplace_target(x)
+    with torch.no_grad():
+        fill(t)
+    return x
+
+
+def uniform_(x, min=0, max=1.0, seed=0, name=None):
+    """Fill x in place with uniform samples in [min, max)."""
+    return _fill_inplace(x, lambda t: t.copy_(torch.rand_like(t) * (float(max) - float(min)) + float(min)))
+
+
+def normal_(x, mean=0.0, std=1.0, name=None):
+    """Fill x in place with normal samples."""
+    return _fill_inplace(x, lambda t: t.normal_(float(mean), float(std)))
+
+
+def log_normal_(x, mean=1.0, std=2.0, name=None):
+    """Fill x in place with log-normal samples (exp of normal(mean, std))."""
+    return _fill_inplace(x, lambda t: t.log_normal_(float(mean), float(std)))
+
+
+def bernoulli_(x, p=0.5, name=None):
+    """Fill x in place with 0/1 samples of probability p (a number or a Tensor broadcast to x)."""
+    p = p._t if hasattr(p, "_t") else float(p)
+    return _fill_inplace(x, lambda t: t.bernoulli_(p))
+
+
+def exponential_(x, lam=1.0, name=None):
+    """Fill x in place with exponential samples of rate lam."""
+    return _fill_inplace(x, lambda t: t.exponential_(float(lam)))
+
+
+def random_(x, from_=0, to=None, *, generator=None):
+    """Fill x in place with integers uniform in [from_, to) (in [0, from_) when only from_ is given,
+    over the dtype's exactly representable range when neither is)."""
+    if to is None:
+        return _fill_inplace(x, lambda t: t.random_(from_) if from_ else t.random_())
+    return _fill_inplace(x, lambda t: t.random_(from_, to))
+
+
+__all__ += ["normal_", "log_normal_", "bernoulli_"]
+# uniform_, exponential_ and random_ exist in Paddle only as Tensor methods (Tensor defines its own today).
