@@ -19,6 +19,7 @@ __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "un
            "log_normal"]
 
 _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+_SAMPLED = _FLOATS + (torch.complex64, torch.complex128)  # rand / randn also draw complex (both parts)
 _INTS = (torch.int32, torch.int64)
 
 
@@ -33,7 +34,7 @@ def _no_kernel(api, dtype):
 
 def _float(dtype, api):
     dtype = dtype if dtype is not None else _dtypes.default_float_torch()
-    if dtype not in _FLOATS:
+    if dtype not in _SAMPLED:
         raise _no_kernel(api, dtype)
     return dtype
 
@@ -172,6 +173,9 @@ def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
         return z * s + m
     if shape is None:
         shape = [1]
+    if isinstance(m, complex):  # a complex mean gives complex samples (each part with variance std**2 / 2)
+        cdtype = torch.complex128 if _dtypes.get_default_dtype() == "float64" else torch.complex64
+        return torch.randn(_check_shape(shape), dtype=cdtype) * float(s) + m
     return torch.normal(float(m), float(s), _check_shape(shape), dtype=_dtypes.default_float_torch())
 
 

@@ -165,3 +165,49 @@ def seed_reproducible(paddle):
     paddle.seed(7)
     b = paddle.rand([4])
     return bool((a.numpy() == b.numpy()).all())
+
+
+@case(random=True)
+def complex_samplers(paddle):
+    return [paddle.randn([2], dtype="complex64"), paddle.standard_normal([2], dtype="complex128"),
+            paddle.rand([2], dtype="complex64"), paddle.normal(1 + 1j, 1.0, [3])]
+
+
+@case
+def randn_complex_part_std(paddle):
+    x = paddle.randn([100000], dtype="complex64").numpy()
+    return [round(float(x.real.std()), 1), round(float(x.imag.std()), 1)]
+
+
+@case
+def randint_like_cases_errors(paddle):
+    return paddle.randint_like(paddle.zeros([2]), 5, 2)
+
+
+@case
+def randint_negative_high_none(paddle):
+    return paddle.randint(-5)
+
+
+@case
+def multinomial_bad_inputs(paddle):
+    out = []
+    for p in ([[[0.5, 0.5]]], [-0.5, 0.5], [0.0, 0.0]):
+        try:
+            paddle.multinomial(paddle.to_tensor(p), 1)
+            out.append("ok")
+        except ValueError:
+            out.append("ValueError")
+    return out
+
+
+@case
+def uniform_default_range(paddle):
+    x = paddle.uniform([2000]).numpy()
+    return [bool(x.min() >= 0.0), bool(x.max() < 1.0)]
+
+
+@case
+def size_varargs(paddle):
+    return [paddle.rand(2, 3).shape, paddle.randn(4).shape, paddle.zeros(2, 2).shape, paddle.ones(3).shape,
+            paddle.empty(1, 2).shape, paddle.full([2], 1.0).shape]
