@@ -6,6 +6,7 @@ default float dtype, a numpy array keeps its dtype (float64 stays float64),
 a Python int becomes int64, and `full` / `ones` / `zeros` default to the
 default float dtype whatever the fill value.
 """
+import functools
 import numbers
 
 import numpy as np
@@ -70,10 +71,22 @@ def _as_torch(data, dtype=None, place=None):
         a = np.asarray(data)
         if a.dtype.kind in "US":
             raise ValueError(f"Unsupported numpy data type {a.dtype} for paddle.to_tensor")
-        t = torch.from_numpy(np.array(a, copy=True))
+        if a.dtype == np.uint16:  # Paddle reads uint16 arrays as raw bfloat16 bits
+            t = torch.from_numpy(np.array(a, copy=True).view(np.int16)).view(torch.bfloat16)
+        else:
+            t = torch.from_numpy(np.array(a, copy=True))
     elif isinstance(data, (list, tuple)):
         if any(hasattr(v, "_t") for v in data):
-            t = torch.stack([_as_torch(v) for v in data])
+            parts = [_as_torch(v) for v in data]
+            kinds = {p.dtype for p in parts}
+            if len(kinds) > 1:  # Paddle goes through numpy here, so numpy's promotion decides
+                if torch.bfloat16 in kinds:
+                    common = functools.reduce(torch.promote_types, kinds)
+                else:
+                    common = _dtypes.to_torch_dtype(str(np.result_type(*[torch.empty(0, dtype=k).numpy().dtype
+                                                                          for k in kinds])))
+                parts = [p.to(common) for p in parts]
+            t = torch.stack(parts)
             if tdtype is None and t.dtype.is_floating_point:
                 tdtype = t.dtype
         else:
@@ -148,6 +161,9 @@ def _size_args(fn):
         elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
             kwargs["shape"] = list(args)
             args = ()
+        shape = kwargs["shape"] if "shape" in kwargs else args[0] if args else None
+        if isinstance(shape, (list, tuple)) and any(isinstance(d, float) for d in shape):
+            raise TypeError(f"(InvalidType) the shape must be a list of int, but received {shape}.")
         return fn(*args, **kwargs)
 
     wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)

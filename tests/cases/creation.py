@@ -253,3 +253,143 @@ def attribute_shape_0d(paddle):
 def attribute_real_grad(paddle):
     c = paddle.to_tensor([1 + 2j], stop_gradient=False)
     return paddle.real(c).stop_gradient
+
+
+@case
+def to_tensor_mixed_tensor_list(paddle):
+    return [paddle.to_tensor([paddle.to_tensor(1), paddle.to_tensor(2.0)]),
+            paddle.to_tensor([paddle.to_tensor([1]), [2]]), paddle.to_tensor([np.float32(1.5), 2]),
+            paddle.to_tensor([np.int32(1), 2]), paddle.to_tensor([True, 1.5])]
+
+
+@case
+def to_tensor_numpy_scalars_and_views(paddle):
+    return [paddle.to_tensor(np.float64(1.5)), paddle.to_tensor(np.bool_(True)), paddle.to_tensor(np.zeros((2, 3))[:, ::2]),
+            paddle.to_tensor(np.arange(6).reshape(2, 3).T), paddle.to_tensor([1, 2 ** 40])]
+
+
+@case
+def to_tensor_uint16_is_bfloat16(paddle):
+    return paddle.to_tensor(np.array([16256, 16384], dtype=np.uint16))
+
+
+@case
+def to_tensor_overflow(paddle):
+    return paddle.to_tensor(2 ** 63)
+
+
+@case
+def to_tensor_string_rejected(paddle):
+    return paddle.to_tensor("abc")
+
+
+@case
+def full_fill_value_kinds(paddle):
+    return [paddle.full([2], "0.5"), paddle.full([2], 1 + 2j), paddle.full([2], np.float64(1.5)),
+            paddle.full([2], np.int32(3)), paddle.full([2], paddle.to_tensor([3])), paddle.full_like(paddle.to_tensor([1, 2]), True),
+            paddle.full_like(paddle.to_tensor([1.0, 2.0]), "nan"), paddle.full([2], -7, dtype="int32")]
+
+
+@case
+def full_list_fill_rejected(paddle):
+    return paddle.full([2], [1])
+
+
+@case
+def arange_more(paddle):
+    return [paddle.arange(np.int32(3)), paddle.arange(paddle.to_tensor(3.5, dtype="float64")),
+            paddle.arange(0, 1, paddle.to_tensor(0.5)), paddle.arange(1.0, dtype="int64"), paddle.arange(0.5, 3, dtype="int32"),
+            paddle.arange(np.float64(3)), paddle.arange(-1.0, -3.0, -0.5), paddle.arange(0, 10, 3, dtype="float64"),
+            paddle.arange(5, 0, 1)]
+
+
+@case
+def linspace_more(paddle):
+    return [paddle.linspace(-1, 1, 5, dtype="int32"), paddle.linspace(0, 1, 3.0),
+            paddle.linspace(0.1, 0.7, 4), paddle.linspace(0, 1, paddle.to_tensor(3)), paddle.linspace(2, 2, 1)]
+
+
+@case
+def linspace_negative_num(paddle):
+    return paddle.linspace(0, 1, -1)
+
+
+@case
+def logspace_zero_num(paddle):
+    return paddle.logspace(0, 1, 0)
+
+
+@case
+def logspace_more(paddle):
+    return [paddle.logspace(0, 1, 3, dtype="int32"), paddle.logspace(0, 3, 4, base=paddle.to_tensor(2.0)),
+            paddle.logspace(2, 0, 3, dtype="float64")]
+
+
+@case
+def eye_tensor_and_float_rows(paddle):
+    return [paddle.eye(paddle.to_tensor(2)), paddle.eye(2, 0)]
+
+
+@case
+def eye_float_rows_rejected(paddle):
+    return paddle.eye(2.0)
+
+
+@case
+def diag_more(paddle):
+    return [paddle.diag(paddle.to_tensor(1.0)), paddle.diag(paddle.to_tensor([[1, 2], [3, 4]]), padding_value=5),
+            paddle.diag(paddle.to_tensor([[1.0, 2.0, 3.0]]), offset=5), paddle.diagflat(paddle.to_tensor(2.0)),
+            paddle.diag(paddle.to_tensor([1, 2]), offset=-1, padding_value=7)]
+
+
+@case
+def diag_embed_same_dims_rejected(paddle):
+    return paddle.diag_embed(paddle.to_tensor([1.0, 2.0]), dim1=0, dim2=0)
+
+
+@case
+def meshgrid_0d_and_xy(paddle):
+    a = paddle.to_tensor([1.0, 2.0])
+    return [paddle.meshgrid(paddle.to_tensor(1.0), a), paddle.meshgrid(a, paddle.to_tensor([1.0, 2.0, 3.0]), indexing="xy")]
+
+
+@case
+def meshgrid_2d_rejected(paddle):
+    return paddle.meshgrid(paddle.to_tensor([[1.0]]), paddle.to_tensor([1.0, 2.0]))
+
+
+@case
+def assign_more(paddle):
+    return [paddle.assign(3), paddle.assign(np.float32(2)), paddle.assign(np.array(2.0)), paddle.assign([[1, 2]]),
+            paddle.assign((1, 2.5)), paddle.assign([paddle.to_tensor(1.0)])]
+
+
+@case
+def complex_dtype_mismatch(paddle):
+    return paddle.complex(paddle.to_tensor([1.0]), paddle.to_tensor([1.0], dtype="float64"))
+
+
+@case
+def polar_mixed_and_int(paddle):
+    return paddle.polar(paddle.to_tensor([1.0]), paddle.to_tensor([1.0], dtype="float64"))
+
+
+@case
+def polar_int_rejected(paddle):
+    return paddle.polar(paddle.to_tensor([1]), paddle.to_tensor([1]))
+
+
+@case
+def tril_triu_grad_and_0d_rejected(paddle):
+    return paddle.triu(paddle.to_tensor(1.0))
+
+
+@case
+def zeros_float_shape_rejected(paddle):
+    return paddle.zeros([2.5])
+
+
+@case(random=True)
+def inplace_creation_samplers(paddle):
+    return [paddle.zeros([3]).cauchy_(), paddle.zeros([3]).geometric_(0.5), paddle.cauchy_(paddle.zeros([2])),
+            paddle.geometric_(paddle.zeros([2]), 0.3)]
