@@ -228,3 +228,83 @@ def masked_select_non_bool_mask(paddle):
 def index_sample_case(paddle):
     x = _m(paddle)
     return paddle.index_sample(x, paddle.to_tensor([[0, 1], [2, 3], [3, 3]]))
+
+
+@case
+def searchsorted_mixed_dtype_and_0d(paddle):
+    return [paddle.searchsorted(paddle.to_tensor([1, 3, 5]), paddle.to_tensor([2.0, 4.0])),
+            paddle.searchsorted(paddle.to_tensor([1.0, 3.0, 5.0]), paddle.to_tensor(2.0)),
+            paddle.searchsorted(paddle.to_tensor([1, 3, 5]), paddle.to_tensor([3]), side="right"),
+            paddle.bucketize(paddle.to_tensor(3.0), paddle.to_tensor([1.0, 5.0]))]
+
+
+@case
+def where_scalar_combinations(paddle):
+    c = paddle.to_tensor([True, False])
+    return [paddle.where(c, 1, 0), paddle.where(c, paddle.to_tensor([1.0, 2.0], stop_gradient=False), 0.0),
+            paddle.where(c, paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.0], dtype="float64"))]
+
+
+@case
+def where_float_and_int_scalars_rejected(paddle):
+    return paddle.where(paddle.to_tensor([True, False]), 1.0, 0)
+
+
+@case
+def where_non_bool_condition(paddle):
+    return paddle.where(paddle.to_tensor([1, 0]), paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0]))
+
+
+@case
+def where_only_x(paddle):
+    return paddle.where(paddle.to_tensor([True, False]), paddle.to_tensor([1.0, 2.0]))
+
+
+@case
+def argmax_axis_out_of_range(paddle):
+    return paddle.argmax(_m(paddle), axis=2)
+
+
+@case
+def argmax_tensor_axis_and_0d_keepdim(paddle):
+    return [paddle.argmax(_m(paddle), axis=paddle.to_tensor(1)), paddle.argmax(paddle.to_tensor(3.0), keepdim=True),
+            paddle.argmin(_m(paddle), axis=0, keepdim=True, dtype="int32")]
+
+
+@case
+def topk_0d_and_smallest(paddle):
+    return [paddle.topk(paddle.to_tensor(1.0), 1), paddle.topk(paddle.to_tensor([[3, 1, 2]]), 2, axis=1, largest=False)]
+
+
+@case
+def sort_axis_out_of_range(paddle):
+    return paddle.sort(_m(paddle), axis=2)
+
+
+@case
+def kthvalue_k_zero(paddle):
+    return paddle.kthvalue(paddle.to_tensor([1.0, 2.0]), 0)
+
+
+@case
+def index_sample_1d_index_rejected(paddle):
+    return paddle.index_sample(_m(paddle), paddle.to_tensor([0, 1, 2]))
+
+
+@case
+def unique_misc(paddle):
+    return [paddle.unique(paddle.to_tensor(2.0)), paddle.unique(paddle.to_tensor([3, 1, 3, 1, 2]), return_index=True),
+            paddle.unique(paddle.zeros([0]), return_counts=True),
+            paddle.unique(paddle.to_tensor([[2, 1], [2, 1]]), axis=-1, return_index=True)]
+
+
+@case
+def unique_float_dtype_rejected(paddle):
+    return paddle.unique(paddle.to_tensor([2, 3]), return_inverse=True, dtype="float32")
+
+
+@case
+def masked_select_broadcast_and_grad(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    return [paddle.masked_select(x, paddle.to_tensor([True, False])),
+            paddle.masked_select(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([[True], [False]]))]
