@@ -21,6 +21,7 @@ from .framework import dtype as _dtype_mod  # noqa: E402
 from .framework.dtype import (  # noqa: E402,F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float8_e4m3fn, float8_e5m2, float16, float32, float64,
     get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8, uint16, uint32, uint64)
+from .framework.flags import get_flags, set_flags  # noqa: E402,F401
 from .framework.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from .framework.place import (  # noqa: E402,F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPlace, get_device, is_compiled_with_cinn,

@@ -51,6 +51,10 @@ def main():
         names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
         out["namespaces"][ns] = {n: kind(getattr(mod, n, None)) for n in sorted(set(names)) if hasattr(mod, n)}
     out["tensor_methods"] = sorted(set(paddle.tensor.tensor_method_func))
+    from paddle.base import core
+
+    # values are JSON-able defaults (numbers, bools, strings)
+    out["flags"] = {k: core.globals()[k] for k in sorted(core.globals().keys())}
     t = paddle.to_tensor([1.0])
     out["tensor_attributes"] = sorted(n for n in dir(t) if not n.startswith("__"))
     path = os.path.join(os.path.dirname(__file__), "..", "paddle_on_torch", "_paddle_api.json")
