@@ -21,7 +21,7 @@ __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
     "arange", "range", "linspace", "logspace", "eye", "diag", "diagflat", "diag_embed", "meshgrid", "tril",
     "triu", "tril_indices", "triu_indices", "assign", "clone", "complex", "polar", "create_parameter",
-    "from_numpy", "tensor", "as_tensor", "cauchy_", "geometric_",
+    "from_numpy", "as_tensor", "cauchy_", "geometric_",
 ]
 
 _builtin_range = range

@@ -259,5 +259,3 @@ def setitem(x, index, value):
                              f"target shape: {msg}") from None
         raise
 
-
-from .tensor import Tensor as _T; _T.__getitem__, _T.__setitem__ = getitem, setitem  # noqa: E402,E702

@@ -36,7 +36,8 @@ def make_inplace(fn, name):
 def bind(Tensor):
     import paddle_on_torch as paddle
 
-    for name in paddle_api()["tensor_methods"]:
+    api = paddle_api()
+    for name in set(api["tensor_methods"]) | set(api["tensor_attributes"]):
         if not name.endswith("_") or name.startswith("_") or name in Tensor.__dict__:
             continue
         base = vars(paddle).get(name[:-1])  # not getattr: a miss here is not the user's

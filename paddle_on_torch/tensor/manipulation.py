@@ -8,18 +8,22 @@ from .._normalize import AxisLike, DTypeLike, ShapeLike, TensorLike, TensorSeque
 from ..framework import dtype as _dtypes
 
 __all__ = [
-    "reshape", "transpose", "permute", "concat", "cat", "stack", "squeeze", "unsqueeze", "flatten", "ravel", "split",
-    "chunk", "cast", "astype", "expand", "expand_as", "broadcast_to", "tile", "repeat", "flip", "roll", "unbind",
+    "reshape", "transpose", "permute", "concat", "cat", "stack", "squeeze", "unsqueeze", "flatten", "ravel",
+    "split",
+    "chunk", "cast", "expand", "expand_as", "broadcast_to", "tile", "flip", "roll", "unbind",
     "unstack", "moveaxis", "t", "view", "view_as", "slice", "strided_slice", "gather", "gather_nd",
-    "index_select", "masked_select", "repeat_interleave", "broadcast_tensors", "broadcast_shape", "rot90",
+    "index_select", "repeat_interleave", "broadcast_tensors", "broadcast_shape", "rot90",
     "scatter", "scatter_nd", "scatter_nd_add", "put_along_axis", "take_along_axis", "scatter_add", "scatter_reduce",
     "index_add", "index_put", "masked_fill", "unfold", "as_complex", "as_real", "view_as_complex", "view_as_real",
     "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack", "hsplit", "vsplit", "dsplit", "tensor_split",
     "atleast_1d", "atleast_2d", "atleast_3d", "swapaxes", "swapdims", "narrow", "unflatten", "index_fill",
-    "diagonal_scatter", "select_scatter", "slice_scatter", "shard_index", "tolist", "unique_consecutive",
-    "as_strided", "contiguous", "tensordot", "block_diag", "fill_", "zero_", "fill_diagonal_",
-    "fill_diagonal_tensor", "fill_diagonal_tensor_",
+    "diagonal_scatter", "select_scatter", "slice_scatter", "shard_index", "unique_consecutive",
+    "as_strided", "tensordot", "block_diag", "tolist",
 ]
+
+# Tensor methods only: bound onto Tensor, not exported as paddle.* (Paddle has no such functions)
+__tensor_methods__ = ["astype", "repeat", "contiguous", "fill_", "zero_", "fill_diagonal_", "fill_diagonal_tensor",
+                      "fill_diagonal_tensor_"]
 
 
 def _int(v):
@@ -556,10 +560,6 @@ def index_select(x: TensorLike, index: TensorLike, axis=0, name=None):
     axis = _int(axis)
     return torch.index_select(x, axis, _wrap_negative(index.reshape(-1), x.shape[axis]))
 
-
-@op
-def masked_select(x: TensorLike, mask: TensorLike, name=None):
-    return torch.masked_select(x, mask)
 
 
 def _take_along_shapes(arr, indices, axis):

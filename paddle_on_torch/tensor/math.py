@@ -20,7 +20,7 @@ __all__ = [
     "gcd", "lcm", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "true_divide", "div", "mul", "sub",
     # unary elementwise
     "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1", "floor",
-    "log", "log10", "log1p", "log2", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
+    "log", "log10", "log1p", "log2", "reciprocal", "round", "rsqrt", "sign", "sin", "sinh", "sqrt",
     "square", "tan", "tanh", "trunc", "frac", "neg", "negative", "positive", "erf", "erfinv", "lgamma",
     "digamma", "i0", "i0e", "i1", "i1e", "angle", "conj", "deg2rad", "rad2deg", "logit", "sgn", "signbit",
     "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "nan_to_num", "frexp",
@@ -32,7 +32,7 @@ __all__ = [
     "scale", "clip", "clamp", "lerp", "stanh", "addmm", "inner", "outer", "kron", "trace", "diagonal",
     "matmul", "mm", "bmm", "mv", "dot", "increment", "add_n", "diff", "cross", "renorm",
     "vander", "cartesian_prod", "baddbmm", "multiplex", "trapezoid",
-    "cumulative_trapezoid", "combinations", "reduce_as", "log_normal", "take", "inverse", "broadcast_shapes",
+    "cumulative_trapezoid", "combinations", "reduce_as", "take", "inverse", "broadcast_shapes", "sigmoid",
 ]
 
 _builtin_sum = builtins.sum
@@ -793,10 +793,6 @@ def reduce_as(x: TensorLike, target: TensorLike, name=None):
     dims = list(range(lead)) + [lead + i for i, s in enumerate(target.shape) if s == 1 and x.shape[lead + i] != 1]
     return x.sum(dim=dims).reshape(target.shape) if dims else x
 
-
-@op
-def log_normal(mean=1.0, std=2.0, shape=None, dtype: DTypeLike = None, name=None):
-    return torch.empty(shape, dtype=dtype or _dtypes.default_float_torch()).log_normal_(mean, std)
 
 
 @op

@@ -10,10 +10,16 @@ import torch
 
 from .. import _normalize
 from .._api import paddle_api
-from . import creation, inplace, logic, manipulation, math, search, stat
+import importlib
+
+from . import indexing, inplace, logic, math
 from .tensor import Tensor
 
-_FAMILIES = (creation, math, manipulation, logic, search, stat)
+# Where Tensor methods come from: each family's `__all__` (also exported as paddle.*) and its
+# `__tensor_methods__` (methods only).  Earlier families win a name.  (Imported by module path:
+# `paddle.tensor.einsum` is the function, as in Paddle, so the attribute is not the module.)
+_FAMILIES = tuple(importlib.import_module(f"{__package__}.{name}") for name in (
+    "attribute", "creation", "einsum", "linalg", "logic", "manipulation", "math", "random", "search", "stat"))
 
 
 def _scalar_to_tensor(v, like):
@@ -57,23 +63,20 @@ def _operators():
 
 def bind():
     """Attach every implemented Tensor method; called once at import."""
-    import paddle_on_torch as paddle
+    from .. import linalg as linalg_ns
+    from .. import signal as signal_ns
 
     api = paddle_api()
     # Paddle's method list, plus the functions Paddle patches on as methods beyond it (astype, ...)
     wanted = set(api["tensor_methods"]) | set(api["tensor_attributes"])
-    for fam in _FAMILIES:
-        for name in fam.__all__:
+    sources = [(fam, list(fam.__all__) + list(getattr(fam, "__tensor_methods__", ()))) for fam in _FAMILIES]
+    sources += [(ns, ns.__all__) for ns in (linalg_ns, signal_ns)]  # Tensor.det, Tensor.stft, ...
+    for module, names in sources:
+        for name in names:
             if name in wanted and name not in Tensor.__dict__:
-                setattr(Tensor, name, getattr(fam, name))
-    from .. import linalg
-
-    for name in wanted:
-        if name not in Tensor.__dict__ and not name.endswith("_"):
-            fn = vars(paddle).get(name) or vars(linalg).get(name)
-            if callable(fn) and not isinstance(fn, type):
-                setattr(Tensor, name, fn)
+                setattr(Tensor, name, getattr(module, name))
     for name, fn in _operators().items():
         setattr(Tensor, name, fn)
+    Tensor.__getitem__, Tensor.__setitem__ = indexing.getitem, indexing.setitem
     Tensor.__hash__ = lambda self: id(self)  # defining __eq__ would otherwise drop hashing
     inplace.bind(Tensor)

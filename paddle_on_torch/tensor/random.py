@@ -16,7 +16,10 @@ from ..framework.place import to_torch_device
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "uniform", "standard_normal",
            "bernoulli", "multinomial", "poisson", "rand_like", "randn_like", "standard_gamma", "binomial",
-           "log_normal"]
+           "log_normal", "normal_", "log_normal_", "bernoulli_"]
+
+# Tensor methods only: bound onto Tensor, not exported as paddle.* (Paddle has no such functions)
+__tensor_methods__ = ["uniform_", "exponential_", "random_"]
 
 _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 _SAMPLED = _FLOATS + (torch.complex64, torch.complex128)  # rand / randn also draw complex (both parts)

@@ -470,70 +470,24 @@ class Tensor:
     def new_zeros(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
         return self._new(torch.zeros, size, dtype, requires_grad=requires_grad)
 
-    # ------------------------------------------------------------ in-place fills
-    def _fill(self, fn):
-        from .inplace import _check
-
-        _check(self)
-        with torch.no_grad():
-            fn(self._t)
-        return self
-
-    def zero_(self):
-        return self._fill(lambda t: t.zero_())
-
-    def fill_(self, value):
-        return self._fill(lambda t: t.fill_(value.item() if isinstance(value, Tensor) else value))
-
-    def fill_diagonal_(self, value, offset=0, wrap=False, name=None):
-        def fill(t):
-            rows, cols = t.shape[0], t.shape[1]
-            n = min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)
-            if wrap and t.dim() == 2 and rows > cols + 1:
-                idx = torch.arange(0, t.numel(), cols + 1, device=t.device)
-                t.view(-1)[idx] = value
-                return
-            i = torch.arange(max(n, 0), device=t.device)
-            r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
-            t[(r, c) + (i,) * (t.dim() - 2)] = value
-        return self._fill(fill)
+    # ------------------------------------------------------------ in-place writes
 
     def set_value(self, value):
         src = value._t if isinstance(value, Tensor) else torch.as_tensor(np.asarray(value))
         if list(src.shape) != list(self._t.shape):
             # Paddle checks this with an assert, so its error type is AssertionError
             raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor with shape "
-                             f"{list(self._t.shape)} but load set tensor with shape {list(src.shape)}")
+                                 f"{list(self._t.shape)} but load set tensor with shape {list(src.shape)}")
         with torch.no_grad():
             self._t.copy_(src.to(self._t.dtype))
 
     def copy_(self, other, blocking=True):
-        return self._fill(lambda t: t.copy_(other._t if isinstance(other, Tensor) else other))
+        from .inplace import _check
 
-    def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
-        return self._fill(lambda t: t.uniform_(min, max))
-
-    def normal_(self, mean=0.0, std=1.0, name=None):
-        return self._fill(lambda t: t.normal_(mean, std))
-
-    def exponential_(self, lam=1.0, name=None):
-        return self._fill(lambda t: t.exponential_(lam))
-
-    def cauchy_(self, loc=0, scale=1, name=None):
-        return self._fill(lambda t: t.cauchy_(loc, scale))
-
-    def geometric_(self, probs, name=None):
-        return self._fill(lambda t: t.geometric_(probs))
-
-    def log_normal_(self, mean=1.0, std=2.0, name=None):
-        return self._fill(lambda t: t.log_normal_(mean, std))
-
-    def bernoulli_(self, p=0.5, name=None):
-        return self._fill(lambda t: t.bernoulli_(p._t if isinstance(p, Tensor) else p))
-
-    def random_(self, from_=0, to=None, *, generator=None):
-        return self._fill(lambda t: t.random_(from_, to) if to is not None else t.random_(from_)
-                          if from_ else t.random_())
+        _check(self)
+        with torch.no_grad():
+            self._t.copy_(other._t if isinstance(other, Tensor) else torch.as_tensor(other))
+        return self
 
     # ------------------------------------------------------------ dtype shorthands (Paddle 3.3)
     def float(self):
