@@ -1,0 +1,3 @@
+"""paddle.nn.functional: activation (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: common (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: conv (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: distance (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: extension (being filled in)."""
+
+__all__ = []

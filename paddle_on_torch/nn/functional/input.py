@@ -1,0 +1,3 @@
+"""paddle.nn.functional: input (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: norm (being filled in)."""
+
+__all__ = []

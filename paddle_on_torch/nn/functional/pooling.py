@@ -1,0 +1,3 @@
+"""paddle.nn.functional: pooling (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn.functional: vision (being filled in)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""paddle.nn layers: activation (being filled in)."""
+
+__all__ = []

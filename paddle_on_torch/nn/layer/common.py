@@ -1,0 +1,3 @@
+"""paddle.nn layers: common (being filled in)."""
+
+__all__ = []

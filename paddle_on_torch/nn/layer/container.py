@@ -1,0 +1,3 @@
+"""paddle.nn layers: container (being filled in)."""
+
+__all__ = []

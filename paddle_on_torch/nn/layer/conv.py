@@ -1,0 +1,3 @@
+"""paddle.nn layers: conv (being filled in)."""
+
+__all__ = []

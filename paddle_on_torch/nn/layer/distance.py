@@ -1,0 +1,3 @@
+"""paddle.nn layers: distance (being filled in)."""
+
+__all__ = []

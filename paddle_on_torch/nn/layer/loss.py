@@ -1,0 +1,3 @@
+"""paddle.nn layers: loss (being filled in)."""
+
+__all__ = []

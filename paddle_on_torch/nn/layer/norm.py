@@ -1,0 +1,3 @@
+"""paddle.nn layers: norm (being filled in)."""
+
+__all__ = []

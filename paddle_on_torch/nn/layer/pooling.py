@@ -1,0 +1,3 @@
+"""paddle.nn layers: pooling (being filled in)."""
+
+__all__ = []

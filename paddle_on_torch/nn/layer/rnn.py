@@ -1,0 +1,3 @@
+"""paddle.nn layers: rnn (being filled in)."""
+
+__all__ = []

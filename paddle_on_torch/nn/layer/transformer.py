@@ -1,0 +1,3 @@
+"""paddle.nn layers: transformer (being filled in)."""
+
+__all__ = []

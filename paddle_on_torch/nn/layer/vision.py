@@ -1,0 +1,3 @@
+"""paddle.nn layers: vision (being filled in)."""
+
+__all__ = []
