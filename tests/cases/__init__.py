@@ -40,3 +40,25 @@ def load_all():
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
     return CASES
+
+
+def fill_parameters(layer, seed=0, scale=0.5):
+    """Give every parameter of `layer` the same values on both sides (numpy's generator, by name order).
+
+    Paddle's and our random initialisers differ, so cases that compare layer outputs set the weights
+    with this first.  Works on real Paddle and on paddle_on_torch alike (uses only set_value).
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    for _, p in sorted(layer.named_parameters(), key=lambda kv: kv[0]):
+        shape = list(p.shape)
+        p.set_value((rng.standard_normal(shape) * scale).astype(str(p.dtype).replace("paddle.", "")))
+    return layer
+
+
+def data(shape, seed=0, dtype="float32", scale=1.0):
+    """A deterministic numpy array for case inputs."""
+    import numpy as np
+
+    return (np.random.default_rng(seed).standard_normal(shape) * scale).astype(dtype)
