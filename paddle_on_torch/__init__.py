@@ -6,6 +6,7 @@ this module and `import paddle.nn.functional` returns
 `paddle_on_torch.nn.functional`.  The layout mirrors Paddle's, so
 `paddle.nn.functional.conv2d` lives in paddle_on_torch/nn/functional/.
 """
+import builtins as _builtins
 import importlib as _importlib
 
 # Paddle's version, which this package follows; our own is __shim_version__.
@@ -20,14 +21,17 @@ from ._report import module_getattr as _module_getattr  # noqa: E402
 from .framework import dtype as _dtype_mod  # noqa: E402
 from .framework.dtype import (  # noqa: E402,F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float8_e4m3fn, float8_e5m2, float16, float32, float64,
-    get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8, uint16, uint32, uint64)
+    get_default_dtype, iinfo, int8, int16, int32, int64, pstring, raw, set_default_dtype, uint8, uint16, uint32,
+    uint64)
 from .framework.flags import get_flags, set_flags  # noqa: E402,F401
 from .framework.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
+from .batch import batch  # noqa: E402,F401
 from .framework.place import (  # noqa: E402,F401
-    CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPlace, get_device, is_compiled_with_cinn,
+    CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPinnedPlace, XPUPlace, get_device, is_compiled_with_cinn,
     is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm,
     is_compiled_with_xpu, set_device)
-from .framework.random import get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state  # noqa
+from .framework.random import (  # noqa: E402,F401
+    Generator, get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state)
 from .tensor.attribute import *  # noqa: E402,F401,F403
 from .tensor.creation import *  # noqa: E402,F401,F403
 from .tensor.einsum import *  # noqa: E402,F401,F403
@@ -42,6 +46,14 @@ from .tensor.tensor import Size, Tensor  # noqa: E402,F401
 from .tensor.to_string import set_printoptions  # noqa: E402,F401
 
 manual_seed = seed
+
+# torch-style dtype spellings and numeric constants Paddle 3.3 has at top level
+float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128
+e, pi, inf, nan, newaxis = 2.718281828459045, 3.141592653589793, _builtins.float("inf"), _builtins.float("nan"), None
+
+
+def disable_signal_handler():
+    """Paddle installs C++ signal handlers and this turns them off; paddle_on_torch installs none."""
 
 
 def in_dynamic_mode():

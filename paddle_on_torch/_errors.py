@@ -15,6 +15,10 @@ _SHAPE_WORDS = ("must match the size", "shape", "size mismatch", "expanded size"
 def translate(e):
     """The Paddle-typed exception for a torch exception (or None to re-raise it unchanged)."""
     msg = str(e).split("\n")[0]
+    if msg.startswith("("):
+        return None  # already worded as Paddle words it (raised by our own code)
+    if type(e) is NotImplementedError and "not implemented for" in msg:
+        return RuntimeError(f"(NotFound) {msg}")  # torch lacks a kernel for this dtype: Paddle's NotFound
     if isinstance(e, IndexError) and "Dimension out of range" in msg:
         return ValueError(f"(InvalidArgument) {msg}")
     if type(e) is RuntimeError:

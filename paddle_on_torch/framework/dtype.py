@@ -12,7 +12,7 @@ import torch
 __all__ = [
     "dtype", "bool", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    "float8_e4m3fn", "float8_e5m2", "get_default_dtype", "set_default_dtype", "iinfo", "finfo",
+    "float8_e4m3fn", "float8_e5m2", "pstring", "raw", "get_default_dtype", "set_default_dtype", "iinfo", "finfo",
 ]
 
 _builtin_bool = bool
@@ -30,7 +30,7 @@ class dtype:
         return f"<DataType.{self.name}: {self.value}>"
 
     def __str__(self):
-        return f"paddle.{self._short}"
+        return f"paddle.{self._short}" if self._torch is not None else f"DataType.{self.name}"
 
     def __reduce__(self):  # pickles as a reference to the singleton
         return (_by_short.__getitem__, (self._short,))
@@ -73,7 +73,10 @@ globals().update(_by_short)
 # Paddle's legacy alias: uint16 is the old spelling of bfloat16 (`paddle.uint16` prints paddle.bfloat16).
 uint16 = dtype("UINT16", 4, torch.uint16, "bfloat16")
 _by_short["uint16"] = uint16
-for _d in list(_by_short.values()):
+# Paddle's string and undefined types: names that exist, with no torch twin (using one is a TypeError).
+pstring = dtype("PSTRING", 14, None, "pstring")
+raw = dtype("UNDEFINED", 0, None, "raw")
+for _d in list(_by_short.values()) + [pstring, raw]:
     setattr(dtype, _d.name, _d)
 
 # Spellings a user may write, beyond the short names.
@@ -117,6 +120,8 @@ def convert_dtype(d):
 def to_torch_dtype(d):
     """Any dtype spelling -> torch.dtype (None stays None).  The hot path is a paddle dtype."""
     if type(d) is dtype:
+        if d._torch is None:
+            raise TypeError(f"{d} has no torch counterpart and cannot hold tensor data here")
         return d._torch
     if d is None:
         return None

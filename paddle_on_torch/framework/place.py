@@ -8,7 +8,7 @@ import re
 
 import torch
 
-__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "CustomPlace",
+__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPUPinnedPlace", "CustomPlace",
            "set_device", "get_device", "is_compiled_with_cuda", "is_compiled_with_rocm",
            "is_compiled_with_xpu", "is_compiled_with_custom_device", "is_compiled_with_cinn",
            "is_compiled_with_distribute", "current_torch_device"]
@@ -77,6 +77,10 @@ def CUDAPlace(device_id=0):
 def CUDAPinnedPlace():
     raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only version, "
                        "Please recompile or reinstall Paddle with CUDA support.")
+
+
+def XPUPinnedPlace():
+    raise RuntimeError("(PermissionDenied) Cannot use XPUPinnedPlace: no XPU is available to torch here.")
 
 
 def XPUPlace(device_id=0):

@@ -8,7 +8,7 @@ docs/compatibility.md).
 import numpy as np
 import torch
 
-__all__ = ["seed", "get_rng_state", "set_rng_state", "get_cuda_rng_state", "set_cuda_rng_state"]
+__all__ = ["seed", "get_rng_state", "set_rng_state", "get_cuda_rng_state", "set_cuda_rng_state", "Generator"]
 
 
 class _Generator:
@@ -55,3 +55,33 @@ def get_cuda_rng_state():
 def set_cuda_rng_state(state_list):
     if torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state_list)
+
+
+class Generator:
+    """paddle.Generator: a random-number generator of its own, over a torch.Generator."""
+
+    def __init__(self, device=None):
+        from .place import to_torch_device
+
+        self._g = torch.Generator(device=to_torch_device(device))
+
+    def manual_seed(self, seed_value):
+        self._g.manual_seed(int(seed_value))
+        return self
+
+    def seed(self):
+        return self._g.seed()
+
+    def initial_seed(self):
+        return self._g.initial_seed()
+
+    def get_state(self):
+        return self._g.get_state()
+
+    def set_state(self, state):
+        self._g.set_state(state)
+        return self
+
+    def random(self):
+        """A random 64-bit unsigned integer, advancing the generator."""
+        return int(torch.randint(0, 2**63 - 1, (1,), generator=self._g).item())

@@ -1,27 +1,68 @@
-"""Paddle's name generator: `linear_0`, `linear_0.w_0`, `create_parameter_1.b_0`, ..."""
+"""Paddle's name generator (paddle.utils.unique_name): `linear_0`, `linear_0.w_0`, `create_parameter_1.b_0`, ...
+
+Also the checker Paddle's dygraph mode uses to refuse two parameters of one name; `guard()` gives
+a fresh generator and a fresh checker, as in Paddle.
+"""
 import collections
+import contextlib
 
-__all__ = ["generate", "guard"]
+__all__ = ["generate", "switch", "guard"]
 
-_counters = collections.defaultdict(int)
+
+class UniqueNameGenerator:
+    def __init__(self, prefix=None):
+        self.ids = collections.defaultdict(int)
+        self.prefix = prefix or ""
+
+    def __call__(self, key):
+        return self.generate(key)
+
+    def generate(self, key):
+        n = self.ids[key]
+        self.ids[key] += 1
+        return f"{self.prefix}{key}_{n}"
+
+
+class DygraphParameterNameChecker:
+    """`checker(name)` is True when the name was used before (and records it otherwise)."""
+
+    def __init__(self):
+        self._name_set = set()
+
+    def __call__(self, name):
+        if name in self._name_set:
+            return True
+        self._name_set.add(name)
+        return False
+
+
+generator = UniqueNameGenerator()
+dygraph_parameter_name_checker = DygraphParameterNameChecker()
 
 
 def generate(key):
-    n = _counters[key]
-    _counters[key] += 1
-    return f"{key}_{n}"
+    return generator(key)
 
 
-class guard:
-    """Scope a fresh set of counters (paddle.utils.unique_name.guard)."""
+def switch(new_generator=None, new_para_name_checker=None):
+    """Install a generator (and checker); returns the previous pair."""
+    global generator, dygraph_parameter_name_checker
+    old = generator, dygraph_parameter_name_checker
+    generator = UniqueNameGenerator() if new_generator is None else new_generator
+    dygraph_parameter_name_checker = (DygraphParameterNameChecker() if new_para_name_checker is None
+                                      else new_para_name_checker)
+    return old
 
-    def __init__(self, new_generator=None):
-        self._saved = None
 
-    def __enter__(self):
-        global _counters
-        self._saved, _counters = _counters, collections.defaultdict(int)
-
-    def __exit__(self, *exc):
-        global _counters
-        _counters = self._saved
+@contextlib.contextmanager
+def guard(new_generator=None):
+    """Names generated inside start afresh (a str or bytes argument becomes the names' prefix)."""
+    if isinstance(new_generator, bytes):
+        new_generator = new_generator.decode()
+    if isinstance(new_generator, str):
+        new_generator = UniqueNameGenerator(new_generator)
+    old_generator, old_checker = switch(new_generator)
+    try:
+        yield
+    finally:
+        switch(old_generator, old_checker)

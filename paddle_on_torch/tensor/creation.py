@@ -21,7 +21,7 @@ __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
     "arange", "range", "linspace", "logspace", "eye", "diag", "diagflat", "diag_embed", "meshgrid", "tril",
     "triu", "tril_indices", "triu_indices", "assign", "clone", "complex", "polar", "create_parameter",
-    "from_numpy", "as_tensor", "cauchy_", "geometric_",
+    "from_numpy", "as_tensor", "cauchy_", "geometric_", "asarray", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
 ]
 
 _builtin_range = range
@@ -524,3 +524,37 @@ def geometric_(x, probs, name=None):
     """Fill x in place with Paddle's (continuous) geometric samples log(u) / log(1 - probs), u ~ U(0, 1)."""
     p = probs._t if hasattr(probs, "_t") else float(probs)
     return _fill_inplace(x, lambda t: t.copy_(torch.log(torch.rand_like(t)) / torch.log1p(-torch.as_tensor(p))))
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """paddle.asarray (torch-style): like to_tensor, a new Tensor holding a copy (Paddle copies even a Tensor)."""
+    return to_tensor(obj, dtype, device, stop_gradient=not requires_grad)
+
+
+class _DTypeTensorFactory:
+    """paddle.FloatTensor and friends: `FloatTensor([1, 2])` (data) or `FloatTensor(2, 3)` (a shape)."""
+
+    def __init__(self, name, dtype):
+        self.__name__ = self.__qualname__ = name
+        self._dtype = dtype
+
+    def __call__(self, *args, device=None):
+        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return wrap(torch.empty(args, dtype=_dtypes.to_torch_dtype(self._dtype), device=to_torch_device(device)))
+        data = args[0] if args else []
+        return to_tensor(data, self._dtype, device)
+
+    def __repr__(self):
+        return f"<class 'paddle.{self.__name__}'>"
+
+
+BFloat16Tensor = _DTypeTensorFactory("BFloat16Tensor", "bfloat16")
+BoolTensor = _DTypeTensorFactory("BoolTensor", "bool")
+ByteTensor = _DTypeTensorFactory("ByteTensor", "uint8")
+CharTensor = _DTypeTensorFactory("CharTensor", "int8")
+DoubleTensor = _DTypeTensorFactory("DoubleTensor", "float64")
+FloatTensor = _DTypeTensorFactory("FloatTensor", "float32")
+HalfTensor = _DTypeTensorFactory("HalfTensor", "float16")
+IntTensor = _DTypeTensorFactory("IntTensor", "int32")
+LongTensor = _DTypeTensorFactory("LongTensor", "int64")
+ShortTensor = _DTypeTensorFactory("ShortTensor", "int16")

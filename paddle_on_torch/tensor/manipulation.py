@@ -18,12 +18,13 @@ __all__ = [
     "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack", "hsplit", "vsplit", "dsplit", "tensor_split",
     "atleast_1d", "atleast_2d", "atleast_3d", "swapaxes", "swapdims", "narrow", "unflatten", "index_fill",
     "diagonal_scatter", "select_scatter", "slice_scatter", "shard_index", "unique_consecutive",
-    "as_strided", "tensordot", "block_diag", "tolist",
+    "as_strided", "tensordot", "block_diag", "tolist", "reverse", "take_along_dim",
 ]
 
 # Tensor methods only: bound onto Tensor, not exported as paddle.* (Paddle has no such functions)
 __tensor_methods__ = ["astype", "repeat", "contiguous", "fill_", "zero_", "fill_diagonal_", "fill_diagonal_tensor",
-                      "fill_diagonal_tensor_"]
+                      "fill_diagonal_tensor_", "split_with_sizes",
+]
 
 
 def _int(v):
@@ -923,3 +924,13 @@ def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None):
     r = fill_diagonal_tensor(x, y, offset, dim1, dim2)
     x._t.copy_(r._t)
     return x
+
+
+# torch-style spellings Paddle 3.3 also accepts
+reverse = flip
+take_along_dim = take_along_axis
+
+
+def split_with_sizes(x, split_sizes, dim=0):
+    """Tensor.split_with_sizes: `split` with a list of sizes (torch's name and argument order)."""
+    return split(x, list(split_sizes), dim)

@@ -32,7 +32,7 @@ __all__ = [
     "scale", "clip", "clamp", "lerp", "stanh", "addmm", "inner", "outer", "kron", "trace", "diagonal",
     "matmul", "mm", "bmm", "mv", "dot", "increment", "add_n", "diff", "cross", "renorm",
     "vander", "cartesian_prod", "baddbmm", "multiplex", "trapezoid",
-    "cumulative_trapezoid", "combinations", "reduce_as", "take", "inverse", "broadcast_shapes", "sigmoid",
+    "cumulative_trapezoid", "combinations", "reduce_as", "take", "inverse", "broadcast_shapes", "sigmoid", "ger",
 ]
 
 _builtin_sum = builtins.sum
@@ -843,3 +843,6 @@ def broadcast_shapes(*shapes):
                 raise ValueError("(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
                                  f"together with the shape of X = {out} and the shape of Y = {s}.")
     return out
+
+
+ger = outer  # torch-style alias

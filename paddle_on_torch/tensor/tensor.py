@@ -526,10 +526,41 @@ class Tensor:
     def cdouble(self):
         return self.astype("complex128")
 
+    def type_as(self, other):
+        return self.astype(other.dtype)
+
+    # ------------------------------------------------------------ small Paddle extras
+    def requires_grad_(self, requires_grad=True):
+        self.stop_gradient = not requires_grad
+        return self
+
+    def is_same_shape(self, y):
+        return list(self._t.shape) == list(y._t.shape)
+
+    def gradient(self):
+        """Deprecated in Paddle (use .grad): the gradient as a numpy array, or None."""
+        g = self._t.grad
+        return None if g is None else g.detach().cpu().numpy()
+
+    def resize_(self, shape, fill_zero=False, name=None):
+        t = self._t
+        n = t.numel()
+        with torch.no_grad():
+            t.resize_([int(s) for s in shape])
+            if fill_zero and t.numel() > n:
+                t.view(-1)[n:] = 0
+        return self
+
     # ------------------------------------------------------------ torch interop
     def torch(self):
         """The torch tensor behind this Tensor (shared storage and autograd)."""
         return self._t
+
+
+for _name in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "complex64",
+              "complex128"):
+    if _name not in Tensor.__dict__:
+        setattr(Tensor, _name, (lambda n: lambda self: self.astype(n))(_name))
 
 
 def _is_device_name(s):

@@ -1,0 +1,7 @@
+"""paddle.utils (only unique_name so far)."""
+from .. import _report
+from . import unique_name  # noqa: F401
+
+__all__ = []
+
+__getattr__ = _report.module_getattr("paddle.utils")
