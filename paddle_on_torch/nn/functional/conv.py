@@ -1,3 +1,129 @@
-"""paddle.nn.functional: conv (being filled in)."""
+"""paddle.nn.functional: convolutions and transposed convolutions (Paddle's padding and layouts)."""
+import torch
+import torch.nn.functional as TF
 
-__all__ = []
+from ..._normalize import OptionalTensor, TensorLike, op
+from . import _layout as L
+
+__all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose"]
+
+_CONV = {1: TF.conv1d, 2: TF.conv2d, 3: TF.conv3d}
+_CONV_T = {1: TF.conv_transpose1d, 2: TF.conv_transpose2d, 3: TF.conv_transpose3d}
+_NAMES = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
+
+
+def _check(x, weight, groups, n, last, api, transposed=False):
+    if x.dim() != n + 2:
+        raise ValueError(f"Input x should be {n + 2}D tensor, but received x with the shape of {list(x.shape)}")
+    if weight.dim() != n + 2:
+        raise ValueError(f"The weight of {api} should be {n + 2}D tensor, but received {list(weight.shape)}")
+    c = x.shape[-1 if last else 1]
+    if groups is None or groups <= 0:
+        raise ValueError(f"The groups of {api} should be greater than 0, but received groups={groups}")
+    if c % groups:
+        raise ValueError(f"The number of input channels ({c}) must be divisible by groups ({groups}).")
+    expect = weight.shape[0] if transposed else weight.shape[1] * groups
+    if c != expect:
+        raise ValueError(f"The number of input channels ({c}) must equal the weight's "
+                         f"{'first dim' if transposed else 'second dim times groups'} ({expect}) in {api}; "
+                         f"x shape {list(x.shape)}, weight shape {list(weight.shape)}.")
+
+
+def _conv(n, x, weight, bias, stride, padding, dilation, groups, data_format):
+    api = _NAMES[n]
+    last = L.channel_last(data_format, n)
+    _check(x, weight, groups, n, last, api)
+    s, d = L.ntuple(stride, n, "stride"), L.ntuple(dilation, n, "dilation")
+    xt = L.to_channel_first(x, last)
+    pairs = L.resolve_padding(xt, padding, n, list(weight.shape[2:]), s, d, last)
+    if L.symmetric(pairs):
+        out = _CONV[n](xt, weight, bias, s, [a for a, _ in pairs], d, groups)
+    else:
+        out = _CONV[n](TF.pad(xt, L.torch_pad_arg(pairs)), weight, bias, s, 0, d, groups)
+    return L.from_channel_first(out, last)
+
+
+def _conv_transpose(n, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size, data_format):
+    api = _NAMES[n] + "_transpose"
+    last = L.channel_last(data_format, n)
+    _check(x, weight, groups, n, last, api, transposed=True)
+    s, d = L.ntuple(stride, n, "stride"), L.ntuple(dilation, n, "dilation")
+    k = list(weight.shape[2:])
+    xt = L.to_channel_first(x, last)
+    pairs = L.resolve_padding(xt, padding, n, k, s, d, last)
+    ins = list(xt.shape[2:])
+    base = [(i - 1) * st + dl * (kk - 1) + 1 - a - b for i, st, dl, kk, (a, b) in zip(ins, s, d, k, pairs)]
+    if output_size is not None:
+        if output_padding not in (0, None, [0] * n) and output_padding != (0,) * n:
+            raise ValueError("output_padding option is mutually exclusive with output_size")
+        if hasattr(output_size, "_t"):
+            output_size = output_size._t.tolist()
+        osz = L.ntuple(output_size, n, "output_size")
+        for o, b_, st in zip(osz, base, s):
+            if not b_ <= o < b_ + st:
+                raise ValueError(f"output_size {osz} is out of range: each must be in [{base}, base + stride).")
+        op_ = [o - b_ for o, b_ in zip(osz, base)]
+    else:
+        op_ = L.ntuple(output_padding or 0, n, "output_padding")
+        for o, st, dl in zip(op_, s, d):
+            if o >= max(st, dl):
+                raise ValueError(f"output padding must be smaller than either stride or dilation, but got "
+                                 f"output_padding={op_}, stride={s}, dilation={d}")
+    if L.symmetric(pairs):
+        out = _CONV_T[n](xt, weight, bias, s, [a for a, _ in pairs], op_, groups, d)
+    else:  # the full transposed conv, then Paddle's asymmetric crop (and output_padding at the end)
+        full = _CONV_T[n](xt, weight, None, s, 0, 0, groups, d)
+        idx = [slice(None), slice(None)]
+        extra = []
+        for dim, ((a, _), b_, o) in enumerate(zip(pairs, base, op_)):
+            size = b_ + o
+            idx.append(slice(a, a + size))
+            extra.append(max(0, a + size - full.shape[2 + dim]))
+        if any(extra):
+            full = TF.pad(full, L.torch_pad_arg([(0, e) for e in extra]))
+        out = full[tuple(idx)]
+        if bias is not None:
+            out = out + bias.reshape([1, -1] + [1] * n)
+    return L.from_channel_first(out, last)
+
+
+@op
+def conv1d(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0, dilation=1,
+           groups=1, data_format="NCL", name=None):
+    return _conv(1, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+@op
+def conv2d(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0, dilation=1,
+           groups=1, data_format="NCHW", name=None):
+    return _conv(2, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+@op
+def conv3d(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0, dilation=1,
+           groups=1, data_format="NCDHW", name=None):
+    return _conv(3, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+@op
+def conv1d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1, output_size=None, data_format="NCL", name=None):
+    return _conv_transpose(1, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                           data_format)
+
+
+@op
+def conv2d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
+                     output_padding=0, dilation=1, groups=1, output_size=None, data_format="NCHW", name=None):
+    return _conv_transpose(2, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                           data_format)
+
+
+@op
+def conv3d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1, output_size=None, data_format="NCDHW", name=None):
+    return _conv_transpose(3, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                           data_format)
+
+
+del torch

@@ -1,3 +1,35 @@
-"""paddle.nn.functional: input (being filled in)."""
+"""paddle.nn.functional: embedding and one_hot."""
+import torch
+import torch.nn.functional as TF
 
-__all__ = []
+from ..._normalize import TensorLike, op
+
+__all__ = ["embedding", "one_hot"]
+
+
+def _padding_idx(padding_idx, num):
+    if padding_idx is None:
+        return None
+    if padding_idx >= num or padding_idx < -num:
+        raise ValueError(f"padding_idx must be within [-{num}, {num})")
+    return padding_idx if padding_idx >= 0 else num + padding_idx
+
+
+@op
+def embedding(x: TensorLike, weight: TensorLike, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
+              scale_grad_by_freq=False, name=None):
+    if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
+        raise TypeError(f"The data type of 'x' in embedding must be int32 or int64, but received "
+                        f"{str(x.dtype).replace('torch.', '')}.")
+    pi = _padding_idx(padding_idx, weight.shape[0])
+    out = TF.embedding(x.long(), weight, pi, max_norm, norm_type, scale_grad_by_freq, False)
+    if pi is not None:  # Paddle's lookup gives zeros for padding_idx, whatever the row holds
+        out = out.masked_fill((x == pi).unsqueeze(-1), 0)
+    return out
+
+
+@op
+def one_hot(x: TensorLike, num_classes=-1, name=None):
+    if hasattr(num_classes, "_t"):
+        num_classes = int(num_classes._t.item())
+    return TF.one_hot(x.long(), int(num_classes)).to(torch.float32)
