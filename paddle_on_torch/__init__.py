@@ -45,6 +45,7 @@ from .tensor.search import *  # noqa: E402,F401,F403
 from .tensor.stat import *  # noqa: E402,F401,F403
 from .tensor.tensor import Size, Tensor  # noqa: E402,F401
 from .tensor.to_string import set_printoptions  # noqa: E402,F401
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 
 manual_seed = seed
 

@@ -21,7 +21,7 @@ __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
     "arange", "range", "linspace", "logspace", "eye", "diag", "diagflat", "diag_embed", "meshgrid", "tril",
     "triu", "tril_indices", "triu_indices", "assign", "clone", "complex", "polar", "create_parameter",
-    "from_numpy", "as_tensor", "cauchy_", "geometric_", "asarray", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
+    "from_numpy", "as_tensor", "cauchy_", "geometric_", "asarray", "create_tensor", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
 ]
 
 _builtin_range = range
@@ -558,3 +558,10 @@ HalfTensor = _DTypeTensorFactory("HalfTensor", "float16")
 IntTensor = _DTypeTensorFactory("IntTensor", "int32")
 LongTensor = _DTypeTensorFactory("LongTensor", "int64")
 ShortTensor = _DTypeTensorFactory("ShortTensor", "int16")
+
+
+def create_tensor(dtype, name=None, persistable=False):
+    """paddle.tensor.create_tensor: a placeholder Tensor of the given dtype (shape [], as Paddle reports)."""
+    x = wrap(torch.empty([], dtype=_dtypes.to_torch_dtype(dtype)))
+    x.persistable = persistable
+    return x

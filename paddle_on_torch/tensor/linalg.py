@@ -18,7 +18,7 @@ from ..framework import dtype as _dtypes
 
 __all__ = [
     "norm", "dist", "cholesky", "eigvalsh", "histogram", "histogram_bin_edges", "histogramdd", "bincount",
-    "cdist", "vecdot", "matrix_transpose",
+    "cdist", "pdist", "vecdot", "matrix_transpose",
 ]
 
 # Names reached through paddle.linalg only (paddle_on_torch/linalg.py imports them).
@@ -734,3 +734,11 @@ def lstsq(x: TensorLike, y: TensorLike, rcond=None, driver=None, name=None):
     sv = res.singular_values if driver in ("gelsd", "gelss") else x.new_empty(0)
     return sol, residuals, rank, sv
 
+
+
+@op
+def pdist(x: TensorLike, p=2.0, name=None):
+    """Pairwise p-norm distances between the rows of a 2-D x (the upper triangle, row-major)."""
+    if x.dim() != 2:
+        raise AssertionError("The x must be 2-dimensional")  # Paddle checks with an assert
+    return torch.pdist(x, p)

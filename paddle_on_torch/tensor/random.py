@@ -284,7 +284,8 @@ def log_normal_(x, mean=1.0, std=2.0, name=None):
 
 def bernoulli_(x, p=0.5, name=None):
     """Fill x in place with 0/1 samples of probability p (a number or a Tensor broadcast to x)."""
-    p = p._t if hasattr(p, "_t") else float(p)
+    # Paddle clips probabilities into [0, 1] (a negative p draws 0s); torch would raise
+    p = p._t.clamp(0, 1) if hasattr(p, "_t") else min(max(float(p), 0.0), 1.0)
     return _fill_inplace(x, lambda t: t.bernoulli_(p))
 
 

@@ -398,7 +398,24 @@ class Tensor:
         return self
 
     def get_tensor(self):
+        """The underlying dense tensor, printed the way Paddle prints its DenseTensor."""
+        return _DenseTensorView(self)
+
+    def set_(self, source=None, shape=None, stride=None, offset=0, name=None):
+        """Make this Tensor a view of `source`'s storage (or empty), as torch's set_ does."""
+        t = self._t
+        with torch.no_grad():
+            if source is None:
+                t.set_()
+            else:
+                src = source._t
+                shape = list(src.shape) if shape is None else list(shape)
+                stride = list(torch.empty(shape).stride()) if stride is None else list(stride)
+                t.set_(src.untyped_storage(), src.storage_offset() + offset // src.element_size(), shape, stride)
         return self
+
+    def _is_shared_buffer_with(self, other):
+        return self._t.untyped_storage().data_ptr() == other._t.untyped_storage().data_ptr()
 
     def _numel(self):
         return self._t.numel()
@@ -451,24 +468,25 @@ class Tensor:
         return self
 
     # ------------------------------------------------------------ new tensors like this one
-    def _new(self, factory, shape, dtype, *args, requires_grad=False):
+    def _new(self, factory, size, dtype, *args, requires_grad=False):
         from .._normalize import _shape
 
         dt = self._t.dtype if dtype is None else _dtypes.to_torch_dtype(dtype)
-        t = factory(_shape(shape), *args, dtype=dt, device=self._t.device)
+        t = factory(_shape(size), *args, dtype=dt, device=self._t.device)
         return _normalize.wrap(t.requires_grad_(requires_grad) if requires_grad else t)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False, pin_memory=False):
         return self._new(torch.full, size, dtype, fill_value, requires_grad=requires_grad)
 
-    def new_empty(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.empty, size, dtype, requires_grad=requires_grad)
+    # new_empty / new_ones / new_zeros take the size as a list or as separate ints (x.new_ones(3, 3))
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.empty, _size_args(size), dtype, requires_grad=requires_grad)
 
-    def new_ones(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.ones, size, dtype, requires_grad=requires_grad)
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.ones, _size_args(size), dtype, requires_grad=requires_grad)
 
-    def new_zeros(self, size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.zeros, size, dtype, requires_grad=requires_grad)
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return self._new(torch.zeros, _size_args(size), dtype, requires_grad=requires_grad)
 
     # ------------------------------------------------------------ in-place writes
 
@@ -561,6 +579,29 @@ for _name in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int
               "complex128"):
     if _name not in Tensor.__dict__:
         setattr(Tensor, _name, (lambda n: lambda self: self.astype(n))(_name))
+
+
+def _size_args(size):
+    return size[0] if len(size) == 1 and not isinstance(size[0], int) else list(size)
+
+
+class _DenseTensorView:
+    def __init__(self, x):
+        self._x = x
+
+    def __repr__(self):
+        t = self._x._t
+        data = t.detach().reshape(-1).cpu().tolist()
+        return (f"  - shape: {list(t.shape)}\n  - layout: NCHW\n  - place: {self._x.place}\n"
+                f"  - dtype: {self._x.dtype._short}\n  - data: [{' '.join(f'{v:g}' for v in data)}]")
+
+    __str__ = __repr__
+
+    def shape(self):
+        return list(self._x._t.shape)
+
+    def _dtype(self):
+        return self._x.dtype
 
 
 def _is_device_name(s):

@@ -93,3 +93,66 @@ def is_compiled_flags(paddle):
 @case
 def set_device_bad_name_fails(paddle):
     paddle.set_device("tpu:0")
+
+
+@case
+def pdist_norms(paddle):
+    a = paddle.to_tensor([[0.0, 1.0], [2.0, 3.0], [4.0, 7.0]])
+    return [paddle.pdist(a), paddle.pdist(a, p=1.0), paddle.pdist(a, p=0.0), paddle.pdist(paddle.ones([1, 3]))]
+
+
+@case
+def pdist_needs_2d(paddle):
+    paddle.pdist(paddle.ones([3]))
+
+
+@case
+def new_factories_take_size_varargs(paddle):
+    x = paddle.zeros([2, 2], dtype="int32")
+    return [x.new_ones(3, 2), x.new_zeros([1, 2]), x.new_empty(2).shape, x.new_ones((2,), dtype="float64")]
+
+
+@case
+def create_tensor_is_empty(paddle):
+    t = paddle.tensor.create_tensor(dtype="float32")
+    return [t.shape, str(t.dtype)]
+
+
+@case
+def set_views_another_storage(paddle):
+    src = paddle.to_tensor([[11.0, 22.0, 33.0]])
+    src2 = paddle.to_tensor([11.0, 22.0, 33.0, 44.0, 55.0, 66.0])
+    out = []
+    for kwargs in ({}, {"shape": [2, 1]}):
+        x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+        out.append(x.set_(src, **kwargs))
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    x.set_(src2, shape=[3], stride=[2])
+    out.append(x)
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    x.set_(src2, shape=[2], offset=8)
+    out.append(x)
+    y = paddle.to_tensor([1.0, 2.0])
+    y.set_()
+    out.append(y)
+    return out
+
+
+@case
+def get_tensor_prints_dense_tensor(paddle):
+    x = paddle.to_tensor([1.0, 2.5], stop_gradient=False)  # kept alive: Paddle's view dangles otherwise
+    return str(x.get_tensor())
+
+
+@case
+def dlpack_round_trip_shares_memory(paddle):
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    y = paddle.from_dlpack(paddle.to_dlpack(x))
+    y[0] = 10.0
+    z = paddle.utils.dlpack.from_dlpack(paddle.utils.dlpack.to_dlpack(paddle.to_tensor([1, 2], dtype="int32")))
+    return [x, y, z]
+
+
+@case
+def from_dlpack_rejects_lists(paddle):
+    paddle.from_dlpack([1, 2])

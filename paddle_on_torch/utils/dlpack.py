@@ -1,0 +1,26 @@
+"""paddle.utils.dlpack: zero-copy exchange with any DLPack producer or consumer (torch, numpy, ...).
+
+`from_dlpack` accepts a DLPack capsule or any object with `__dlpack__` (a torch tensor, a numpy
+array, a CuPy/JAX array) and shares its memory; `to_dlpack` hands out a capsule over a Tensor's
+memory.  Gradients do not cross: the result has stop_gradient=True.
+"""
+import torch
+
+from .._normalize import wrap
+
+__all__ = ["to_dlpack", "from_dlpack"]
+
+
+def to_dlpack(x):
+    if not hasattr(x, "_t"):
+        raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}.")
+    return torch.utils.dlpack.to_dlpack(x._t.detach())
+
+
+def from_dlpack(dlpack):
+    if hasattr(dlpack, "_t"):  # a paddle Tensor is also a DLPack producer
+        return wrap(dlpack._t.detach())
+    if not (hasattr(dlpack, "__dlpack__") or type(dlpack).__name__ == "PyCapsule"):
+        raise ValueError(f"The type of 'dlpack' in from_dlpack must be PyCapsule object or an object with "
+                        f"__dlpack__, but received {type(dlpack)}.")
+    return wrap(torch.from_dlpack(dlpack))
