@@ -1,3 +1,114 @@
-"""paddle.nn.functional: norm (being filled in)."""
+"""paddle.nn.functional: normalisation (Paddle's momentum convention: running = m * running + (1 - m) * batch,
+with the biased batch variance)."""
+import torch
+import torch.nn.functional as TF
 
-__all__ = []
+from ..._normalize import OptionalTensor, TensorLike, op
+
+__all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "normalize"]
+
+_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _channel_last(data_format):
+    if data_format not in _FORMATS:
+        raise ValueError(f"data_format must be one of {list(_FORMATS)}, but got {data_format}")
+    return data_format in ("NLC", "NHWC", "NDHWC")
+
+
+def _stats_shape(x, last):
+    shape = [1] * x.dim()
+    shape[-1 if last else 1] = -1
+    return shape
+
+
+@op
+def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike, weight: OptionalTensor = None,
+               bias: OptionalTensor = None, training=False, momentum=0.9, epsilon=1e-05, data_format="NCHW",
+               use_global_stats=None, name=None):
+    last = _channel_last(data_format)
+    if x.dim() < 2:
+        raise ValueError(f"The input of batch_norm must have at least 2 dims, but got {x.dim()}.")
+    use_global = (not training) if use_global_stats is None else use_global_stats
+    shape = _stats_shape(x, last)
+    caxis = x.dim() - 1 if last else 1
+    if use_global:
+        mean, var = running_mean, running_var
+    else:
+        dims = [d for d in range(x.dim()) if d != caxis]
+        var, mean = torch.var_mean(x, dim=dims, unbiased=False)
+        if training:
+            with torch.no_grad():
+                running_mean.mul_(momentum).add_(mean.detach().to(running_mean.dtype), alpha=1.0 - momentum)
+                running_var.mul_(momentum).add_(var.detach().to(running_var.dtype), alpha=1.0 - momentum)
+    out = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+@op
+def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, bias: OptionalTensor = None,
+               epsilon=1e-05, name=None):
+    if isinstance(normalized_shape, int):
+        normalized_shape = [normalized_shape]
+    normalized_shape = [int(v) for v in normalized_shape]
+    n = len(normalized_shape)
+    if list(x.shape[x.dim() - n:]) != normalized_shape:
+        raise ValueError(f"Given normalized_shape is {normalized_shape}, expected input with shape "
+                         f"[*, {str(normalized_shape)[1:]}, but got input shape {list(x.shape)}")
+    return TF.layer_norm(x, normalized_shape, weight, bias, epsilon)
+
+
+@op
+def group_norm(x: TensorLike, num_groups, epsilon=1e-05, weight: OptionalTensor = None, bias: OptionalTensor = None,
+               data_format="NCHW", name=None):
+    if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"unsupported data layout: {data_format}")
+    last = data_format in ("NLC", "NHWC", "NDHWC")
+    xt = x.movedim(-1, 1) if last else x
+    c = xt.shape[1]
+    if num_groups <= 0 or c % num_groups:
+        raise ValueError(f"The number of channels ({c}) must be divisible by num_groups ({num_groups}).")
+    out = TF.group_norm(xt, num_groups, weight, bias, epsilon)
+    return out.movedim(1, -1) if last else out
+
+
+@op
+def instance_norm(x: TensorLike, running_mean: OptionalTensor = None, running_var: OptionalTensor = None,
+                  weight: OptionalTensor = None, bias: OptionalTensor = None, use_input_stats=True, momentum=0.9,
+                  eps=1e-05, data_format="NCHW", name=None):
+    if x.dim() < 3:
+        raise ValueError(f"The input of instance_norm must be at least 3-D, but got {x.dim()}-D.")
+    dims = list(range(2, x.dim()))
+    var, mean = torch.var_mean(x, dim=dims, unbiased=False, keepdim=True)
+    out = (x - mean) * torch.rsqrt(var + eps)
+    shape = [1, -1] + [1] * (x.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+@op
+def local_response_norm(x: TensorLike, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+    if x.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input, but got {x.dim()} dimensions")
+    if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
+        raise ValueError(f"data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, NDHWC], but got "
+                         f"{data_format}")
+    last = data_format[-1] == "C"
+    xt = x.movedim(-1, 1) if last else x
+    out = TF.local_response_norm(xt, size, alpha, beta, k)
+    return out.movedim(1, -1) if last else out
+
+
+@op
+def normalize(x: TensorLike, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    if x.dim() == 1 and axis not in (0, -1):
+        raise ValueError(f"Axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
+    norm = torch.linalg.vector_norm(x, ord=p, dim=axis, keepdim=True)
+    return x / torch.clamp(norm, min=epsilon)

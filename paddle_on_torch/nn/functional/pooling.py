@@ -1,3 +1,225 @@
-"""paddle.nn.functional: pooling (being filled in)."""
+"""paddle.nn.functional: pooling (Paddle's padding forms, exclusive averages, int32 masks, layouts)."""
+import torch
+import torch.nn.functional as TF
 
-__all__ = []
+from ..._normalize import TensorLike, op
+from . import _layout as L
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "lp_pool1d",
+           "lp_pool2d", "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+
+_MAX = {1: TF.max_pool1d, 2: TF.max_pool2d, 3: TF.max_pool3d}
+_AVG = {1: TF.avg_pool1d, 2: TF.avg_pool2d, 3: TF.avg_pool3d}
+_UNPOOL = {1: TF.max_unpool1d, 2: TF.max_unpool2d, 3: TF.max_unpool3d}
+_AMAX = {1: TF.adaptive_max_pool1d, 2: TF.adaptive_max_pool2d, 3: TF.adaptive_max_pool3d}
+_AAVG = {1: TF.adaptive_avg_pool1d, 2: TF.adaptive_avg_pool2d, 3: TF.adaptive_avg_pool3d}
+_NAMES = {1: "pool1d", 2: "pool2d", 3: "pool3d"}
+
+
+def _prepare(n, x, kernel_size, stride, padding, data_format, api):
+    last = L.channel_last(data_format, n)
+    if x.dim() != n + 2:
+        raise ValueError(f"The x should be a {n + 2}-D Tensor in {api}, but received x with shape {list(x.shape)}")
+    k = L.ntuple(kernel_size, n, "pool_size")
+    s = k if stride is None else L.ntuple(stride, n, "pool_stride")
+    xt = L.to_channel_first(x, last)
+    pairs = L.resolve_padding(xt, padding, n, k, s, [1] * n, last)
+    return last, xt, k, s, pairs
+
+
+def _max_pool(n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, api):
+    last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
+    if L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
+        r = _MAX[n](xt, k, s, [a for a, _ in pairs], 1, ceil_mode, return_mask)
+    else:
+        xp = TF.pad(xt, L.torch_pad_arg(pairs), value=float("-inf"))
+        r = _MAX[n](xp, k, s, 0, 1, ceil_mode, return_mask)
+        if return_mask:  # indices into the padded input -> indices into x
+            out, idx = r
+            sizes, psizes = list(xt.shape[2:]), list(xp.shape[2:])
+            flat, coords = idx, []
+            for ps in reversed(psizes):
+                coords.append(flat % ps)
+                flat = flat // ps
+            coords.reverse()
+            new = torch.zeros_like(idx)
+            for c, (a, _), sz in zip(coords, pairs, sizes):
+                new = new * sz + (c - a)
+            r = (out, new)
+    if return_mask:
+        out, idx = r
+        return L.from_channel_first(out, last), L.from_channel_first(idx.to(torch.int32), last)
+    return L.from_channel_first(r, last)
+
+
+def _avg_pool(n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, api):
+    last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
+    kprod = L.prod(k)
+    if divisor_override is not None or not exclusive:
+        div = int(divisor_override) if divisor_override is not None else kprod
+        if L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
+            out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, True, div)
+        else:
+            out = _AVG[n](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, div)
+    elif L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
+        out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, False)
+    else:  # exclusive: divide window sums by the number of real (unpadded) elements
+        pad = L.torch_pad_arg(pairs)
+        total = _AVG[n](TF.pad(xt, pad), k, s, 0, ceil_mode, True, 1)
+        ones = TF.pad(torch.ones((1, 1) + tuple(xt.shape[2:]), dtype=xt.dtype, device=xt.device), pad)
+        count = _AVG[n](ones, k, s, 0, ceil_mode, True, 1)
+        out = total / count
+    return L.from_channel_first(out, last)
+
+
+@op
+def max_pool1d(x: TensorLike, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
+    return _max_pool(1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL", "max_pool1d")
+
+
+@op
+def max_pool2d(x: TensorLike, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCHW", name=None):
+    return _max_pool(2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, "max_pool2d")
+
+
+@op
+def max_pool3d(x: TensorLike, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCDHW", name=None):
+    return _max_pool(3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, "max_pool3d")
+
+
+@op
+def avg_pool1d(x: TensorLike, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
+    return _avg_pool(1, x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", "avg_pool1d")
+
+
+@op
+def avg_pool2d(x: TensorLike, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCHW", name=None):
+    return _avg_pool(2, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format,
+                     "avg_pool2d")
+
+
+@op
+def avg_pool3d(x: TensorLike, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW", name=None):
+    return _avg_pool(3, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format,
+                     "avg_pool3d")
+
+
+def _lp_pool(n, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, api):
+    p = float(norm_type)
+    if p == float("inf"):
+        return _max_pool(n, x, kernel_size, stride, padding, False, ceil_mode, data_format, api)
+    k = L.ntuple(kernel_size, n, "pool_size")
+    s = _avg_pool(n, x.pow(p), kernel_size, stride, padding, ceil_mode, False, None, data_format, api)
+    return (torch.sign(s) * TF.relu(s.abs())).mul(L.prod(k)).pow(1.0 / p)
+
+
+@op
+def lp_pool1d(x: TensorLike, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL",
+              name=None):
+    return _lp_pool(1, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, "lp_pool1d")
+
+
+@op
+def lp_pool2d(x: TensorLike, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW",
+              name=None):
+    return _lp_pool(2, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format, "lp_pool2d")
+
+
+# ---------------------------------------------------------------- adaptive
+def _out_size(n, output_size, xt):
+    if hasattr(output_size, "_t"):
+        output_size = output_size._t.tolist()
+    if isinstance(output_size, (list, tuple)):
+        if len(output_size) != n:
+            raise ValueError(f"output_size must be an int or a list/tuple of {n} ints, got {output_size}")
+        return [xt.shape[2 + i] if v is None else int(v._t.item() if hasattr(v, "_t") else v)
+                for i, v in enumerate(output_size)]
+    return [int(output_size)] * n
+
+
+def _adaptive(n, x, output_size, data_format, return_mask, is_max, api):
+    last = L.channel_last(data_format, n)
+    if x.dim() != n + 2:
+        raise ValueError(f"The x should be a {n + 2}-D Tensor in {api}, but received x with shape {list(x.shape)}")
+    xt = L.to_channel_first(x, last)
+    size = _out_size(n, output_size, xt)
+    if not is_max:
+        return L.from_channel_first(_AAVG[n](xt, size), last)
+    r = _AMAX[n](xt, size, return_mask)
+    if return_mask:
+        return L.from_channel_first(r[0], last), L.from_channel_first(r[1].to(torch.int32), last)
+    return L.from_channel_first(r, last)
+
+
+@op
+def adaptive_avg_pool1d(x: TensorLike, output_size, name=None):
+    return _adaptive(1, x, output_size, "NCL", False, False, "adaptive_avg_pool1d")
+
+
+@op
+def adaptive_avg_pool2d(x: TensorLike, output_size, data_format="NCHW", name=None):
+    return _adaptive(2, x, output_size, data_format, False, False, "adaptive_avg_pool2d")
+
+
+@op
+def adaptive_avg_pool3d(x: TensorLike, output_size, data_format="NCDHW", name=None):
+    return _adaptive(3, x, output_size, data_format, False, False, "adaptive_avg_pool3d")
+
+
+@op
+def adaptive_max_pool1d(x: TensorLike, output_size, return_mask=False, name=None):
+    return _adaptive(1, x, output_size, "NCL", return_mask, True, "adaptive_max_pool1d")
+
+
+@op
+def adaptive_max_pool2d(x: TensorLike, output_size, return_mask=False, name=None):
+    return _adaptive(2, x, output_size, "NCHW", return_mask, True, "adaptive_max_pool2d")
+
+
+@op
+def adaptive_max_pool3d(x: TensorLike, output_size, return_mask=False, name=None):
+    return _adaptive(3, x, output_size, "NCDHW", return_mask, True, "adaptive_max_pool3d")
+
+
+# ---------------------------------------------------------------- unpool
+def _unpool(n, x, indices, kernel_size, stride, padding, data_format, output_size, api):
+    if L.channel_last(data_format, n):
+        raise ValueError(f"The data_format of {api} only supports channel-first layouts.")
+    k = L.ntuple(kernel_size, n, "pool_size")
+    s = k if stride is None else L.ntuple(stride, n, "pool_stride")
+    _, pairs = L.padding_pairs(padding, n)
+    p = [a for a, _ in pairs]
+    default = [(i - 1) * st - 2 * pp + kk for i, st, pp, kk in zip(x.shape[2:], s, p, k)]
+    if output_size is None:
+        size = default
+    else:
+        if hasattr(output_size, "_t"):
+            output_size = output_size._t.tolist()
+        size = [int(v) for v in output_size][-n:]
+        for o, dflt, st in zip(size, default, s):
+            if not dflt - st < o < dflt + st:
+                raise ValueError(f"invalid output_size {size}: it must be between {default} +/- stride {s}")
+    return _UNPOOL[n](x, indices.long(), k, s, p, size)
+
+
+@op
+def max_unpool1d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+    return _unpool(1, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool1d")
+
+
+@op
+def max_unpool2d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+    return _unpool(2, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool2d")
+
+
+@op
+def max_unpool3d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+    return _unpool(3, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool3d")

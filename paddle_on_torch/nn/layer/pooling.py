@@ -1,3 +1,211 @@
-"""paddle.nn layers: pooling (being filled in)."""
+"""paddle.nn pooling layers over nn.functional's pooling."""
+from .. import functional as F
+from .layers import Layer
 
-__all__ = []
+__all__ = ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2D", "AdaptiveMaxPool2d", "AdaptiveMaxPool3D", "AdaptiveMaxPool3d", "AvgPool1D",
+           "AvgPool2D", "AvgPool3D", "LPPool1D", "LPPool1d", "LPPool2D", "LPPool2d", "MaxPool1D", "MaxPool2D",
+           "MaxPool3D", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
+
+
+class _Pool(Layer):
+    def extra_repr(self):
+        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1D(_Pool):
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
+        super().__init__()
+        self.kernel_size = self.ksize = kernel_size
+        self.stride, self.padding, self.return_mask, self.ceil_mode, self.name = (stride, padding, return_mask,
+                                                                                   ceil_mode, name)
+
+    def forward(self, x):
+        return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.return_mask, self.ceil_mode)
+
+
+class _MaxPoolNd(_Pool):
+    _fn = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format=None,
+                 name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding, self.return_mask = kernel_size, stride, padding, return_mask
+        self.ceil_mode, self.name = ceil_mode, name
+        self.data_format = data_format or self._default_format
+
+    def forward(self, x):
+        return type(self)._fn(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
+                              return_mask=self.return_mask, ceil_mode=self.ceil_mode, data_format=self.data_format)
+
+
+class MaxPool2D(_MaxPoolNd):
+    _fn, _default_format = staticmethod(F.max_pool2d), "NCHW"
+
+
+class MaxPool3D(_MaxPoolNd):
+    _fn, _default_format = staticmethod(F.max_pool3d), "NCDHW"
+
+
+class AvgPool1D(_Pool):
+    def __init__(self, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
+        super().__init__()
+        self.kernel_size = self.ksize = kernel_size
+        self.stride, self.padding, self.exclusive, self.ceil_mode, self.name = (stride, padding, exclusive,
+                                                                                 ceil_mode, name)
+
+    def forward(self, x):
+        return F.avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.exclusive, self.ceil_mode)
+
+
+class _AvgPoolNd(_Pool):
+    _fn = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
+                 data_format=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding, self.ceil_mode = kernel_size, stride, padding, ceil_mode
+        self.exclusive, self.divisor, self.name = exclusive, divisor_override, name
+        self.data_format = data_format or self._default_format
+
+    def forward(self, x):
+        return type(self)._fn(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
+                              ceil_mode=self.ceil_mode, exclusive=self.exclusive, divisor_override=self.divisor,
+                              data_format=self.data_format)
+
+
+class AvgPool2D(_AvgPoolNd):
+    _fn, _default_format = staticmethod(F.avg_pool2d), "NCHW"
+
+
+class AvgPool3D(_AvgPoolNd):
+    _fn, _default_format = staticmethod(F.avg_pool3d), "NCDHW"
+
+
+class _LPPool(Layer):
+    _fn = None
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format=None,
+                 name=None):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.ksize = norm_type, kernel_size, kernel_size
+        self.stride, self.padding, self.ceil_mode, self.name = stride, padding, ceil_mode, name
+        self.data_format = data_format or self._default_format
+
+    def forward(self, x):
+        return type(self)._fn(x, self.norm_type, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                              self.data_format)
+
+    def extra_repr(self):
+        return f"norm_type={self.norm_type}, kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+
+
+class LPPool1D(_LPPool):
+    _fn, _default_format = staticmethod(F.lp_pool1d), "NCL"
+
+
+class LPPool2D(_LPPool):
+    _fn, _default_format = staticmethod(F.lp_pool2d), "NCHW"
+
+
+class _AdaptiveAvg(Layer):
+    _fn = None
+
+    def __init__(self, output_size, data_format=None, name=None):
+        super().__init__()
+        self._output_size = self.output_size = output_size
+        self._data_format, self._name = data_format, name
+
+    def forward(self, x):
+        if self._data_format is None:
+            return type(self)._fn(x, self._output_size)
+        return type(self)._fn(x, self._output_size, self._data_format)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}"
+
+
+class AdaptiveAvgPool1D(_AdaptiveAvg):
+    _fn = staticmethod(F.adaptive_avg_pool1d)
+
+    def __init__(self, output_size, name=None):
+        super().__init__(output_size, None, name)
+
+
+class AdaptiveAvgPool2D(_AdaptiveAvg):
+    _fn = staticmethod(F.adaptive_avg_pool2d)
+
+    def __init__(self, output_size, data_format="NCHW", name=None):
+        super().__init__(output_size, data_format, name)
+
+
+class AdaptiveAvgPool3D(_AdaptiveAvg):
+    _fn = staticmethod(F.adaptive_avg_pool3d)
+
+    def __init__(self, output_size, data_format="NCDHW", name=None):
+        super().__init__(output_size, data_format, name)
+
+
+class _AdaptiveMax(Layer):
+    _fn = None
+
+    def __init__(self, output_size, return_mask=False, name=None):
+        super().__init__()
+        self._output_size = self.output_size = output_size
+        self._return_mask = self.return_mask = return_mask
+        self._name = name
+
+    def forward(self, x):
+        return type(self)._fn(x, self._output_size, self._return_mask)
+
+    @property
+    def return_indices(self):
+        return self._return_mask
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+class AdaptiveMaxPool1D(_AdaptiveMax):
+    _fn = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool2D(_AdaptiveMax):
+    _fn = staticmethod(F.adaptive_max_pool2d)
+
+
+class AdaptiveMaxPool3D(_AdaptiveMax):
+    _fn = staticmethod(F.adaptive_max_pool3d)
+
+
+class _MaxUnPool(Layer):
+    _fn = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format=None, output_size=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format = data_format or self._default_format
+        self.output_size, self.name = output_size, name
+
+    def forward(self, x, indices):
+        return type(self)._fn(x, indices, self.ksize, stride=self.stride, padding=self.padding,
+                              data_format=self.data_format, output_size=self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class MaxUnPool1D(_MaxUnPool):
+    _fn, _default_format = staticmethod(F.max_unpool1d), "NCL"
+
+
+class MaxUnPool2D(_MaxUnPool):
+    _fn, _default_format = staticmethod(F.max_unpool2d), "NCHW"
+
+
+class MaxUnPool3D(_MaxUnPool):
+    _fn, _default_format = staticmethod(F.max_unpool3d), "NCDHW"
+
+
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D
+LPPool1d, LPPool2d = LPPool1D, LPPool2D
