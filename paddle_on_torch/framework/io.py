@@ -54,7 +54,8 @@ def _layer_cls():
 
 def _to_numpy(t):
     """A Tensor's values as a C-contiguous numpy array on the CPU (bfloat16 as raw uint16, as Paddle)."""
-    return np.ascontiguousarray(t.numpy())
+    a = t.numpy()
+    return a if a.flags.c_contiguous else a.copy(order="C")  # (np.ascontiguousarray would make 0-D arrays 1-D)
 
 
 def _to_tensor(array, name=None):
@@ -564,7 +565,7 @@ def _save_binary(obj, path):
         code = _PROTO_BY_NUMPY[array.dtype]
     desc = b"\x08" + _varint(code) + b"".join(b"\x10" + _varint(d) for d in array.shape)
     data = (struct.pack("<IQ", 0, 0) + struct.pack("<Ii", 0, len(desc)) + desc
-            + np.ascontiguousarray(array).tobytes())
+            + array.tobytes(order="C"))
     with _open_for_writing(path) as f:
         f.write(data)
 
