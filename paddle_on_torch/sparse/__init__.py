@@ -1,0 +1,19 @@
+"""paddle.sparse: sparse COO / CSR tensors over torch's sparse layouts.
+
+A sparse paddle Tensor holds a torch.sparse_coo or torch.sparse_csr tensor in
+`_t`; its methods (indices, values, crows, cols, to_dense, ...) are in
+paddle_on_torch/tensor/sparse_methods.py.
+"""
+from .. import _report
+from . import nn  # noqa: F401
+from .binary import add, addmm, divide, is_same_shape, mask_as, masked_matmul, matmul, multiply, mv, subtract
+from .creation import sparse_coo_tensor, sparse_csr_tensor
+from .unary import (abs, asin, asinh, atan, atanh, cast, coalesce, deg2rad, expm1, isnan, log1p, neg, pca_lowrank,
+                    pow, rad2deg, reshape, sin, sinh, slice, sqrt, square, sum, tan, tanh, transpose)
+
+__all__ = ["sparse_coo_tensor", "sparse_csr_tensor", "sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh",
+           "sqrt", "square", "log1p", "abs", "pow", "pca_lowrank", "cast", "neg", "deg2rad", "rad2deg", "expm1", "mv",
+           "matmul", "mask_as", "masked_matmul", "addmm", "add", "subtract", "transpose", "sum", "multiply", "divide",
+           "coalesce", "is_same_shape", "reshape", "isnan", "slice"]
+
+__getattr__ = _report.module_getattr("paddle.sparse")

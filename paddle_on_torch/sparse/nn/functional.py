@@ -1,0 +1,41 @@
+"""paddle.sparse.nn.functional: activations on the stored values, softmax over the stored row entries."""
+import torch
+
+from ... import _normalize, _report
+from .. import _util as U
+from ..unary import _map, _sparse
+
+__all__ = ["relu", "relu6", "leaky_relu", "softmax"]
+
+_PADDLE_NAMES = ("conv2d", "conv3d", "subm_conv2d", "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm",
+                 "max_pool3d", "relu", "relu6", "leaky_relu", "softmax", "attention")
+
+
+def relu(x, name=None):
+    return _map(x, torch.relu, "relu")
+
+
+def relu6(x, name=None):
+    return _map(x, lambda v: torch.clamp(v, 0, 6), "relu6")
+
+
+def leaky_relu(x, negative_slope=0.01, name=None):
+    return _map(x, lambda v: torch.nn.functional.leaky_relu(v, negative_slope), "leaky_relu")
+
+
+def softmax(x, axis=-1, name=None):
+    """Softmax along the last axis over the stored entries of each row (unstored ones count as -inf)."""
+    t = _sparse(x, "softmax")
+    if axis not in (-1, t.dim() - 1):
+        raise NotImplementedError("(Unimplemented) sparse softmax only supports axis=-1")
+    c = U.to_coo(t)
+    if c.dense_dim():
+        raise NotImplementedError("paddle_on_torch: sparse softmax of a COO tensor with dense dimensions")
+    r = torch.sparse.softmax(c.coalesce(), -1)
+    return _normalize.wrap(r if U.is_coo(t) else U.coo_to_layout(r, U.CSR))
+
+
+def __getattr__(name):
+    if name in _PADDLE_NAMES:
+        raise _report.unsupported(f"paddle.sparse.nn.functional.{name}")
+    raise AttributeError(f"module 'paddle.sparse.nn.functional' has no attribute '{name}'")
