@@ -93,7 +93,11 @@ def hardswish(x: TensorLike, name=None):
 
 @op
 def silu(x: TensorLike, inplace=False, name=None):
-    return TF.silu(x)
+    out = x * torch.sigmoid(x)  # Paddle's formula (torch's fused silu rounds differently)
+    if inplace:
+        with torch.no_grad():
+            x.copy_(out)
+    return out
 
 
 @op

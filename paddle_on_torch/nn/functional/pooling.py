@@ -57,18 +57,20 @@ def _avg_pool(n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_
     last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
     kprod = L.prod(k)
     if divisor_override is not None or not exclusive:
-        div = int(divisor_override) if divisor_override is not None else kprod
-        if L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
-            out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, True, div)
+        div = divisor_override if divisor_override is not None else kprod
+        if n == 1:  # torch's avg_pool1d has no divisor_override: sum, then divide
+            out = _AVG[1](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True) * (k[0] / div)
+        elif L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
+            out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, True, int(div))
         else:
-            out = _AVG[n](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, div)
+            out = _AVG[n](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, int(div))
     elif L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
         out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, False)
     else:  # exclusive: divide window sums by the number of real (unpadded) elements
         pad = L.torch_pad_arg(pairs)
-        total = _AVG[n](TF.pad(xt, pad), k, s, 0, ceil_mode, True, 1)
         ones = TF.pad(torch.ones((1, 1) + tuple(xt.shape[2:]), dtype=xt.dtype, device=xt.device), pad)
-        count = _AVG[n](ones, k, s, 0, ceil_mode, True, 1)
+        total = _AVG[n](TF.pad(xt, pad), k, s, 0, ceil_mode, True)
+        count = _AVG[n](ones, k, s, 0, ceil_mode, True)
         out = total / count
     return L.from_channel_first(out, last)
 

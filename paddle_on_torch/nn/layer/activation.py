@@ -122,7 +122,7 @@ class Silu(Layer):
         self._inplace, self._name = inplace, name
 
     def forward(self, x):
-        return F.silu(x)
+        return F.silu(x, self._inplace)
 
     def extra_repr(self):
         return f"inplace={self._inplace}" + (f", name={self._name}" if self._name else "")
