@@ -107,8 +107,12 @@ def format_data(t, indent):
 
 
 def tensor_to_string(x, prefix="Tensor"):
-    indent = len(prefix) + 1
     t = x._t
+    if t.layout is not torch.strided:  # sparse COO / CSR: Paddle prints the parts
+        from .sparse_methods import sparse_to_string
+
+        return sparse_to_string(x, prefix)
+    indent = len(prefix) + 1
     head = f"{prefix}(shape={list(t.shape)}, dtype={x.dtype._short}, place={x.place}, stop_gradient={x.stop_gradient}"
     if getattr(t, "device_mesh", None) is not None:  # a DTensor prints its global value
         head += f", process_mesh={x.process_mesh}, placements={x.placements}, GlobalDenseTensor="
