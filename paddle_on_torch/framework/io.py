@@ -499,7 +499,7 @@ def _save_safetensors(obj, path):
 def _load_safetensors(path, return_numpy):
     from safetensors.torch import load
 
-    tensors = load(_read_all(path))
+    tensors = dict(sorted(load(_read_all(path)).items()))  # Paddle returns the keys sorted
     if return_numpy:
         out = {}
         for k, t in tensors.items():
