@@ -189,7 +189,9 @@ def rrelu(x: TensorLike, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=N
 
 @op
 def maxout(x: TensorLike, groups, axis=1, name=None):
-    if axis not in (1, -1, 3) and not (axis == -1):
+    if x.dim() != 4:
+        raise ValueError(f"(InvalidArgument) x's dims should be 4, but received x's dims is: {x.dim()}.")
+    if axis not in (1, -1, 3):
         raise ValueError(f"Attr(axis) should be 1 when data format is NCHW, -1 or 3 when data format is NHWC. "
                          f"Received Attr(axis): {axis}.")
     ax = axis % x.dim()

@@ -136,11 +136,11 @@ class PReLU(Layer):
         super().__init__()
         self._num_parameters, self._init, self._weight_attr = num_parameters, init, weight_attr
         self._data_format, self._name = data_format, name
-        self.weight = self.create_parameter(attr=self._weight_attr, shape=[num_parameters], dtype=self._dtype,
+        self._weight = self.create_parameter(attr=self._weight_attr, shape=[num_parameters], dtype=self._dtype,
                                             is_bias=False, default_initializer=Constant(init))
 
     def forward(self, x):
-        return F.prelu(x, self.weight, data_format=self._data_format)
+        return F.prelu(x, self._weight, data_format=self._data_format)
 
     def extra_repr(self):
         return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, init={self._init}, "
