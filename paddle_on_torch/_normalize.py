@@ -285,7 +285,56 @@ def op(fn=None, *, aliases=None, binary=None):
     wrapper.__qualname__ = fn.__qualname__
     wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped_impl__ = fn
+    wrapper.__binary__ = binary
     return wrapper
+
+
+def _scalar_operand(v, like):
+    """A Python scalar on the left of an operator (`2 - x`) becomes a 0-D tensor of its own dtype."""
+    if isinstance(v, Tensor):
+        return v._t
+    if isinstance(v, np.generic):
+        v = v.item()
+    return torch.as_tensor(v, device=like.device)
+
+
+def binary_operator(fn, name, reflected=False):
+    """The Python operator method (`x + y`, or `2 + x` when reflected) for a binary @op.
+
+    The same implementation and promotion rule as the function, minus keyword handling: operators
+    are the hottest path of all, so the generated code is as short as it can be.
+    """
+    impl = fn.__wrapped_impl__
+    ns = {"_impl": impl, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_translate": translate,
+          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
+          "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result}
+    if reflected:
+        head = ["y = self._t", "x = _scalar_operand(other, y)"]
+    else:
+        head = ["x = self._t",
+                "y = other._t if type(other) is _Tensor else other if type(other) is float or type(other) is int "
+                "else _scalar_or_tensor(other)"]
+    body = head + [
+        "if type(y) is _TT and type(x) is _TT and x.dtype is not y.dtype: _binary_operands(x, y)",
+        "try:",
+        "    r = _impl(x, y)",
+        "except (RuntimeError, IndexError) as e:",
+        "    t = _translate(e)",
+        "    if t is None: raise",
+        "    raise t from None",
+        "if type(r) is _TT:",
+        "    o = _new(_Tensor)",
+        "    o._t = r",
+        "    return o",
+        "return _wrap_result(r)",
+    ]
+    src = f"def {name}(self, other):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(src, f"<paddle_on_torch.operator {name}>", "exec"), ns)
+    method = ns[name]
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = f"`{'other ' if reflected else 'self '}{fn.__name__} {'self' if reflected else 'other'}`: " \
+                     f"paddle.{fn.__name__} as an operator."
+    return method
 
 
 # ----------------------------------------------------------------- binary operands

@@ -19,22 +19,7 @@ from .tensor import Tensor
 # `__tensor_methods__` (methods only).  Earlier families win a name.  (Imported by module path:
 # `paddle.tensor.einsum` is the function, as in Paddle, so the attribute is not the module.)
 _FAMILIES = tuple(importlib.import_module(f"{__package__}.{name}") for name in (
-    "attribute", "creation", "einsum", "linalg", "logic", "manipulation", "math", "random", "search", "stat"))
-
-
-def _scalar_to_tensor(v, like):
-    """A Python scalar on the left of an operator becomes a tensor (Paddle's reflected ops)."""
-    if hasattr(v, "_t"):
-        return v
-    return _normalize.wrap(torch.as_tensor(v, device=like._t.device))
-
-
-def _reflected(fn):
-    def method(self, other):
-        return fn(_scalar_to_tensor(other, self), self)
-
-    method.__name__ = f"__r{fn.__name__}__"
-    return method
+    "attribute", "creation", "einsum", "linalg", "logic", "manipulation", "math", "random", "search", "stat", "sparse_methods"))
 
 
 def _rfloordiv(self, other):
@@ -46,19 +31,21 @@ def _rfloordiv(self, other):
 
 def _operators():
     m, lg = math, logic
-    return {
-        "__add__": m.add, "__radd__": _reflected(m.add), "__sub__": m.subtract,
-        "__rsub__": _reflected(m.subtract), "__mul__": m.multiply, "__rmul__": _reflected(m.multiply),
-        "__truediv__": m.divide, "__rtruediv__": _reflected(m.divide), "__floordiv__": m.floor_divide,
-        "__rfloordiv__": _rfloordiv, "__mod__": m.remainder, "__rmod__": _reflected(m.remainder),
-        "__pow__": m.pow, "__rpow__": _reflected(m.pow), "__matmul__": m.matmul,
-        "__rmatmul__": _reflected(m.matmul), "__neg__": m.neg, "__pos__": m.positive, "__abs__": m.abs,
-        "__invert__": lg.bitwise_not, "__and__": lg.bitwise_and, "__rand__": _reflected(lg.bitwise_and),
-        "__or__": lg.bitwise_or, "__ror__": _reflected(lg.bitwise_or), "__xor__": lg.bitwise_xor,
-        "__rxor__": _reflected(lg.bitwise_xor), "__lshift__": m.bitwise_left_shift,
-        "__rshift__": m.bitwise_right_shift, "__eq__": lg.equal, "__ne__": lg.not_equal,
-        "__lt__": lg.less_than, "__le__": lg.less_equal, "__gt__": lg.greater_than, "__ge__": lg.greater_equal,
-    }
+    forward = {"__add__": m.add, "__sub__": m.subtract, "__mul__": m.multiply, "__truediv__": m.divide,
+               "__floordiv__": m.floor_divide, "__mod__": m.remainder, "__pow__": m.pow, "__and__": lg.bitwise_and,
+               "__or__": lg.bitwise_or, "__xor__": lg.bitwise_xor, "__lshift__": m.bitwise_left_shift,
+               "__rshift__": m.bitwise_right_shift, "__eq__": lg.equal, "__ne__": lg.not_equal,
+               "__lt__": lg.less_than, "__le__": lg.less_equal, "__gt__": lg.greater_than,
+               "__ge__": lg.greater_equal}
+    reflected = {"__radd__": m.add, "__rsub__": m.subtract, "__rmul__": m.multiply, "__rtruediv__": m.divide,
+                 "__rmod__": m.remainder, "__rpow__": m.pow, "__rand__": lg.bitwise_and, "__ror__": lg.bitwise_or,
+                 "__rxor__": lg.bitwise_xor}
+    ops = {k: _normalize.binary_operator(fn, k) for k, fn in forward.items()}
+    ops.update({k: _normalize.binary_operator(fn, k, reflected=True) for k, fn in reflected.items()})
+    ops.update({"__rfloordiv__": _rfloordiv, "__matmul__": m.matmul,
+                "__rmatmul__": lambda self, other: m.matmul(other, self), "__neg__": m.neg, "__pos__": m.positive,
+                "__abs__": m.abs, "__invert__": lg.bitwise_not})
+    return ops
 
 
 def bind():
