@@ -55,15 +55,15 @@ def _max_pool(n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_f
 
 def _avg_pool(n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, api):
     last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
-    kprod = L.prod(k)
     if divisor_override is not None or not exclusive:
-        div = divisor_override if divisor_override is not None else kprod
-        if n == 1:  # torch's avg_pool1d has no divisor_override: sum, then divide
-            out = _AVG[1](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True) * (k[0] / div)
+        # non-exclusive: Paddle divides by the window clipped to the padded input, as torch's count_include_pad
+        div = () if divisor_override is None else (int(divisor_override),)
+        if n == 1 and div:  # torch's avg_pool1d has no divisor_override
+            out = _AVG[1](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, ) * (k[0] / div[0])
         elif L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
-            out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, True, int(div))
+            out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, True, *div)
         else:
-            out = _AVG[n](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, int(div))
+            out = _AVG[n](TF.pad(xt, L.torch_pad_arg(pairs)), k, s, 0, ceil_mode, True, *div)
     elif L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
         out = _AVG[n](xt, k, s, [a for a, _ in pairs], ceil_mode, False)
     else:  # exclusive: divide window sums by the number of real (unpadded) elements

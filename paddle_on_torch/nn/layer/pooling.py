@@ -88,7 +88,9 @@ class _LPPool(Layer):
     def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format=None,
                  name=None):
         super().__init__()
-        self.norm_type, self.kernel_size, self.ksize = norm_type, kernel_size, kernel_size
+        self.norm_type, self.kernel_size, self.ksize = float(norm_type), kernel_size, kernel_size
+        if stride is None and self._default_format == "NCHW":
+            stride = kernel_size
         self.stride, self.padding, self.ceil_mode, self.name = stride, padding, ceil_mode, name
         self.data_format = data_format or self._default_format
 
