@@ -881,3 +881,149 @@ def layer_list_in_layer_parameters(paddle):
 
     s = fill_parameters(Stack())
     return [k for k, _ in s.named_parameters()], s(paddle.to_tensor(data([1, 2])))
+
+
+# ---------------------------------------------------------------- paddle.nn.utils
+
+
+@case
+def weight_norm_structure(paddle):
+    with paddle.utils.unique_name.guard():
+        lin = paddle.nn.utils.weight_norm(fill_parameters(paddle.nn.Linear(3, 4)))
+        return (list(lin.state_dict().keys()), [(k, p.name, p.shape) for k, p in lin.named_parameters()],
+                lin.weight_g, lin.weight, sorted(lin._non_persistable_buffer_names_set))
+
+
+@case
+def weight_norm_forward_and_grad(paddle):
+    lin = fill_parameters(paddle.nn.Linear(3, 4))
+    paddle.nn.utils.weight_norm(lin, dim=1)
+    x = paddle.to_tensor(data([2, 3]))
+    y = lin(x)
+    y.sum().backward()
+    return y, lin.weight_g, lin.weight_v.grad, lin.weight_g.grad
+
+
+@case
+def weight_norm_dims(paddle):
+    out = []
+    for dim in (None, 0, 1, 2, -1, -2):
+        with paddle.utils.unique_name.guard():
+            conv = fill_parameters(paddle.nn.Conv1D(2, 3, 2))
+            paddle.nn.utils.weight_norm(conv, dim=dim)
+            out.append((conv.weight_g, conv.weight))
+    return out
+
+
+@case
+def weight_norm_remove_restores(paddle):
+    lin = fill_parameters(paddle.nn.Linear(3, 2))
+    x = paddle.to_tensor(data([2, 3]))
+    y0 = lin(x)
+    paddle.nn.utils.weight_norm(lin)
+    y1 = lin(x)
+    paddle.nn.utils.remove_weight_norm(lin)
+    return y0, y1, lin(x), list(lin.state_dict().keys()), type(lin.weight).__name__, list(lin._buffers)
+
+
+@case
+def weight_norm_errors(paddle):
+    lin = paddle.nn.Linear(3, 2)
+    out = []
+    for fn in (lambda: paddle.nn.utils.remove_weight_norm(lin), lambda: paddle.nn.utils.weight_norm(lin, dim=2)):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001
+            out.append(type(e).__name__)
+    paddle.nn.utils.weight_norm(lin)
+    try:
+        paddle.nn.utils.weight_norm(lin)
+    except Exception as e:  # noqa: BLE001
+        out.append(type(e).__name__)
+    return out
+
+
+@case
+def spectral_norm_structure(paddle):
+    with paddle.utils.unique_name.guard():
+        lin = fill_parameters(paddle.nn.Linear(3, 4))
+        paddle.nn.utils.spectral_norm(lin)
+        return (list(lin.state_dict().keys()), [k for k, _ in lin.named_parameters()], lin.weight_u.shape,
+                lin.weight_v.shape, lin.weight_u.stop_gradient, sorted(lin._non_persistable_buffer_names_set),
+                lin.weight, paddle.utils.unique_name.generate("linear_0.w"))
+
+
+@case
+def spectral_norm_forward_fixed_vectors(paddle):
+    conv = fill_parameters(paddle.nn.Conv2D(2, 3, 2))
+    paddle.nn.utils.spectral_norm(conv, n_power_iterations=2)
+    conv.weight_u.set_value(np.array([0.6, 0.0, 0.8], "float32"))
+    conv.weight_v.set_value(np.full([8], 8 ** -0.5, "float32"))
+    x = paddle.to_tensor(data([1, 2, 3, 3]))
+    y = conv(x)
+    u_after = conv.weight_u.numpy().copy()
+    conv.eval()
+    y_eval = conv(x)
+    return y, u_after, y_eval, conv.weight_v
+
+
+@case
+def spectral_norm_bad_iterations(paddle):
+    return paddle.nn.utils.spectral_norm(paddle.nn.Linear(2, 2), n_power_iterations=0)
+
+
+@case
+def clip_grad_norm_cases(paddle):
+    out = []
+    for norm_type in (2.0, 1, float("inf"), 0):
+        lin = fill_parameters(paddle.nn.Linear(3, 2))
+        (lin(paddle.to_tensor(data([4, 3]))) ** 2).sum().backward()
+        total = paddle.nn.utils.clip_grad_norm_(lin.parameters(), max_norm=0.5, norm_type=norm_type)
+        out.append((total, lin.weight.grad, lin.bias.grad))
+    return out
+
+
+@case
+def clip_grad_norm_small_and_empty(paddle):
+    lin = fill_parameters(paddle.nn.Linear(2, 2))
+    lin(paddle.ones([1, 2])).sum().backward()
+    total = paddle.nn.utils.clip_grad_norm_(lin.weight, max_norm=100.0)
+    empty = paddle.nn.utils.clip_grad_norm_(paddle.nn.Linear(2, 2).parameters(), 1.0)
+    return total, lin.weight.grad, empty
+
+
+@case
+def clip_grad_norm_bad_type(paddle):
+    return paddle.nn.utils.clip_grad_norm_(paddle.nn.Linear(2, 2).parameters(), 1.0, norm_type=3)
+
+
+@case
+def clip_grad_norm_nonfinite(paddle):
+    lin = fill_parameters(paddle.nn.Linear(2, 2))
+    (lin(paddle.to_tensor([[float("inf"), 1.0]]))).sum().backward()
+    return paddle.nn.utils.clip_grad_norm_(lin.parameters(), 1.0, error_if_nonfinite=True)
+
+
+@case
+def clip_grad_value_cases(paddle):
+    lin = fill_parameters(paddle.nn.Linear(3, 2))
+    (lin(paddle.to_tensor(data([4, 3]))) ** 2).sum().backward()
+    r = paddle.nn.utils.clip_grad_value_(lin.parameters(), 0.3)
+    return r, lin.weight.grad, lin.bias.grad
+
+
+@case
+def parameters_vector_round_trip(paddle):
+    lin = fill_parameters(paddle.nn.Linear(3, 2))
+    vec = paddle.nn.utils.parameters_to_vector(lin.parameters())
+    new = paddle.arange(9, dtype="float32")
+    paddle.nn.utils.vector_to_parameters(new, lin.parameters())
+    longer = paddle.arange(20, dtype="float32")
+    paddle.nn.utils.vector_to_parameters(longer * 2, lin.parameters())
+    return vec, lin.weight, lin.bias, lin.weight.stop_gradient, type(lin.weight).__name__
+
+
+@case
+def vector_to_parameters_too_short(paddle):
+    lin = paddle.nn.Linear(3, 2)
+    paddle.nn.utils.vector_to_parameters(paddle.ones([4]), lin.parameters())
