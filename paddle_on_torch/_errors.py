@@ -12,8 +12,17 @@ _SHAPE_WORDS = ("must match the size", "shape", "size mismatch", "expanded size"
                 "Sizes of tensors must match", "number of dims", "doesn't match the broadcast shape")
 
 
-def translate(e):
-    """The Paddle-typed exception for a torch exception (or None to re-raise it unchanged)."""
+def translate(e, api=None):
+    """The Paddle-typed exception for a torch exception (or None to re-raise it unchanged).
+
+    A NotImplementedError raised inside an API (a case we do not support yet) is counted for the
+    unsupported-API report under the API's name.
+    """
+    if isinstance(e, NotImplementedError) and api is not None and not getattr(e, "_recorded", False):
+        from ._report import record
+
+        record(api)
+        e._recorded = True
     msg = str(e).split("\n")[0]
     if msg.startswith("("):
         return None  # already worded as Paddle words it (raised by our own code)

@@ -186,6 +186,21 @@ def _write_out(out, r):
     return r
 
 
+def public_name(fn):
+    """The name a Paddle user knows a function by: paddle_on_torch.tensor.math.add -> paddle.add."""
+    from ._api import paddle_names
+
+    mod = fn.__module__.split(".")
+    if mod[:2] == ["paddle_on_torch", "tensor"]:  # the families: paddle.X, else paddle.linalg.X or a method
+        for ns in ("paddle", "paddle.linalg", "paddle.fft"):
+            if fn.__name__ in paddle_names(ns):
+                return f"{ns}.{fn.__name__}"
+        return f"paddle.Tensor.{fn.__name__}"
+    if mod[-1] not in ("functional",) and len(mod) > 2 and mod[-2] == "functional":
+        mod = mod[:-1]  # nn/functional/conv.py -> paddle.nn.functional
+    return ".".join(["paddle"] + mod[1:] + [fn.__name__])
+
+
 def op(fn=None, *, aliases=None, binary=None):
     """Make a Paddle API function from an annotated torch implementation.
 
@@ -204,7 +219,7 @@ def op(fn=None, *, aliases=None, binary=None):
           "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
           "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
-          "_translate": translate}
+          "_translate": translate, "_api": public_name(fn)}
     header, body, call = [], [], []
     aliased_targets = set(alias_map.values())
     required = []  # required parameters that had to get a default (they follow an aliased one)
@@ -275,7 +290,7 @@ def op(fn=None, *, aliases=None, binary=None):
     body.append("    return o if out is None else _write_out(out, o)" if "out" in names else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
     body.append("except (RuntimeError, IndexError) as e:")
-    body.append("    t = _translate(e)")
+    body.append("    t = _translate(e, _api)")
     body.append("    if t is None: raise")
     body.append("    raise t from None")
     src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)

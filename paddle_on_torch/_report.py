@@ -27,7 +27,9 @@ def record(api):
 
 def unsupported(api, detail=""):
     record(api)
-    return UnsupportedAPIError(f"{api} is not supported by paddle_on_torch yet{detail}")
+    e = UnsupportedAPIError(f"{api} is not supported by paddle_on_torch yet{detail}")
+    e._recorded = True
+    return e
 
 
 def module_getattr(namespace):

@@ -110,3 +110,11 @@ def test_quickstart_example_matches_paddle(tmp_path):
     assert p.stdout == ("Tensor(shape=[1, 4], dtype=float32, place=Place(cpu), stop_gradient=False,\n"
                         "       [[ 0.36514837, -0.73029673,  1.09544516, -1.46059346]])\n"
                         "weight grad: [ 0.36514837 -0.73029673  1.0954452  -1.4605935 ]\n")
+
+
+def test_translate_records_notimplemented_under_api_name():
+    from paddle_on_torch import _errors, _report
+
+    before = _report._misses["paddle.quantile"]
+    assert _errors.translate(NotImplementedError("a list of axes"), "paddle.quantile") is None
+    assert _report._misses["paddle.quantile"] == before + 1
