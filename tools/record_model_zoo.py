@@ -36,7 +36,8 @@ def record(name):
     mod = importlib.import_module(f"tests.model_zoo.{name}")
     paddle.seed(SEED)
     rng = np.random.default_rng(SEED)
-    model = mod.build()
+    with paddle.utils.unique_name.guard():  # parameter names independent of which models ran before
+        model = mod.build()
     for pname, p in sorted(model.named_parameters(), key=lambda kv: kv[0]):
         p.set_value(p.numpy() + rng.normal(0, 0.05, p.shape).astype(p.numpy().dtype))
     if getattr(mod, "WARMUP", False):

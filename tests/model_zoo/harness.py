@@ -9,6 +9,11 @@ def _flat(out):
     return [out]
 
 
+def _np(t):
+    # a copy: the arrays must not change when the model's tensors do (clear_gradients zeroes grads in place)
+    return np.array(t.numpy(), copy=True)
+
+
 def to_tensors(arrays):
     return [paddle.to_tensor(a) for a in arrays]
 
@@ -18,7 +23,7 @@ def eval_forward(model, arrays):
     model.eval()
     with paddle.no_grad():
         outs = _flat(model(*to_tensors(arrays)))
-    return {f"eval/out{i}": o.numpy() for i, o in enumerate(outs)}
+    return {f"eval/out{i}": _np(o) for i, o in enumerate(outs)}
 
 
 def train_step(model, mod, arrays):
@@ -28,14 +33,14 @@ def train_step(model, mod, arrays):
     out = model(*to_tensors(arrays))
     loss = mod.loss(out, arrays)
     loss.backward()
-    result = {f"train/out{i}": o.numpy() for i, o in enumerate(_flat(out))}
-    result["train/loss"] = np.asarray(loss.numpy())
+    result = {f"train/out{i}": _np(o) for i, o in enumerate(_flat(out))}
+    result["train/loss"] = _np(loss)
     params = dict(model.named_parameters())
     for name in mod.GRADS:
-        result[f"train/grad/{name}"] = params[name].grad.numpy()
+        result[f"train/grad/{name}"] = _np(params[name].grad)
     for name, value in model.state_dict().items():
         if name.endswith("_mean") or name.endswith("_variance"):
-            result[f"train/state/{name}"] = value.numpy()
+            result[f"train/state/{name}"] = _np(value)
     model.clear_gradients()
     model.eval()
     return result

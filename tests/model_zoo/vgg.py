@@ -26,7 +26,8 @@ class VGG(nn.Layer):
 
 
 WARMUP = True
-GRADS = ["features.0.weight", "features.0.bias", "classifier.0.weight", "classifier.1.weight"]
+# (not a conv bias: before a train-mode BatchNorm its gradient is zero up to round-off)
+GRADS = ["features.0.weight", "features.4.weight", "classifier.0.weight", "classifier.1.weight", "classifier.4.bias"]
 
 
 def build():
