@@ -374,13 +374,13 @@ class Tensor:
     ndimension = dim
 
     def is_dense(self):
-        return True
+        return self._t.layout is torch.strided
 
     def is_dist(self):
         return getattr(self._t, "device_mesh", None) is not None
 
     def is_sparse(self):
-        return self._t.is_sparse
+        return self._t.layout is not torch.strided  # COO and CSR alike, as Paddle counts them
 
     def is_sparse_coo(self):
         return self._t.layout is torch.sparse_coo
@@ -568,11 +568,6 @@ class Tensor:
             if fill_zero and t.numel() > n:
                 t.view(-1)[n:] = 0
         return self
-
-    # ------------------------------------------------------------ torch interop
-    def torch(self):
-        """The torch tensor behind this Tensor (shared storage and autograd)."""
-        return self._t
 
 
 for _name in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "complex64",
