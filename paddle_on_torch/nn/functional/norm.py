@@ -59,7 +59,13 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
     if list(x.shape[x.dim() - n:]) != normalized_shape:
         raise ValueError(f"Given normalized_shape is {normalized_shape}, expected input with shape "
                          f"[*, {str(normalized_shape)[1:]}, but got input shape {list(x.shape)}")
-    return TF.layer_norm(x, normalized_shape, weight, bias, epsilon)
+    for t, what in ((weight, "Scale"), (bias, "Bias")):  # Paddle takes them flattened to 1-D
+        if t is not None and t.dim() != 1:
+            raise ValueError(f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
+                             f"dimensions of Input({what}) is [{t.dim()}]")
+    w = None if weight is None else weight.reshape(normalized_shape)
+    b = None if bias is None else bias.reshape(normalized_shape)
+    return TF.layer_norm(x, normalized_shape, w, b, epsilon)
 
 
 @op

@@ -201,8 +201,6 @@ class GroupNorm(Layer):
         super().__init__()
         self._weight_attr, self._bias_attr, self._epsilon = weight_attr, bias_attr, epsilon
         self._num_channels, self._num_groups, self._data_format = num_channels, num_groups, data_format
-        if num_groups <= 0 or num_channels % num_groups:
-            raise ValueError("num_channels must be divisible by num_groups.")
         if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
             raise ValueError(f"unsupported data layout: {data_format}")
         dt = dtype
@@ -212,9 +210,6 @@ class GroupNorm(Layer):
             if make and weight_attr is not False else None
         self.bias = self.create_parameter(attr=bias_attr, shape=[num_channels], dtype=dt, is_bias=True) \
             if make and bias_attr is not False else None
-        for p in (self.weight, self.bias):
-            if p is None:
-                continue
 
     def forward(self, input):
         return F.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias, self._data_format)
@@ -239,9 +234,8 @@ class LayerNorm(Layer):
             if elementwise_affine and bias and bias_attr is not False else None
 
     def forward(self, input):
-        w = None if self.weight is None else self.weight.reshape(self._normalized_shape)
-        b = None if self.bias is None else self.bias.reshape(self._normalized_shape)
-        return F.layer_norm(input, self._normalized_shape, weight=w, bias=b, epsilon=self._epsilon)
+        return F.layer_norm(input, self._normalized_shape, weight=self.weight, bias=self.bias,
+                            epsilon=self._epsilon)
 
     def extra_repr(self):
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"

@@ -1,0 +1,146 @@
+"""nn normalisation: BatchNorm (Paddle momentum, _mean/_variance, train/eval, global stats), Layer/Group/
+Instance/LocalResponse norms, normalize, SpectralNorm."""
+from tests.cases import case, data, fill_parameters
+
+
+@case
+def batchnorm2d_train_then_eval(paddle):
+    m = fill_parameters(paddle.nn.BatchNorm2D(3), 1)
+    x = paddle.to_tensor(data([4, 3, 2, 2], 1, scale=2.0) + 1.0, stop_gradient=False)
+    y = m(x)
+    (y * y).sum().backward()
+    mean, var = m._mean.numpy().copy(), m._variance.numpy().copy()
+    m.eval()
+    z = m(x)
+    return y, x.grad, m.weight.grad, m.bias.grad, mean, var, z, m._mean.stop_gradient, m._mean.trainable
+
+
+@case
+def batchnorm_state_and_names(paddle):
+    m = paddle.nn.BatchNorm1D(3, momentum=0.8, epsilon=1e-3, data_format="NLC")
+    return ([n for n, _ in m.named_parameters()], list(m.state_dict().keys()), repr(m), m.weight, m.bias,
+            m._mean, m._variance, repr(paddle.nn.BatchNorm3D(2, name="bn")), repr(paddle.nn.BatchNorm2D(2)),
+            repr(paddle.nn.SyncBatchNorm(4)), repr(paddle.nn.BatchNorm(3)))
+
+
+@case
+def batchnorm_1d_3d_layouts(paddle):
+    out = []
+    for m, shape in [(paddle.nn.BatchNorm1D(3), [4, 3]), (paddle.nn.BatchNorm1D(3), [2, 3, 5]),
+                     (paddle.nn.BatchNorm1D(3, data_format="NLC"), [2, 5, 3]),
+                     (paddle.nn.BatchNorm2D(3, data_format="NHWC"), [2, 2, 2, 3]),
+                     (paddle.nn.BatchNorm3D(3), [2, 3, 2, 1, 2])]:
+        fill_parameters(m, 2)
+        x = paddle.to_tensor(data(shape, 2))
+        y = m(x)
+        out.append((y, m._mean, m._variance))
+    return out
+
+
+@case
+def batchnorm_global_stats_and_no_affine(paddle):
+    m = paddle.nn.BatchNorm2D(2, use_global_stats=True)
+    m2 = paddle.nn.BatchNorm2D(2, weight_attr=False, bias_attr=False)
+    x = paddle.to_tensor(data([3, 2, 2, 2], 3))
+    return m(x), m._mean, m2(x), m2.weight is None, m2._variance
+
+
+@case
+def old_batchnorm(paddle):
+    m = fill_parameters(paddle.nn.BatchNorm(3, act="relu"), 4)
+    m._variance.set_value(m._variance.abs())
+    x = paddle.to_tensor(data([2, 3, 2, 2], 4))
+    y = m(x)
+    m.eval()
+    return y, m._mean, m._variance, m(x)
+
+
+@case
+def functional_batch_norm(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(data([4, 2, 3], 5))
+    rm, rv = paddle.to_tensor([0.1, -0.2]), paddle.to_tensor([1.5, 0.5])
+    w, b = paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([0.5, -0.5])
+    y0 = F.batch_norm(x, rm, rv, w, b)
+    y1 = F.batch_norm(x, rm, rv, w, b, training=True, momentum=0.7)
+    return y0, y1, rm, rv, F.batch_norm(x, rm, rv, training=True, use_global_stats=True)
+
+
+@case
+def batchnorm_wrong_rank(paddle):
+    return paddle.nn.BatchNorm2D(3)(paddle.ones([2, 3, 4]))
+
+
+@case
+def layer_norm_forms(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(data([2, 3, 4], 6), stop_gradient=False)
+    m = fill_parameters(paddle.nn.LayerNorm([3, 4], 1e-3), 6)
+    y = m(x)
+    (y * paddle.to_tensor(data(y.shape, 99))).sum().backward()
+    m2 = paddle.nn.LayerNorm(4, weight_attr=False, bias_attr=False)
+    return (y, x.grad, m.weight.grad, m.weight.shape, repr(m), m2(x), m2.weight is None, F.layer_norm(x, 4),
+            F.layer_norm(x, [3, 4], paddle.ones([12]) * 2, paddle.ones([12])))
+
+
+@case
+def layer_norm_2d_weight(paddle):
+    return paddle.nn.functional.layer_norm(paddle.ones([2, 3, 4]), [3, 4], paddle.ones([3, 4]))
+
+
+@case
+def layer_norm_bad_shape(paddle):
+    return paddle.nn.functional.layer_norm(paddle.ones([2, 3]), [4])
+
+
+@case
+def group_norm_forms(paddle):
+    x = paddle.to_tensor(data([2, 4, 3, 2], 7), stop_gradient=False)
+    m = fill_parameters(paddle.nn.GroupNorm(2, 4), 7)
+    y = m(x)
+    (y * paddle.to_tensor(data(y.shape, 99))).sum().backward()
+    m2 = fill_parameters(paddle.nn.GroupNorm(4, 4, data_format="NHWC"), 8)
+    return (y, x.grad, m.weight.grad, repr(m), m2(x.transpose([0, 2, 3, 1])),
+            paddle.nn.functional.group_norm(x, 1), paddle.nn.functional.group_norm(x[:, :, 0], 2))
+
+
+@case
+def group_norm_bad_groups(paddle):
+    return repr(paddle.nn.GroupNorm(3, 4))
+
+
+@case
+def instance_norms(paddle):
+    x = paddle.to_tensor(data([2, 3, 4, 5], 8), stop_gradient=False)
+    m = fill_parameters(paddle.nn.InstanceNorm2D(3), 8)
+    y = m(x)
+    (y * paddle.to_tensor(data(y.shape, 99))).sum().backward()
+    m1 = paddle.nn.InstanceNorm1D(3, weight_attr=False, bias_attr=False)
+    m3 = paddle.nn.InstanceNorm3D(3)
+    return (y, x.grad, m.scale.grad, [n for n, _ in m.named_parameters()], repr(m), m1(x[:, :, 0]),
+            m3(x.unsqueeze(2)), paddle.nn.functional.instance_norm(x), len(m1.parameters()))
+
+
+@case
+def local_response_norm(paddle):
+    x = paddle.to_tensor(data([2, 6, 3, 3], 9))
+    m = paddle.nn.LocalResponseNorm(3, alpha=0.1, k=2.0)
+    F = paddle.nn.functional
+    return (m(x), repr(m), F.local_response_norm(x, 5), F.local_response_norm(x[:, :, 0], 2),
+            F.local_response_norm(x.transpose([0, 2, 3, 1]), 3, data_format="NHWC"))
+
+
+@case
+def normalize(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(data([3, 4], 10))
+    return F.normalize(x), F.normalize(x, p=1, axis=0), F.normalize(x, p=3, axis=-1), F.normalize(x[0], axis=0)
+
+
+@case
+def spectral_norm(paddle):
+    m = paddle.nn.SpectralNorm([3, 4], dim=1, power_iters=3)
+    m.weight_u.set_value(data([4], 11))
+    m.weight_v.set_value(data([3], 12))
+    w = paddle.to_tensor(data([3, 4], 13))
+    return m(w), [n for n, _ in m.named_parameters()], m.weight_u.stop_gradient
