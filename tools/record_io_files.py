@@ -13,7 +13,9 @@ files under paddle_on_torch and requires the same answers bit for bit.
 Verify: a subprocess running paddle_on_torch (never real Paddle) saves a set of objects with every
 format and protocol; this process (real Paddle) loads each file and compares the values, dtypes,
 types and names with what the subprocess meant to save.  Prints one line per file and exits non-zero
-on any mismatch.  (The test suite runs without Paddle, so this check lives here.)
+on any mismatch.  Then it loads each model-zoo state dict (tests/data/model_zoo) under paddle_on_torch,
+saves it again with paddle_on_torch, and requires the real-Paddle model loaded from that file to
+reproduce the recorded outputs exactly.  (The test suite runs without Paddle, so this check lives here.)
 """
 import collections
 import json
@@ -166,6 +168,15 @@ save("split_p2.pdparams", big, protocol=2)
 save("split_p3.pdparams", big, protocol=3)
 pio._MAX_PICKLE_BYTES = 2**30 - 1
 json.dump(files, open(os.path.join(out, "meant.json"), "w"))
+# the model zoo: Paddle-recorded weights loaded here, then saved again by paddle_on_torch
+paddle_on_torch = paddle
+paddle_on_torch.install()
+import importlib
+from tests.model_zoo import MODELS
+for name in MODELS:
+    model = importlib.import_module("tests.model_zoo." + name).build()
+    model.set_state_dict(paddle.load(os.path.join({root!r}, "tests", "data", "model_zoo", name + ".pdparams")))
+    paddle.save(model.state_dict(), os.path.join(out, "zoo_" + name + ".pdparams"))
 """
 
 
@@ -204,9 +215,32 @@ def verify():
                 print(f"FAIL {name}:\n  " + "\n  ".join(problems))
             else:
                 print(f"ok   {name}: real Paddle loads it with the same values, dtypes, types and names{extra}")
-    print(f"verify: {len(meant) - failures}/{len(meant)} files saved by paddle_on_torch load correctly in real "
-          f"Paddle {paddle.__version__}")
+        print(f"verify: {len(meant) - failures}/{len(meant)} files saved by paddle_on_torch load correctly in real "
+              f"Paddle {paddle.__version__}")
+        failures += verify_zoo(paddle, out)
     return failures
+
+
+def verify_zoo(paddle, out):
+    """Model-zoo weights saved by paddle_on_torch, loaded into the real-Paddle models: same outputs, bit for bit."""
+    import importlib
+
+    from tests.model_zoo import MODELS, harness
+
+    bad = 0
+    for name in MODELS:
+        mod = importlib.import_module(f"tests.model_zoo.{name}")
+        recorded = dict(np.load(os.path.join(ROOT, "tests", "data", "model_zoo", f"{name}.npz")))
+        arrays = [recorded[f"input{i}"] for i in range(sum(k.startswith("input") for k in recorded))]
+        model = mod.build()
+        missing, unexpected = model.set_state_dict(paddle.load(os.path.join(out, f"zoo_{name}.pdparams")))
+        got = harness.eval_forward(model, arrays)
+        same = not missing and not unexpected and all(np.array_equal(got[k], recorded[k]) for k in got)
+        bad += not same
+        print(f"{'ok  ' if same else 'FAIL'} zoo_{name}.pdparams: real Paddle model loaded from paddle_on_torch's save "
+              f"{'reproduces' if same else 'does not reproduce'} the recorded outputs exactly")
+    print(f"verify: {len(MODELS) - bad}/{len(MODELS)} model-zoo state dicts saved by paddle_on_torch work in real Paddle")
+    return bad
 
 
 if __name__ == "__main__":
