@@ -202,16 +202,6 @@ def _linear_align1(x, out_sizes, scales):
     return x
 
 
-def _nearest_align_corners(x, out_sizes):
-    for i, o in enumerate(out_sizes):
-        dim = 2 + i
-        n_in = x.shape[dim]
-        ratio = (n_in - 1) / (o - 1) if o > 1 else 0.0
-        idx = torch.floor(torch.arange(o, device=x.device, dtype=torch.float64) * ratio + 0.5).long()
-        x = x.index_select(dim, idx.clamp(max=n_in - 1))
-    return x
-
-
 @op
 def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                 data_format=None, recompute_scale_factor=None, antialias=False, name=None):
@@ -227,7 +217,7 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         raise ValueError(f"'{mode}' only support {want + 2}-D tensor.")
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
-    if align_corners and mode in ("area",):
+    if align_corners and mode in ("area", "nearest"):
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                          "bicubic | trilinear")
     if align_mode not in (0, 1):
@@ -246,7 +236,7 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         if isinstance(size, (list, tuple)):
             size = [int(v._t.item()) if hasattr(v, "_t") else int(v) for v in size]
         else:
-            size = [int(size)] * n
+            raise TypeError(f"size should be a list or tuple or Tensor, but got {type(size).__name__}")
         if len(size) != n:
             raise ValueError(f"The x and size should satisfy rank(x) - 2 == len(size), but got len(size)={len(size)}")
         out_sizes = size
@@ -265,8 +255,7 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         pool = (TF.adaptive_avg_pool1d, TF.adaptive_avg_pool2d, TF.adaptive_avg_pool3d)[n - 1]
         out = pool(xt, out_sizes)
     elif mode == "nearest":
-        out = _nearest_align_corners(xt, out_sizes) if align_corners else \
-            _linear_index_nearest(xt, out_sizes, scales)
+        out = _linear_index_nearest(xt, out_sizes, scales)
     elif mode == "bicubic" or align_corners or align_mode == 0:
         if scales[0] is not None and not align_corners:  # Paddle samples at dst / scale, as torch does
             out = TF.interpolate(xt, scale_factor=[1.0 / s for s in scales], mode=mode, align_corners=False)
