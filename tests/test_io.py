@@ -235,3 +235,22 @@ def test_layer_state_dict_roundtrip(paddle, tmp_path):
         np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=k)
     loaded = paddle.load(path)
     assert [t.name for t in loaded.values()] == [p.name for p in layer.parameters()]
+
+
+# ---------------------------------------------------------------- async_save
+
+
+def test_async_save_snapshots_and_waits(paddle, tmp_path):
+    from paddle_on_torch.framework.io import async_save, clear_async_save_task_queue
+
+    w = paddle.to_tensor([1.0, 2.0])
+    w.name = "w_0"
+    path = str(tmp_path / "a.pdparams")
+    async_save({"w": w, "cfg": {"lr": 0.1}}, path)
+    w.add_(paddle.to_tensor([10.0, 10.0]))  # after the call: not in the file
+    clear_async_save_task_queue()
+    r = paddle.load(path)
+    np.testing.assert_array_equal(r["w"].numpy(), [1.0, 2.0])
+    assert r["w"].name == "w_0" and r["cfg"] == {"lr": 0.1}
+    with pytest.raises(TypeError):
+        async_save([w], path)

@@ -24,12 +24,13 @@ import io
 import os
 import pickle
 import struct
+import threading
 import warnings
 
 import numpy as np
 import torch
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
 _NAME_TABLE = "StructuredToParameterName@@"
 _UNPACK_INFO = "UnpackBigParamInfor@@"
@@ -295,6 +296,51 @@ def save(obj, path, protocol=4, **configs):
         _check_savable(obj)
         with _open_for_writing(path) as f:
             _save_object(obj, f, protocol)
+
+
+# ===================================================================== async_save
+
+async_save_queue = []
+
+
+def clear_async_save_task_queue():
+    """Wait until every async_save task has finished."""
+    while async_save_queue:
+        task = async_save_queue.pop()
+        if task and task.is_alive():
+            task.join()
+
+
+def _snapshot(obj):
+    """A CPU copy of each Tensor (names kept), so the values saved are those at the call."""
+    from .._normalize import wrap
+
+    if isinstance(obj, dict):
+        cls = type(obj) if type(obj) is collections.OrderedDict else dict
+        return cls((k, _snapshot(v)) for k, v in obj.items())
+    if isinstance(obj, _tensor_cls()):
+        t = wrap(obj._t.detach().to("cpu", copy=True))
+        t.name = obj.name
+        return t
+    return obj
+
+
+def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
+    """paddle.framework.async_save: save a state dict or Tensor in a background thread.
+
+    The Tensors are copied to the CPU before this returns, so later in-place updates do not leak
+    into the file; `clear_async_save_task_queue()` waits for the writes.
+    """
+    if configs:
+        warnings.warn("configs are not supported in async mode, will be overridden by default settings.")
+    if not isinstance(obj, (dict, _tensor_cls())):
+        raise TypeError(f"currently async_save does not support this type: {type(obj)}")
+    obj = _snapshot(obj)
+    if sync_other_task:
+        clear_async_save_task_queue()
+    t = threading.Thread(target=save, args=(obj, path, protocol))
+    t.start()
+    async_save_queue.append(t)
 
 
 # ===================================================================== restricted unpickling
