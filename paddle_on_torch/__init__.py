@@ -25,6 +25,7 @@ from .framework.dtype import (  # noqa: E402,F401
     uint64)
 from .framework.flags import get_flags, set_flags  # noqa: E402,F401
 from .framework.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
+from .autograd.backward import grad  # noqa: E402,F401
 from .batch import batch  # noqa: E402,F401
 from .framework.place import (  # noqa: E402,F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPinnedPlace, XPUPlace, get_device, is_compiled_with_cinn,
@@ -46,6 +47,10 @@ from .tensor.stat import *  # noqa: E402,F401,F403
 from .tensor.tensor import Size, Tensor  # noqa: E402,F401
 from .tensor.to_string import set_printoptions  # noqa: E402,F401
 from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
+
+# nn.functional ops Paddle also exports at top level; its top-level softmax is the torch-style one
+from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402,F401
+from .special import softmax  # noqa: E402,F401
 
 manual_seed = seed
 

@@ -12,7 +12,8 @@ This module is paddle_on_torch's own, not part of Paddle's API.
 """
 import torch
 
-from ._normalize import Tensor, wrap
+from ._normalize import wrap
+from .tensor.tensor import Tensor
 
 __all__ = ["to_torch", "from_torch"]
 

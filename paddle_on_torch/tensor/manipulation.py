@@ -18,7 +18,7 @@ __all__ = [
     "crop", "hstack", "vstack", "dstack", "column_stack", "row_stack", "hsplit", "vsplit", "dsplit", "tensor_split",
     "atleast_1d", "atleast_2d", "atleast_3d", "swapaxes", "swapdims", "narrow", "unflatten", "index_fill",
     "diagonal_scatter", "select_scatter", "slice_scatter", "shard_index", "unique_consecutive",
-    "as_strided", "tensordot", "block_diag", "tolist", "reverse", "take_along_dim",
+    "as_strided", "tensordot", "block_diag", "tolist", "reverse", "take_along_dim", "concatenate",
 ]
 
 # Tensor methods only: bound onto Tensor, not exported as paddle.* (Paddle has no such functions)
@@ -927,6 +927,7 @@ def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None):
 
 
 # torch-style spellings Paddle 3.3 also accepts
+concatenate = concat
 reverse = flip
 take_along_dim = take_along_axis
 

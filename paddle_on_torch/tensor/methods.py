@@ -52,12 +52,14 @@ def bind():
     """Attach every implemented Tensor method; called once at import."""
     from .. import linalg as linalg_ns
     from .. import signal as signal_ns
+    from .. import special as special_ns
 
     api = paddle_api()
     # Paddle's method list, plus the functions Paddle patches on as methods beyond it (astype, ...)
     wanted = set(api["tensor_methods"]) | set(api["tensor_attributes"])
     sources = [(fam, list(fam.__all__) + list(getattr(fam, "__tensor_methods__", ()))) for fam in _FAMILIES]
-    sources += [(ns, ns.__all__) for ns in (linalg_ns, signal_ns)]  # Tensor.det, Tensor.stft, ...
+    # x.det(), x.stft(), x.softmax() (Paddle's Tensor.softmax is the torch-style paddle.special one)
+    sources += [(ns, ns.__all__) for ns in (linalg_ns, signal_ns, special_ns)]
     for module, names in sources:
         for name in names:
             if name in wanted and name not in Tensor.__dict__:

@@ -202,6 +202,11 @@ class Tensor:
         d = self._t.device
         return "cpu" if d.type == "cpu" else f"{'gpu' if d.type == 'cuda' else d.type}:{d.index or 0}"
 
+    def get_device(self):
+        """The device index (-1 on the CPU)."""
+        d = self._t.device
+        return -1 if d.type == "cpu" else (d.index or 0)
+
     @property
     def is_cuda(self):
         return self._t.is_cuda

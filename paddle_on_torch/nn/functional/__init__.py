@@ -12,4 +12,9 @@ from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
 
+from . import activation, common, conv, distance, extension, input, loss, norm, pooling, vision  # noqa: E402
+
+__all__ = sorted({name for module in (activation, common, conv, distance, extension, input, loss, norm, pooling,
+                                      vision) for name in module.__all__})
+
 __getattr__ = _report.module_getattr("paddle.nn.functional")
