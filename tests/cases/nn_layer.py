@@ -1027,3 +1027,13 @@ def parameters_vector_round_trip(paddle):
 def vector_to_parameters_too_short(paddle):
     lin = paddle.nn.Linear(3, 2)
     paddle.nn.utils.vector_to_parameters(paddle.ones([4]), lin.parameters())
+
+
+@case
+def parameter_list_setitem_other_shape(paddle):
+    with paddle.utils.unique_name.guard():
+        layer = paddle.nn.Layer()
+        pl = paddle.nn.ParameterList([layer.create_parameter([2, 2]) for _ in range(2)])
+        old = pl[1]
+        pl[1] = paddle.to_tensor([[1.0, 2.0, 3.0]], dtype="float64")
+        return pl[1], pl[1] is old, pl[1].name, type(pl[1]).__name__

@@ -246,8 +246,11 @@ class ParameterList(Layer):
         if not isinstance(param, Tensor):
             raise TypeError(f"param should be 'Parameter' or 'Tensor', but received {type(param)}")
         target = getattr(self, str(idx))
-        with torch.no_grad():  # paddle.assign(param, target): the values land in the existing parameter
-            target._t.copy_(param._t)
+        with torch.no_grad():  # paddle.assign(param, target): the existing parameter takes the new values
+            if target._t.shape == param._t.shape and target._t.dtype == param._t.dtype:
+                target._t.copy_(param._t)
+            else:  # ... and their shape and dtype
+                target._t.data = param._t.detach().clone()
 
     def __len__(self):
         return len(self._parameters)
