@@ -239,7 +239,8 @@ def verify_zoo(paddle, out):
         bad += not same
         print(f"{'ok  ' if same else 'FAIL'} zoo_{name}.pdparams: real Paddle model loaded from paddle_on_torch's save "
               f"{'reproduces' if same else 'does not reproduce'} the recorded outputs exactly")
-    print(f"verify: {len(MODELS) - bad}/{len(MODELS)} model-zoo state dicts saved by paddle_on_torch work in real Paddle")
+    print(f"verify: {len(MODELS) - bad}/{len(MODELS)} model-zoo state dicts saved by paddle_on_torch work in "
+          "real Paddle")
     return bad
 
 

@@ -524,7 +524,7 @@ def _load_file(path, return_numpy, keep_name_table):
 
 
 def _save_safetensors(obj, path):
-    from safetensors.torch import save, save_file
+    from safetensors.torch import save
 
     if len(obj) == 0:
         warnings.warn("The input state dict is empty, no need to save.")

@@ -139,7 +139,8 @@ def tensor_requiring_grad_loads_with_stop_gradient(paddle):
 
 @case
 def nested_containers(paddle):
-    obj = [_named(paddle, [1.0, 2.0], "a_0"), np.arange(3), {"x": (1, 2.5, "ab", None, True), "t": (_named(paddle, [3], "b_0"),)},
+    obj = [_named(paddle, [1.0, 2.0], "a_0"), np.arange(3),
+           {"x": (1, 2.5, "ab", None, True), "t": (_named(paddle, [3], "b_0"),)},
            collections.OrderedDict(k=np.ones([2], "float32")), {1, 2}, 3 + 4j, np.float32(2.5)]
     r = _roundtrip(paddle, obj)
     return r, _names(r), type(r[3]).__name__

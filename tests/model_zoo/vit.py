@@ -46,9 +46,9 @@ class VisionTransformer(nn.Layer):
         super().__init__()
         self.patch_embed = PatchEmbed(img, patch, 3, dim)
         n = self.patch_embed.num_patches
-        self.cls_token = self.create_parameter([1, 1, dim], default_initializer=nn.initializer.TruncatedNormal(std=0.02))
-        self.pos_embed = self.create_parameter([1, n + 1, dim],
-                                               default_initializer=nn.initializer.TruncatedNormal(std=0.02))
+        init = nn.initializer.TruncatedNormal(std=0.02)
+        self.cls_token = self.create_parameter([1, 1, dim], default_initializer=init)
+        self.pos_embed = self.create_parameter([1, n + 1, dim], default_initializer=init)
         self.blocks = nn.LayerList([Block(dim, heads) for _ in range(depth)])
         self.norm = nn.LayerNorm(dim, epsilon=1e-6)
         self.head = nn.Linear(dim, num_classes)
