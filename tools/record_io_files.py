@@ -27,9 +27,8 @@ import tempfile
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-os.environ.setdefault("GLOG_minloglevel", "3")
-warnings.filterwarnings("ignore")
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 
@@ -245,6 +244,8 @@ def verify_zoo(paddle, out):
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("GLOG_minloglevel", "3")
+    warnings.filterwarnings("ignore")
     if sys.argv[1:] == ["--verify"]:
         sys.exit(1 if verify() else 0)
     elif not sys.argv[1:]:
