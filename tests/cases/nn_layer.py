@@ -1037,3 +1037,15 @@ def parameter_list_setitem_other_shape(paddle):
         old = pl[1]
         pl[1] = paddle.to_tensor([[1.0, 2.0, 3.0]], dtype="float64")
         return pl[1], pl[1] is old, pl[1].name, type(pl[1]).__name__
+
+
+@case
+def to_int_dtype_and_back(paddle):
+    Affine, *_ = _classes(paddle)
+    a = fill_parameters(Affine(2, 2))
+    a.to(dtype="int32")
+    r = [a.weight, a.weight.stop_gradient, a.weight.trainable]
+    a.to(dtype="float32")
+    y = a(paddle.ones([1, 2])).sum()
+    y.backward()
+    return r + [a.weight.stop_gradient, a.weight.grad, y]

@@ -210,6 +210,12 @@ def _checked_dtype(dtype):
     raise ValueError(_DTYPE_ERROR + str(dtype))
 
 
+# Paddle Layer methods not provided here (static-graph variables, distributed checkpoints, XPU):
+# touching one raises UnsupportedAPIError (a NotImplementedError and an AttributeError).
+_UNSUPPORTED_METHODS = frozenset({"create_tensor", "create_variable", "sharded_state_dict", "full", "xpu",
+                                  "get_extra_state", "_startup_program", "_set_op_attrs"})
+
+
 class Layer:
     """Paddle's Layer: parameters, buffers and sublayers as attributes, `forward`, hooks, modes."""
 
@@ -250,6 +256,10 @@ class Layer:
             t = d.get(table)
             if t is not None and name in t:
                 return t[name]
+        if name in _UNSUPPORTED_METHODS:
+            from ... import _report
+
+            raise _report.unsupported(f"paddle.nn.Layer.{name}")
         return object.__getattribute__(self, name)
 
     def __setattr__(self, name, value):
@@ -651,11 +661,13 @@ class Layer:
         for layer in layers:
             for p in layer._parameters.values():
                 if p is not None:
-                    pt = p._t
+                    pt, stop_gradient = p._t, p.stop_gradient
                     with torch.no_grad():
+                        pt.requires_grad_(False)  # torch refuses integer data under requires_grad
                         pt.data = convert(pt.data)
                         if pt.grad is not None:
                             pt.grad = convert(pt.grad)
+                    p.stop_gradient = stop_gradient
             for b in layer._buffers.values():
                 if b is not None:
                     b._t = convert(b._t)
