@@ -1049,3 +1049,12 @@ def to_int_dtype_and_back(paddle):
     y = a(paddle.ones([1, 2])).sum()
     y.backward()
     return r + [a.weight.stop_gradient, a.weight.grad, y]
+
+
+@case
+def deepcopy_keeps_frozen_parameters(paddle):
+    Affine, *_ = _classes(paddle)
+    a = Affine(2, 2)
+    a.weight.trainable = False
+    b = copy.deepcopy(a)
+    return b.weight.stop_gradient, b.weight.trainable, b.bias.stop_gradient, b.weight is a.weight
