@@ -235,8 +235,9 @@ class Tensor:
     def numpy(self, force=False):
         t = self._t.detach()
         if t.dtype is torch.bfloat16:  # numpy has no bfloat16: Paddle hands out the raw uint16
-            return t.view(torch.uint16).cpu().numpy()
-        return t.cpu().resolve_conj().numpy()
+            t = t.view(torch.uint16)
+        # Paddle's numpy() is a copy: later in-place updates (clear_grad, optimizer steps) must not show
+        return t.cpu().resolve_conj().numpy().copy()
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
