@@ -51,6 +51,7 @@ from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 # nn.functional ops Paddle also exports at top level; its top-level softmax is the torch-style one
 from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402,F401
 from .special import softmax  # noqa: E402,F401
+from .nn.initializer.lazy_init import LazyGuard  # noqa: E402,F401
 
 manual_seed = seed
 

@@ -156,3 +156,21 @@ def dlpack_round_trip_shares_memory(paddle):
 @case
 def from_dlpack_rejects_lists(paddle):
     paddle.from_dlpack([1, 2])
+
+
+@case
+def lazy_guard_defers_parameter_memory(paddle):
+    with paddle.LazyGuard():
+        net = paddle.nn.Linear(3, 2, bias_attr=paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(0.5)),
+                               weight_attr=paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(2.0)))
+    for p in net.parameters():
+        p.initialize()
+    return [net.weight, net.bias, net(paddle.ones([1, 3]))]
+
+
+@case
+def dygraph_guard_is_a_context(paddle):
+    import paddle.base as base
+
+    with base.dygraph.guard():
+        return paddle.to_tensor([1.0]) * 2

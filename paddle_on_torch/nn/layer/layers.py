@@ -89,6 +89,20 @@ class EagerParamBase(Tensor):
 
     __str__ = __repr__
 
+    def initialize(self):
+        """Allocate a parameter made under paddle.LazyGuard and run its initializer (once)."""
+        pending = self.__dict__.pop("_lazy_init", None)
+        if pending is None:
+            return
+        initializer, device = pending
+        meta = self._t  # a meta tensor cannot take real data in place: swap in a fresh nn.Parameter
+        self._t = torch.nn.Parameter(torch.empty(meta.shape, dtype=meta.dtype, device=device),
+                                     requires_grad=meta.requires_grad)
+        initializer(self)
+
+    def _is_initialized(self):
+        return "_lazy_init" not in self.__dict__
+
     def __deepcopy__(self, memo):
         state = {k: copy.deepcopy(v, memo) for k, v in self.__dict__.items() if k not in ("name", "_claims_grad")}
         new = object.__new__(type(self))
@@ -158,9 +172,15 @@ def _create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, de
     kwargs = attr._to_kwargs()
     from ...framework.place import to_torch_device
 
-    data = torch.empty(shape, dtype=tdtype, device=to_torch_device(device))
+    from ..initializer.lazy_init import lazy_init_enabled
+
+    lazy = lazy_init_enabled()
+    data = torch.empty(shape, dtype=tdtype, device="meta" if lazy else to_torch_device(device))
     param = Parameter(data, kwargs.pop("trainable"), **kwargs)
-    attr.initializer(param)
+    if lazy:  # paddle.LazyGuard: no memory until param.initialize()
+        param._lazy_init = (attr.initializer, to_torch_device(device))
+    else:
+        attr.initializer(param)
     return param
 
 
