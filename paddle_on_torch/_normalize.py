@@ -313,13 +313,14 @@ def _scalar_operand(v, like):
     return torch.as_tensor(v, device=like.device)
 
 
-def binary_operator(fn, name, reflected=False):
+def binary_operator(fn, name, reflected=False, torch_op=None):
     """The Python operator method (`x + y`, or `2 + x` when reflected) for a binary @op.
 
     The same implementation and promotion rule as the function, minus keyword handling: operators
-    are the hottest path of all, so the generated code is as short as it can be.
+    are the hottest path of all, so the generated code is as short as it can be.  `torch_op` (when the
+    function's implementation is exactly that torch call) saves one more Python frame.
     """
-    impl = fn.__wrapped_impl__
+    impl = fn.__wrapped_impl__ if torch_op is None else torch_op
     ns = {"_impl": impl, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_translate": translate,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
           "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result}

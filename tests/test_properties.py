@@ -115,3 +115,38 @@ def test_squeeze_unsqueeze(paddle, shape):
     x = paddle.to_tensor(a)
     check(paddle.squeeze(x), np.squeeze(a))
     check(paddle.unsqueeze(x, 0), a[None])
+
+
+OPERATORS = [("__add__", "add"), ("__sub__", "subtract"), ("__mul__", "multiply"), ("__truediv__", "divide"),
+             ("__eq__", "equal"), ("__ne__", "not_equal"), ("__lt__", "less_than"), ("__le__", "less_equal"),
+             ("__gt__", "greater_than"), ("__ge__", "greater_equal")]
+
+
+@st.composite
+def operand_pair(draw):
+    shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3))
+    dtypes = draw(st.tuples(st.sampled_from(DTYPES + ["bool"]), st.sampled_from(DTYPES + ["bool"])))
+    out = []
+    for dt, shape in zip(dtypes, shapes.input_shapes):
+        out.append(draw(hnp.arrays(dt, shape, elements=st.booleans() if dt == "bool" else
+                                   st.integers(1, 9) if dt.startswith("int") else st.floats(-9, 9, width=32))))
+    return out
+
+
+def _outcome(fn):
+    try:
+        r = fn()
+        return (str(r.dtype), list(r.shape), r.numpy().tolist())
+    except Exception as e:  # noqa: BLE001 - the error type is part of the outcome
+        return type(e).__name__
+
+
+@SETTINGS
+@given(operand_pair(), st.sampled_from(OPERATORS), st.booleans())
+def test_operators_equal_their_functions(paddle, pair, names, scalar_rhs):
+    """The operators take a shorter path than the functions (no keywords); results must not differ."""
+    dunder, function = names
+    a, b = pair
+    x = paddle.to_tensor(a)
+    y = b.flat[0].item() if scalar_rhs and b.size else paddle.to_tensor(b)
+    assert _outcome(lambda: getattr(x, dunder)(y)) == _outcome(lambda: getattr(paddle, function)(x, y))

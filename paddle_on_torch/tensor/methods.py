@@ -40,7 +40,12 @@ def _operators():
     reflected = {"__radd__": m.add, "__rsub__": m.subtract, "__rmul__": m.multiply, "__rtruediv__": m.divide,
                  "__rmod__": m.remainder, "__rpow__": m.pow, "__rand__": lg.bitwise_and, "__ror__": lg.bitwise_or,
                  "__rxor__": lg.bitwise_xor}
-    ops = {k: _normalize.binary_operator(fn, k) for k, fn in forward.items()}
+    # Operators whose function's implementation is exactly one torch call (tests/test_properties.py
+    # checks operator == function): the operator calls it directly.
+    direct = {"__add__": torch.add, "__sub__": torch.sub, "__mul__": torch.mul, "__truediv__": torch.true_divide,
+              "__eq__": torch.eq, "__ne__": torch.ne, "__lt__": torch.lt, "__le__": torch.le, "__gt__": torch.gt,
+              "__ge__": torch.ge}
+    ops = {k: _normalize.binary_operator(fn, k, torch_op=direct.get(k)) for k, fn in forward.items()}
     ops.update({k: _normalize.binary_operator(fn, k, reflected=True) for k, fn in reflected.items()})
     ops.update({"__rfloordiv__": _rfloordiv, "__matmul__": m.matmul,
                 "__rmatmul__": lambda self, other: m.matmul(other, self), "__neg__": m.neg, "__pos__": m.positive,
