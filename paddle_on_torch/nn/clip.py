@@ -1,0 +1,130 @@
+"""Gradient clipping strategies (paddle.nn.ClipGradByValue / ClipGradByNorm / ClipGradByGlobalNorm).
+
+A strategy is called with a list of (param, grad) pairs of paddle Tensors and returns the clipped
+pairs, as Paddle's dynamic mode does: pairs whose grad is None are dropped, parameters with
+`need_clip=False` pass through unchanged, and ClipGradByGlobalNorm scales the gradients in place
+(so `param.grad` shows the clipped values afterwards, as in Paddle).
+"""
+import torch
+
+from .._normalize import wrap
+
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+
+
+class ClipGradBase:
+    def __str__(self):
+        raise NotImplementedError
+
+    def __call__(self, params_grads):
+        with torch.no_grad():
+            return self._dygraph_clip(params_grads)
+
+    def _dygraph_clip(self, params_grads):
+        raise NotImplementedError
+
+
+GradientClipBase = ClipGradBase
+
+
+class ClipGradByValue(ClipGradBase):
+    """Clip every gradient element into [min, max] (min defaults to -max)."""
+
+    def __init__(self, max, min=None):
+        if min is None:
+            assert max > 0.0
+            min = -max
+        self.max, self.min = float(max), float(min)
+
+    def __str__(self):
+        return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
+
+    def _dygraph_clip(self, params_grads):
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if getattr(p, "need_clip", True) is False:
+                out.append((p, g))
+                continue
+            out.append((p, wrap(torch.clamp(g._t, self.min, self.max))))
+        return out
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Scale each gradient whose L2 norm exceeds clip_norm down to norm clip_norm."""
+
+    def __init__(self, clip_norm):
+        self.clip_norm = float(clip_norm)
+
+    def __str__(self):
+        return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
+
+    def _dygraph_clip(self, params_grads):
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if getattr(p, "need_clip", True) is False:
+                out.append((p, g))
+                continue
+            t = g._t
+            norm = torch.linalg.vector_norm(t.float() if t.dtype in (torch.float16, torch.bfloat16) else t)
+            scale = torch.where(norm > self.clip_norm, self.clip_norm / norm, torch.ones_like(norm))
+            out.append((p, wrap(t * scale.to(t.dtype))))
+        return out
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """Scale all gradients by clip_norm / max(global_norm, clip_norm), global_norm over all of them."""
+
+    def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
+        self.clip_norm = float(clip_norm)
+        self.group_name = group_name
+        assert isinstance(auto_skip_clip, bool)
+        self.auto_skip_clip = auto_skip_clip
+        self.should_comm_on_shard_dim = False
+
+    def __str__(self):
+        return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
+
+    def _dygraph_clip(self, params_grads):
+        sums = {"half": [], "float32": [], "float64": []}
+        for p, g in params_grads:
+            if g is None or getattr(p, "need_clip", True) is False:
+                continue
+            t = g._t
+            kind = "half" if t.dtype in (torch.float16, torch.bfloat16) else \
+                "float32" if t.dtype == torch.float32 else "float64"
+            # Paddle's squared_l2_norm accumulates in float32 for half types and returns the grad's dtype
+            sq = torch.sum(torch.square(t.float() if kind == "half" else t))
+            sums[kind].append(sq.to(t.dtype) if kind == "half" else sq)
+        if not any(sums.values()):
+            return params_grads
+        sum_dtype = torch.float64 if sums["float64"] else torch.float32
+        parts = [torch.stack(v).sum().to(sum_dtype) for v in sums.values() if v]
+        global_norm = torch.sqrt(torch.stack(parts).sum())
+        max_norm = torch.full([1], self.clip_norm, dtype=sum_dtype, device=global_norm.device)
+        if not self.auto_skip_clip:
+            clip_var, need_clip = max_norm / torch.maximum(global_norm, max_norm), True
+        elif bool(global_norm > max_norm):
+            clip_var, need_clip = max_norm / global_norm, True
+        else:
+            need_clip = False
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if need_clip and getattr(p, "need_clip", True) is not False:
+                c = clip_var.to(g._t.dtype)
+                if g._t.dim() != 0:
+                    g._t.mul_(c)
+                else:
+                    g = wrap(g._t * c)
+            out.append((p, g))
+        return out
+
+
+# Paddle's older names for the same classes
+GradientClipByValue, GradientClipByNorm, GradientClipByGlobalNorm = ClipGradByValue, ClipGradByNorm, \
+    ClipGradByGlobalNorm

@@ -1,0 +1,100 @@
+"""paddle.optimizer.Adam, with Paddle's bias correction folded into the step size and epsilon scaled by
+sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t))."""
+import warnings
+
+import torch
+
+from .optimizer import _HALF, Optimizer
+
+__all__ = ["Adam"]
+
+
+def _is_tensor(v):
+    from ..tensor.tensor import Tensor
+
+    return isinstance(v, Tensor)
+
+
+def _scalar(v):
+    return float(v.item()) if _is_tensor(v) else v
+
+
+class _AdamCore:
+    """Adam's accumulators and update, shared by Adam and AdamW (which Paddle keeps unrelated classes)."""
+
+    _moment1_acc_str = "moment1"
+    _moment2_acc_str = "moment2"
+    _moment2_acc_max_str = "moment2_max"
+    _beta1_pow_acc_str = "beta1_pow_acc"
+    _beta2_pow_acc_str = "beta2_pow_acc"
+
+    def _add_accumulators(self, target, opts):
+        dtype = torch.float32 if target._t.dtype in _HALF else target._t.dtype
+        if target._t.dtype in _HALF:
+            warnings.warn("Accumulating with FP16 or BF16 in optimizer can lead to poor accuracy or slow "
+                          "convergence.Consider using multi_precision=True option of the Adam optimizer.")
+        self._add_accumulator(self._moment1_acc_str, target, dtype=dtype)
+        self._add_accumulator(self._moment2_acc_str, target, dtype=dtype)
+        if self._amsgrad:
+            self._add_accumulator(self._moment2_acc_max_str, target, dtype=dtype)
+        # a Tensor beta starts its power at Paddle's default
+        b1 = 0.9 if _is_tensor(opts["beta1"]) else opts["beta1"]
+        b2 = 0.999 if _is_tensor(opts["beta2"]) else opts["beta2"]
+        self._add_accumulator(self._beta1_pow_acc_str, target, dtype=dtype, fill_value=b1, shape=[1])
+        self._add_accumulator(self._beta2_pow_acc_str, target, dtype=dtype, fill_value=b2, shape=[1])
+
+    def _adam(self, target, grad, lr, opts):
+        b1, b2, eps = _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"])
+        p = target._t
+        m1 = self._acc(self._moment1_acc_str, target)
+        m2 = self._acc(self._moment2_acc_str, target)
+        b1p = self._acc(self._beta1_pow_acc_str, target)
+        b2p = self._acc(self._beta2_pow_acc_str, target)
+        g = grad.to(m1.dtype)
+        m1.mul_(b1).add_(g * (1 - b1))
+        m2.mul_(b2).add_(g * g * (1 - b2))
+        v = m2
+        if self._amsgrad:
+            vmax = self._acc(self._moment2_acc_max_str, target)
+            torch.maximum(vmax, m2, out=vmax)
+            v = vmax
+        corr2 = torch.sqrt(1 - b2p)
+        step = (lr * corr2 / (1 - b1p)).to(p.dtype)
+        denom = torch.sqrt(v) + eps * corr2
+        p.sub_(step * (m1 / denom).to(p.dtype))
+        b1p.mul_(b1)
+        b2p.mul_(b2)
+
+
+class Adam(_AdamCore, Optimizer):
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameters=None,
+                 weight_decay=None, grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False,
+                 amsgrad=False, name=None):
+        _check_betas(learning_rate, beta1, beta2, epsilon)
+        super().__init__(learning_rate=learning_rate, parameters=parameters, weight_decay=weight_decay,
+                         grad_clip=grad_clip, name=name)
+        self.type = "adam"
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+        self._lazy_mode = lazy_mode
+        self._multi_precision = multi_precision
+        self._use_multi_tensor = use_multi_tensor
+        self._amsgrad = amsgrad
+        self._default_dict = {"beta1": beta1, "beta2": beta2, "epsilon": epsilon, "lazy_mode": lazy_mode}
+
+    def _update(self, param, target, grad, lr, opts):
+        self._adam(target, grad, lr, opts)
+
+
+def _check_betas(learning_rate, beta1, beta2, epsilon):
+    from ..tensor.tensor import Tensor
+
+    assert learning_rate is not None
+    assert beta1 is not None
+    assert beta2 is not None
+    assert epsilon is not None
+    if not isinstance(beta1, Tensor) and not 0 <= beta1 < 1:
+        raise ValueError("Invalid value of beta1, expect beta1 in [0,1).")
+    if not isinstance(beta2, Tensor) and not 0 <= beta2 < 1:
+        raise ValueError("Invalid value of beta2, expect beta2 in [0,1).")
+    if not isinstance(epsilon, Tensor) and not 0 <= epsilon:
+        raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")

@@ -1,0 +1,377 @@
+"""paddle.optimizer.Optimizer: the machinery every Paddle optimizer shares.
+
+Paddle's dynamic-mode step, in order: collect (param, grad) pairs of trainable parameters that
+have a gradient; clip them (`grad_clip`); add the regularization term (a parameter's own
+ParamAttr regularizer wins over the optimizer's `weight_decay`); create the per-parameter
+accumulators on first use (named `<param name>_<acc>_<n>` by the name generator, which is what
+state_dict() shows); then run the update rule of each parameter with the learning rate times the
+parameter's ParamAttr learning-rate factor.  With `multi_precision`, float16/bfloat16 parameters
+are updated through a float32 master copy.
+
+Subclasses give `_create_accumulators` and `_update(param, target, grad, lr, opts)`: `target` is
+the torch tensor to update in place (the master weight or the parameter's own tensor), `grad`
+its gradient as a torch tensor of the target's dtype, `lr` a Python float, `opts` the options
+of the parameter's group.  Everything runs under torch.no_grad.
+"""
+import collections
+import logging
+
+import numpy as np
+import torch
+
+from .._normalize import wrap
+from ..framework import unique_name
+from ..regularizer import L2Decay, WeightDecayRegularizer
+from .lr import LambdaDecay, LRScheduler
+
+__all__ = ["Optimizer"]
+
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def _tensor_type():
+    from ..tensor.tensor import Tensor
+
+    return Tensor
+
+
+class Optimizer:
+    """Base class of the Paddle optimizers (use a subclass such as Adam)."""
+
+    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None, name=None):
+        Tensor = _tensor_type()
+        if parameters is not None:
+            if isinstance(parameters, Tensor):
+                raise TypeError("`parameters` argument given to the optimizer should be an iterable of paddle "
+                                f"Tensors, but got argument type is `{type(parameters)}`.")
+            if isinstance(parameters, dict):
+                raise TypeError("`parameters` argument should not get dict type, if parameter groups is needed, "
+                                "please set `parameters` as list of dict")
+            self._parameter_list = list(parameters)
+        else:
+            self._parameter_list = None
+        self._name = name
+        if self._parameter_list is None:
+            raise AttributeError("parameters argument given to the Optimizer should not be None in dygraph mode.")
+        if weight_decay is not None and self._parameter_list and not isinstance(self._parameter_list[0], dict):
+            if any(getattr(p, "regularizer", None) is not None for p in self._parameter_list):
+                logging.info("If regularizer of a Parameter has been set by 'paddle.ParamAttr' or "
+                             "'static.WeightNormParamAttr' already. The weight_decay[%s] in Optimizer will not take "
+                             "effect, and it will only be applied to other Parameters!", weight_decay)
+        if not isinstance(learning_rate, (float, LRScheduler)):
+            raise TypeError(f"learning rate should be float or LRScheduler, got {type(learning_rate)} here")
+        if grad_clip is not None:
+            from ..nn.clip import ClipGradBase
+
+            if not isinstance(grad_clip, ClipGradBase):
+                raise TypeError("'grad_clip' should be an instance of GradientClipBase's derived class")
+        if isinstance(weight_decay, bool):
+            self.regularization = weight_decay
+        elif isinstance(weight_decay, (int, float)):
+            self.regularization = L2Decay(float(weight_decay))
+        else:
+            self.regularization = weight_decay
+        self._grad_clip = grad_clip
+        self._learning_rate = learning_rate
+        self._dtype = None
+        if self._parameter_list:
+            first = self._parameter_list[0]
+            if isinstance(first, dict):
+                for group in self._parameter_list:
+                    assert "params" in group, ("params should be set in parameters if parameter groups are "
+                                               "optimized in different options")
+                first = self._parameter_list[0]["params"][0]
+            self._dtype = first.dtype
+        self._accumulators = collections.defaultdict(dict)  # acc name -> {param name: Tensor}
+        self._accumulators_holder = {}  # a loaded state dict waiting for its accumulators to be created
+        self._opti_name_list = []
+        self._master_weights = {}
+        self._multi_precision = False
+        self._already_create_accumulator = set()
+        self._auxiliary_vars = {}
+        self.clear_gradients = self.clear_grad
+        self._default_dict = {"weight_decay": self.regularization, "grad_clip": self._grad_clip}
+        self._param_groups = []
+        if self._parameter_list and isinstance(self._parameter_list[0], dict):
+            for group in self._parameter_list:
+                self._add_param_group(group.copy())
+        else:
+            self._param_groups = self._parameter_list
+
+    # ------------------------------------------------------------ parameter groups
+    def _add_param_group(self, param_group):
+        from ..nn.layer.layers import Parameter
+
+        params = param_group["params"]
+        if isinstance(params, Parameter):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters should be in ordered collections,but received set, please use "
+                            "list instead.")
+        else:
+            param_group["params"] = list(params)
+        for k, v in self._default_dict.items():
+            param_group.setdefault(k, v)
+        seen = set()
+        for group in self._param_groups:
+            seen.update(id(p) for p in group["params"])
+        if any(id(p) in seen for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self._apply_group_to_params(param_group)
+        self._param_groups.append(param_group)
+
+    def _apply_group_to_params(self, group):
+        # Paddle records a group's weight decay and lr factor on the parameters themselves
+        for p in group["params"]:
+            wd = group["weight_decay"]
+            p.regularizer = L2Decay(wd) if isinstance(wd, float) else wd
+            p.optimize_attr["learning_rate"] = group.get("learning_rate", 1.0)
+
+    def _group_opts(self, group):
+        if group is None:
+            return self._default_dict
+        return {**self._default_dict, **{k: v for k, v in group.items() if k != "params"}}
+
+    # ------------------------------------------------------------ learning rate
+    def get_lr(self):
+        if isinstance(self._learning_rate, float):
+            return self._learning_rate
+        return self._learning_rate()
+
+    def set_lr(self, value):
+        if not isinstance(value, (int, float)):
+            raise TypeError(f"The type of 'value' in optimizer.set_lr must be float, but received {type(value)}.")
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError("optimizer's learning rate can't be LRScheduler when invoke this API, because this "
+                               "will lead to conflict.")
+        self._learning_rate = float(value)
+
+    def set_lr_scheduler(self, scheduler):
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError("The type of 'scheduler' in optimizer.set_lr_scheduler must be LRScheduler, but "
+                            f"received {type(scheduler)}.")
+        self._learning_rate = scheduler
+
+    def _lr_float32(self):
+        """Paddle keeps the learning rate in a tensor of the parameters' dtype (float32 for half types)."""
+        return self._dtype is None or str(self._dtype) not in ("paddle.float64",)
+
+    def _param_lr(self, param, global_lr):
+        factor = 1.0
+        attr = getattr(param, "optimize_attr", None)
+        if attr is not None and "learning_rate" in attr:
+            factor = attr["learning_rate"]
+        if self._lr_float32():
+            lr = np.float32(global_lr)
+            return float(lr if factor == 1.0 else lr * np.float32(factor))
+        return global_lr if factor == 1.0 else global_lr * factor
+
+    # ------------------------------------------------------------ accumulators
+    def _add_accumulator(self, name, param, dtype=None, fill_value=0.0, shape=None):
+        if self._name is not None:
+            name = self._name + "_" + name
+        accs = self._accumulators[name]
+        if param.name in accs:
+            return accs[param.name]
+        t = param._t
+        tdtype = t.dtype if dtype is None else dtype
+        tshape = list(t.shape) if shape is None else list(shape)
+        var_name = unique_name.generate(param.name + "_" + name)
+        self._opti_name_list.append(var_name)
+        var = wrap(torch.full(tshape, float(fill_value), dtype=tdtype, device=t.device))
+        var.name = var_name
+        var.persistable = True
+        if self._accumulators_holder:
+            if var_name not in self._accumulators_holder:
+                raise AssertionError(f"Optimizer set error, {var_name} should in state dict")
+            var.set_value(self._accumulators_holder.pop(var_name))
+        accs[param.name] = var
+        return var
+
+    def _get_accumulator(self, name, param):
+        if self._name is not None:
+            name = self._name + "_" + name
+        try:
+            return self._accumulators[name][param.name]
+        except KeyError:
+            raise Exception(f"Accumulator {name} does not exist for parameter {param.name}") from None
+
+    def _create_master_weight(self, param):
+        if param.name in self._master_weights:
+            return self._master_weights[param.name]
+        var = wrap(param._t.detach().to(torch.float32))
+        var.name = unique_name.generate(param.name + "_fp32_master")
+        var.persistable = True
+        self._master_weights[param.name] = var
+        return var
+
+    def _uses_master(self, param):
+        return self._multi_precision and param._t.dtype in _HALF
+
+    def _target(self, param):
+        """The Tensor an update writes: the float32 master weight, or the parameter itself."""
+        return self._master_weights[param.name] if self._uses_master(param) else param
+
+    def _create_accumulators(self, params, opts):
+        for p in params:
+            if p.name in self._already_create_accumulator:
+                continue
+            target = self._create_master_weight(p) if self._uses_master(p) else p
+            self._add_accumulators(target, opts)
+            self._already_create_accumulator.add(p.name)
+
+    def _add_accumulators(self, target, opts):
+        pass
+
+    def _acc(self, name, target):
+        return self._get_accumulator(name, target)._t
+
+    # ------------------------------------------------------------ the step
+    def _params_grads(self, params):
+        out = []
+        for p in params:
+            if p.stop_gradient:
+                continue
+            g = p._t.grad
+            if g is not None:
+                out.append((p, wrap(g)))
+        return out
+
+    @torch.no_grad()
+    def step(self):
+        if not self._param_groups or not isinstance(self._param_groups[0], dict):
+            self._apply_optimize(self._params_grads(self._param_groups or []), None)
+        else:
+            for group in self._param_groups:
+                self._apply_optimize(self._params_grads(group["params"]), group)
+
+    def _apply_optimize(self, params_grads, group):
+        clip = self._grad_clip if group is None else group.get("grad_clip")
+        if clip is not None:
+            params_grads = clip(params_grads)
+        params_grads = self.append_regularization_ops(params_grads, self.regularization)
+        opts = self._group_opts(group)
+        self._create_accumulators([p for p, _ in params_grads if not p.stop_gradient], opts)
+        global_lr = float(self.get_lr())
+        for p, g in params_grads:
+            if g is None or p.stop_gradient:
+                continue
+            self._update_one(p, g, self._param_lr(p, global_lr), opts)
+        self._finish_update(params_grads, opts)
+
+    def _update_one(self, p, g, lr, opts):
+        if self._uses_master(p):
+            master = self._master_weights[p.name]
+            self._update(p, master, g._t.to(torch.float32), lr, opts)
+            p._t.copy_(master._t)
+        else:
+            self._update(p, p, g._t, lr, opts)
+
+    def _update(self, param, target, grad, lr, opts):
+        raise NotImplementedError('Class "Optimizer" cannot be used directly as an optimizer, please use its '
+                                  'subclasses such as "Adam"')
+
+    def _finish_update(self, params_grads, opts):
+        pass
+
+    # ------------------------------------------------------------ regularization
+    def _create_regularization_of_grad(self, param, grad, regularization=None):
+        reg = getattr(param, "regularizer", None)
+        if grad is None or (reg is None and regularization is None):
+            return grad
+        reg = reg if reg is not None else regularization
+        p = param
+        if param._t.dtype != grad._t.dtype:
+            p = self._master_weights.get(param.name) if self._uses_master(param) else None
+            p = p if p is not None else wrap(param._t.to(grad._t.dtype))
+        if isinstance(reg, WeightDecayRegularizer) and type(reg)._term is not WeightDecayRegularizer._term:
+            term = reg._term(p._t)
+        else:
+            term = reg(p, grad, None)._t
+        return wrap(grad._t + term)
+
+    def append_regularization_ops(self, parameters_and_grads, regularization=None):
+        return [(p, self._create_regularization_of_grad(p, g, regularization)) for p, g in parameters_and_grads]
+
+    # ------------------------------------------------------------ gradients
+    def clear_grad(self, set_to_zero=True):
+        if self._parameter_list and isinstance(self._parameter_list[0], dict):
+            params = [p for group in self._param_groups for p in group["params"]]
+        else:
+            params = self._parameter_list or []
+        for p in params:
+            if not p.stop_gradient:
+                p.clear_gradient(set_to_zero)
+
+    def zero_grad(self, set_to_none=True):
+        self.clear_grad(set_to_zero=not set_to_none)
+
+    def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None, callbacks=None):
+        if self._dtype is None:
+            self._dtype = loss.dtype
+        params = parameters if parameters else self._parameter_list
+        return [(p, wrap(p._t.grad)) for p in params if p._t.grad is not None]
+
+    def apply_gradients(self, params_grads):
+        params_grads = sorted(params_grads, key=lambda pg: pg[0].name)
+        with torch.no_grad():
+            self._apply_optimize(params_grads, None)
+        return []
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        Tensor = _tensor_type()
+        assert isinstance(loss, Tensor), "The loss should be an Tensor."
+        params_grads = self.backward(loss, startup_program, parameters or self._parameter_list, no_grad_set)
+        with torch.no_grad():
+            if isinstance(self._param_groups[0] if self._param_groups else None, dict):
+                self.step()
+            else:
+                self._apply_optimize(params_grads, None)
+        return [], params_grads
+
+    # ------------------------------------------------------------ state
+    def state_dict(self):
+        state = {}
+        if not self._accumulators and self._accumulators_holder:
+            state.update(self._accumulators_holder)
+        else:
+            for accs in self._accumulators.values():
+                for var in accs.values():
+                    state[var.name] = var
+        if self._master_weights:
+            state["master_weights"] = self._master_weights
+        if isinstance(self._learning_rate, LRScheduler):
+            state["LR_Scheduler"] = self._learning_rate.state_dict()
+        return state
+
+    def set_state_dict(self, state_dict):
+        if isinstance(self._learning_rate, LRScheduler):
+            lr_state = state_dict.get("LR_Scheduler", None)
+            if not isinstance(self._learning_rate, LambdaDecay):
+                assert lr_state is not None, ("LR_Scheduler state must be included in the state dict except "
+                                              "LambdaDecay")
+            if lr_state:
+                self._learning_rate.set_state_dict(lr_state)
+        state_dict = dict(state_dict)
+        state_dict.pop("LR_Scheduler", None)
+        if "master_weights" in state_dict:
+            self._master_weights = state_dict.pop("master_weights")
+        self._accumulators_holder = state_dict
+        for accs in self._accumulators.values():
+            for var in accs.values():
+                assert var.name in state_dict, f"optimizer Tensor {var.name} not found"
+                var.set_value(state_dict[var.name])
+
+    load_state_dict = set_state_dict
+
+    def get_opti_var_name_list(self):
+        return self._opti_name_list
+
+    def _set_auxiliary_var(self, key, val):
+        self._auxiliary_vars[key] = val
+
+    def _get_auxiliary_var(self, key):
+        return self._auxiliary_vars.get(key, None)
+
+    def _is_dtype_fp16_or_bf16(self, dtype):
+        return str(dtype) in ("paddle.float16", "paddle.bfloat16")

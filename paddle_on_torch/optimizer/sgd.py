@@ -1,0 +1,31 @@
+"""paddle.optimizer.SGD: param -= lr * grad."""
+import warnings
+
+from .optimizer import _HALF, Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
+                 multi_precision=False, name=None):
+        if learning_rate is None:
+            raise ValueError("learning_rate is not set")
+        super().__init__(learning_rate=learning_rate, parameters=parameters, weight_decay=weight_decay,
+                         grad_clip=grad_clip, name=name)
+        self.type = "sgd"
+        self._multi_precision = multi_precision
+
+    def _create_accumulators(self, params, opts):
+        for p in params:
+            if p.name in self._already_create_accumulator:
+                continue
+            if self._uses_master(p):
+                self._create_master_weight(p)
+                self._already_create_accumulator.add(p.name)
+            elif p._t.dtype in _HALF:
+                warnings.warn("Accumulating with FP16/BF16 in optimizer can lead to poor accuracy or slow "
+                              "convergence.Consider using multi_precision=True option of the Adam optimizer.")
+
+    def _update(self, param, target, grad, lr, opts):
+        target._t.sub_(grad * lr)
