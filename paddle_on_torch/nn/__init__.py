@@ -5,4 +5,9 @@ from .layer import *  # noqa: F401,F403
 from .layer.layers import Layer, Parameter  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 
+# torch-style names Paddle 3.3 gives the same classes
+Module = Layer
+ModuleList = LayerList  # noqa: F405
+ModuleDict = LayerDict  # noqa: F405
+
 __getattr__ = _report.module_getattr("paddle.nn")

@@ -174,3 +174,9 @@ def dygraph_guard_is_a_context(paddle):
 
     with base.dygraph.guard():
         return paddle.to_tensor([1.0]) * 2
+
+
+@case
+def torch_style_nn_names(paddle):
+    nn = paddle.nn
+    return [nn.Module is nn.Layer, nn.ModuleList is nn.LayerList, nn.ModuleDict is nn.LayerDict]
