@@ -186,6 +186,26 @@ def _write_out(out, r):
     return r
 
 
+def size_args(fn):
+    """Paddle's size_args_decorator: `paddle.ones(2, 3)` means shape [2, 3], and `size=` means `shape=`."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if "size" in kwargs:
+            kwargs["shape"] = kwargs.pop("size")
+        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
+            kwargs["shape"] = list(args)
+            args = ()
+        shape = kwargs["shape"] if "shape" in kwargs else args[0] if args else None
+        if isinstance(shape, (list, tuple)) and any(isinstance(d, float) for d in shape):
+            raise TypeError(f"(InvalidType) the shape must be a list of int, but received {shape}.")
+        return fn(*args, **kwargs)
+
+    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
+    return wrapper
+
+
 def public_name(fn):
     """The name a Paddle user knows a function by: paddle_on_torch.tensor.math.add -> paddle.add."""
     from ._api import paddle_names

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ShapeLike, TensorLike, TensorSequence, op,
+from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ShapeLike, TensorLike, TensorSequence, op, size_args,
                           wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
@@ -150,41 +150,23 @@ def _check_shape(shape):
     return shape
 
 
-def _size_args(fn):
-    """Paddle's size_args_decorator: `paddle.ones(2, 3)` means shape [2, 3]; `size=` is `shape=`."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if "size" in kwargs:
-            kwargs["shape"] = kwargs.pop("size")
-        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
-            kwargs["shape"] = list(args)
-            args = ()
-        shape = kwargs["shape"] if "shape" in kwargs else args[0] if args else None
-        if isinstance(shape, (list, tuple)) and any(isinstance(d, float) for d in shape):
-            raise TypeError(f"(InvalidType) the shape must be a list of int, but received {shape}.")
-        return fn(*args, **kwargs)
-
-    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
-    return wrapper
 
 
-@_size_args
+@size_args
 @op
 def zeros(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
     return torch.zeros(_check_shape(shape), **_factory_kwargs(dtype, device, requires_grad))
 
 
-@_size_args
+@size_args
 @op
 def ones(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     return torch.ones(_check_shape(shape), **_factory_kwargs(dtype, device, requires_grad))
 
 
-@_size_args
+@size_args
 @op
 def empty(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
@@ -216,7 +198,7 @@ def _filled(shape, v, dtype, device, requires_grad):
 builtins_complex = complex
 
 
-@_size_args
+@size_args
 @op
 def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device=None,
          requires_grad=False, pin_memory=False):

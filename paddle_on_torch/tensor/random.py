@@ -6,11 +6,10 @@ float factories take float dtypes only, randint / randperm take integer
 (randperm also float) dtypes, uniform draws from [0, 1) by default, and
 normal / log_normal with Tensor mean or std follow that tensor's dtype.
 """
-import functools
 
 import torch
 
-from .._normalize import DTypeLike, ShapeLike, TensorLike, op
+from .._normalize import DTypeLike, ShapeLike, TensorLike, op, size_args
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -48,27 +47,13 @@ def _check_shape(shape):
     return shape
 
 
-def _size_args(fn):
-    """Paddle's size_args_decorator: `paddle.rand(2, 3)` means shape [2, 3]; `size=` is `shape=`."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if "size" in kwargs:
-            kwargs["shape"] = kwargs.pop("size")
-        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
-            kwargs["shape"] = list(args)
-            args = ()
-        return fn(*args, **kwargs)
-
-    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
-    return wrapper
 
 
 def _grad(t, requires_grad):
     return t.requires_grad_(True) if requires_grad else t
 
 
-@_size_args
+@size_args
 @op
 def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
@@ -77,7 +62,7 @@ def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, devi
     return _grad(t, requires_grad)
 
 
-@_size_args
+@size_args
 @op
 def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
