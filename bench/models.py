@@ -230,6 +230,13 @@ def profile(name, top=25):
             with torch.no_grad():
                 return tmodel(*xs)
         twin_ops = _aten_counts(tev)
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(20):
+            tev()
+        pr.disable()
+        calls = sum(v[1] for v in pstats.Stats(pr).stats.values()) / 20
+        print(f"\n== {name}: the torch twin makes {calls:.0f} Python calls per eval forward")
     print(f"\n== {name}: aten ops per eval forward: shim {sum(shim_ops.values())}"
           + (f", torch twin {sum(twin_ops.values())}" if twin_ops is not None else ""))
     keys = sorted(set(shim_ops) | set(twin_ops or {}), key=lambda k: -shim_ops.get(k, 0))
