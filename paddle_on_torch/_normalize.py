@@ -151,6 +151,13 @@ def _axis(axis):
 
 
 def _shape(shape):
+    t = type(shape)
+    if t is list or t is tuple:  # the common case: plain ints, checked without a per-element call
+        for v in shape:
+            if type(v) is not int:
+                break
+        else:
+            return list(shape)
     if isinstance(shape, Tensor):
         return [int(v) for v in shape._t.reshape(-1).tolist()]
     if isinstance(shape, (list, tuple)):

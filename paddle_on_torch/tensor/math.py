@@ -463,6 +463,8 @@ def _sum_dtype(x, dtype):
 
 @op
 def sum(x: TensorLike, axis: AxisLike = None, dtype: DTypeLike = None, keepdim=False, name=None, *, out=None):
+    if axis is None and dtype is None and not keepdim and x.is_floating_point():
+        return torch.sum(x)  # the common full reduction (a loss), without keyword parsing
     return torch.sum(x, dim=_dims(x, axis), keepdim=keepdim, dtype=_sum_dtype(x, dtype))
 
 
