@@ -136,7 +136,7 @@ def operand_pair(draw):
 def _outcome(fn):
     try:
         r = fn()
-        return (str(r.dtype), list(r.shape), r.numpy().tolist())
+        return (str(r.dtype), list(r.shape), repr(r.numpy().tolist()))  # repr: nan == nan
     except Exception as e:  # noqa: BLE001 - the error type is part of the outcome
         return type(e).__name__
 
