@@ -118,3 +118,11 @@ def test_translate_records_notimplemented_under_api_name():
     before = _report._misses["paddle.quantile"]
     assert _errors.translate(NotImplementedError("a list of axes"), "paddle.quantile") is None
     assert _report._misses["paddle.quantile"] == before + 1
+
+
+def test_repl_without_a_script(tmp_path):
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.run([sys.executable, "-m", "paddle_on_torch"], input="import paddle\nprint(paddle.ones([2]).sum().item())\n",
+                       capture_output=True, text=True, env=e, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "2.0" in p.stdout and "paddle_on_torch" in p.stderr  # the banner goes to stderr, as python's does
