@@ -1,7 +1,7 @@
 """paddle.optimizer.Adadelta, with Paddle's learning rate applied to the update."""
 import torch
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _k, _om
 
 __all__ = ["Adadelta"]
 
@@ -30,10 +30,10 @@ class Adadelta(Optimizer):
         self._add_accumulator(self._avg_squared_update_acc_str, target)
 
     def _update(self, param, target, grad, lr, opts):
-        rho, eps = opts["rho"], opts["epsilon"]
+        rho, eps = _k(target._t, opts["rho"], opts["epsilon"])
         sq_grad = self._acc(self._avg_squared_grad_acc_str, target)
         sq_update = self._acc(self._avg_squared_update_acc_str, target)
-        sq_grad.mul_(rho).add_(grad * grad * (1 - rho))
+        sq_grad.mul_(rho).add_(grad * grad * _om(sq_grad, rho))
         update = -torch.sqrt((sq_update + eps) / (sq_grad + eps)) * grad
-        sq_update.mul_(rho).add_(update * update * (1 - rho))
+        sq_update.mul_(rho).add_(update * update * _om(sq_grad, rho))
         target._t.add_(update * lr)

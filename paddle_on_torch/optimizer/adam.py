@@ -4,7 +4,7 @@ import warnings
 
 import torch
 
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["Adam"]
 
@@ -44,15 +44,15 @@ class _AdamCore:
         self._add_accumulator(self._beta2_pow_acc_str, target, dtype=dtype, fill_value=b2, shape=[1])
 
     def _adam(self, target, grad, lr, opts):
-        b1, b2, eps = _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"])
         p = target._t
+        b1, b2, eps = _k(p, _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"]))
         m1 = self._acc(self._moment1_acc_str, target)
         m2 = self._acc(self._moment2_acc_str, target)
         b1p = self._acc(self._beta1_pow_acc_str, target)
         b2p = self._acc(self._beta2_pow_acc_str, target)
         g = grad.to(m1.dtype)
-        m1.mul_(b1).add_(g * (1 - b1))
-        m2.mul_(b2).add_(g * g * (1 - b2))
+        m1.mul_(b1).add_(g * _om(p, b1))
+        m2.mul_(b2).add_(g * g * _om(p, b2))
         v = m2
         if self._amsgrad:
             vmax = self._acc(self._moment2_acc_max_str, target)

@@ -2,7 +2,7 @@
 import torch
 
 from .adam import _check_betas
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["Adamax"]
 
@@ -29,12 +29,12 @@ class Adamax(Optimizer):
         self._add_accumulator(self._beta1_pow_acc_str, target, fill_value=opts["beta1"], shape=[1])
 
     def _update(self, param, target, grad, lr, opts):
-        b1, b2, eps = opts["beta1"], opts["beta2"], opts["epsilon"]
         p = target._t
+        b1, b2, eps = _k(p, opts["beta1"], opts["beta2"], opts["epsilon"])
         m = self._acc(self._moment_acc_str, target)
         u = self._acc(self._inf_norm_acc_str, target)
         b1p = self._acc(self._beta1_pow_acc_str, target)
-        m.mul_(b1).add_(grad * (1 - b1))
+        m.mul_(b1).add_(grad * _om(p, b1))
         torch.maximum(u * b2 + eps, grad.abs(), out=u)
         p.sub_((lr / (1 - b1p)) * (m / u))
 

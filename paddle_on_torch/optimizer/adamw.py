@@ -1,7 +1,7 @@
 """paddle.optimizer.AdamW: Adam with decoupled weight decay, param *= 1 - lr * lr_ratio * coeff, before
 the Adam step (which uses lr * lr_ratio)."""
 from .adam import _AdamCore, _check_betas, _is_tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _k, _om
 
 __all__ = ["AdamW"]
 
@@ -46,7 +46,7 @@ class AdamW(_AdamCore, Optimizer):
         if self._lr_ratio is not None:
             lr = lr * self._lr_ratio(param)
         with_decay = self._apply_decay_param_fun is None or self._apply_decay_param_fun(param.name)
-        coeff = float(opts["weight_decay"])
+        coeff = _k(target._t, float(opts["weight_decay"]))
         if with_decay and coeff:
-            target._t.mul_(1.0 - lr * coeff)
+            target._t.mul_(_om(target._t, _k(target._t, lr * coeff)))
         self._adam(target, grad, lr, opts)

@@ -2,7 +2,7 @@
 import torch
 
 from .adam import _check_betas
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["Lamb"]
 
@@ -37,7 +37,7 @@ class Lamb(Optimizer):
         self._add_accumulator(self._beta2_pow_acc_str, target, dtype=dtype, fill_value=opts["beta2"], shape=[1])
 
     def _update(self, param, target, grad, lr, opts):
-        b1, b2, eps = opts["beta1"], opts["beta2"], opts["epsilon"]
+        b1, b2, eps = _k(target._t, opts["beta1"], opts["beta2"], opts["epsilon"])
         exclude = opts["exclude_from_weight_decay_fn"]
         wd = 0.0 if exclude is not None and exclude(param) else opts["lamb_weight_decay"]
         p = target._t
@@ -45,8 +45,8 @@ class Lamb(Optimizer):
         m2 = self._acc(self._moment2_acc_str, target)
         b1p = self._acc(self._beta1_pow_acc_str, target)
         b2p = self._acc(self._beta2_pow_acc_str, target)
-        m1.mul_(b1).add_(grad * (1 - b1))
-        m2.mul_(b2).add_(grad * grad * (1 - b2))
+        m1.mul_(b1).add_(grad * _om(p, b1))
+        m2.mul_(b2).add_(grad * grad * _om(p, b2))
         r = (m1 / (1 - b1p)) / (torch.sqrt(m2 / (1 - b2p)) + eps) + wd * p
         w_norm = torch.linalg.vector_norm(p)
         r_norm = torch.linalg.vector_norm(r)

@@ -14,8 +14,9 @@ def _regularization(weight_decay):
 
 
 class Momentum(Optimizer):
-    r"""velocity = mu * velocity + (grad * rescale_grad + l2 * param); param -= lr * velocity
-    (Nesterov: param -= lr * (grad + mu * velocity))."""
+    r"""velocity = mu * velocity + (grad + l2 * param); param -= lr * velocity
+    (Nesterov: param -= lr * (grad + mu * velocity)).  On GPU the gradient is first multiplied by
+    rescale_grad, as Paddle's GPU kernel does (its CPU kernel ignores rescale_grad)."""
 
     _velocity_acc_str = "velocity"
 
@@ -69,7 +70,8 @@ class Momentum(Optimizer):
         mu = opts["momentum"]
         p = target._t
         velocity = self._acc(self._velocity_acc_str, target)
-        g = grad * opts["rescale_grad"]
+        # Paddle's CPU kernel ignores rescale_grad; its GPU kernel scales the gradient by it
+        g = grad * opts["rescale_grad"] if p.device.type != "cpu" and opts["rescale_grad"] != 1.0 else grad
         if method == "l2_decay":
             g = g + p * coeff
         velocity.mul_(mu).add_(g)

@@ -2,7 +2,7 @@
 mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))."""
 import torch
 
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["NAdam"]
 
@@ -46,7 +46,7 @@ class NAdam(Optimizer):
         self._add_accumulator(self._moment2_acc_str, target, dtype=dtype)
 
     def _update(self, param, target, grad, lr, opts):
-        b1, b2, eps, psi = opts["beta1"], opts["beta2"], opts["epsilon"], opts["momentum_decay"]
+        b1, b2, eps, psi = _k(target._t, opts["beta1"], opts["beta2"], opts["epsilon"], opts["momentum_decay"])
         decay_pow = self._acc(self._momentum_decay_pow_acc_str, target)
         b2p = self._acc(self._beta2_pow_acc_str, target)
         mu_prod = self._acc(self._mu_product_acc_str, target)
@@ -57,8 +57,8 @@ class NAdam(Optimizer):
         mu_t = b1 * (1 - 0.5 * torch.pow(decay_pow, psi))
         mu_next = b1 * (1 - 0.5 * torch.pow(decay_pow * 0.96, psi))
         mu_prod.mul_(mu_t)
-        m1.mul_(b1).add_(grad * (1 - b1))
-        m2.mul_(b2).add_(grad * grad * (1 - b2))
+        m1.mul_(b1).add_(grad * _om(m1, b1))
+        m2.mul_(b2).add_(grad * grad * _om(m2, b2))
         m_hat = mu_next * m1 / (1 - mu_prod * mu_next) + (1 - mu_t) * grad / (1 - mu_prod)
         v_hat = m2 / (1 - b2p)
         target._t.sub_(lr * m_hat / (torch.sqrt(v_hat) + eps))

@@ -29,6 +29,22 @@ __all__ = ["Optimizer"]
 _HALF = (torch.float16, torch.bfloat16)
 
 
+def _k(t, *vals):
+    """Paddle's kernels hold their float attributes (betas, epsilon, ...) in the compute type: float32
+    unless the parameter is float64.  Rounding them the same way keeps the updates bit-close."""
+    if t.dtype == torch.float64:
+        return vals if len(vals) > 1 else vals[0]
+    out = tuple(float(np.float32(v)) for v in vals)
+    return out if len(out) > 1 else out[0]
+
+
+def _om(t, v):
+    """1 - v, computed in the compute type as Paddle's kernels do (1 - 0.999f is not 0.001f)."""
+    if t.dtype == torch.float64:
+        return 1.0 - v
+    return float(np.float32(1) - np.float32(v))
+
+
 def _tensor_type():
     from ..tensor.tensor import Tensor
 

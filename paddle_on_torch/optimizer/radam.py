@@ -3,7 +3,7 @@ the adaptive learning rate is tractable (rho_t > 5)."""
 import torch
 
 from .nadam import _check
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["RAdam"]
 
@@ -34,7 +34,7 @@ class RAdam(Optimizer):
         self._add_accumulator(self._moment2_acc_str, target, dtype=dtype)
 
     def _update(self, param, target, grad, lr, opts):
-        b1, b2, eps = opts["beta1"], opts["beta2"], opts["epsilon"]
+        b1, b2, eps = _k(target._t, opts["beta1"], opts["beta2"], opts["epsilon"])
         b1p = self._acc(self._beta1_pow_acc_str, target)
         b2p = self._acc(self._beta2_pow_acc_str, target)
         rho = self._acc(self._rho_acc_str, target)
@@ -44,10 +44,10 @@ class RAdam(Optimizer):
         b2p.mul_(b2)
         # rho holds t * b2^t / (1 - b2^t), kept by recursion
         rho.copy_((rho * (b2 - b2p) + b2p) / (1 - b2p))
-        rho_inf = 2 / (1 - b2) - 1
+        rho_inf = _k(rho, _k(rho, 2.0 / _om(rho, b2)) - 1.0)
         rho_t = rho_inf - 2 * rho
-        m1.mul_(b1).add_(grad * (1 - b1))
-        m2.mul_(b2).add_(grad * grad * (1 - b2))
+        m1.mul_(b1).add_(grad * _om(m1, b1))
+        m2.mul_(b2).add_(grad * grad * _om(m2, b2))
         m_hat = m1 / (1 - b1p)
         tractable = rho_t > 5
         safe_rho = torch.where(tractable, rho_t, torch.full_like(rho_t, 6.0))

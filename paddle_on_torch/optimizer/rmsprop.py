@@ -1,7 +1,7 @@
 """paddle.optimizer.RMSProp (optionally centered, with momentum)."""
 import torch
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _k, _om
 
 __all__ = ["RMSProp"]
 
@@ -40,15 +40,15 @@ class RMSProp(Optimizer):
         self._add_accumulator(self._mean_grad_acc_str, target)
 
     def _update(self, param, target, grad, lr, opts):
-        rho, eps = opts["rho"], opts["epsilon"]
+        rho, eps, mu = _k(target._t, opts["rho"], opts["epsilon"], opts["momentum"])
         mom = self._acc(self._momentum_acc_str, target)
         ms = self._acc(self._mean_square_acc_str, target)
-        ms.mul_(rho).add_(grad * grad * (1 - rho))
+        ms.mul_(rho).add_(grad * grad * _om(ms, rho))
         if opts["centered"]:
             mg = self._acc(self._mean_grad_acc_str, target)
-            mg.mul_(rho).add_(grad * (1 - rho))
+            mg.mul_(rho).add_(grad * _om(mg, rho))
             denom = torch.sqrt(ms - mg * mg + eps)
         else:
             denom = torch.sqrt(ms + eps)
-        mom.mul_(opts["momentum"]).add_(lr * grad / denom)
+        mom.mul_(mu).add_(lr * grad / denom)
         target._t.sub_(mom)
