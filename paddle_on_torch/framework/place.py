@@ -1,10 +1,12 @@
 """Paddle places (`paddle.CPUPlace()`, `paddle.CUDAPlace(0)`) and the current device.
 
-A place is a thin value object naming a torch.device.  `set_device` accepts
-Paddle's device strings; 'gpu' maps to torch's 'cuda'.  Issue 8 widens this to
-a registry of backends; the interface stays `to_torch_device` / `place_of`.
+A place is a thin value object naming a torch.device.  Which device types exist, whether torch
+can use them and how many there are comes from the backend registry in
+`paddle_on_torch/device/backends/` (cpu, gpu = torch.cuda, xpu, and the custom types mps, xla and
+a PrivateUse1 extension).  The interface the rest of the package uses is `to_torch_device`,
+`current_torch_device` and `Place`; `set_device` / `get_device` are Paddle's.
 """
-import re
+import os
 
 import torch
 
@@ -12,6 +14,12 @@ __all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPU
            "set_device", "get_device", "is_compiled_with_cuda", "is_compiled_with_rocm",
            "is_compiled_with_xpu", "is_compiled_with_custom_device", "is_compiled_with_cinn",
            "is_compiled_with_distribute", "current_torch_device"]
+
+
+def _backends():
+    from ..device import backends
+
+    return backends
 
 
 class Place:
@@ -22,13 +30,17 @@ class Place:
     def __init__(self, device="cpu"):
         self._device = torch.device(device)
 
+    def _paddle_type(self):
+        t = self._device.type
+        if t == "cuda":
+            return "gpu"
+        return t
+
     def __repr__(self):
         d = self._device
         if d.type == "cpu":
             return "Place(cpu)"
-        if d.type == "cuda":
-            return f"Place(gpu:{d.index or 0})"
-        return f"Place({d.type}:{d.index or 0})"
+        return f"Place({self._paddle_type()}:{d.index or 0})"
 
     __str__ = __repr__
 
@@ -59,19 +71,34 @@ class Place:
     def get_device_id(self):
         return self._device.index or 0
 
+    def get_device_type(self):
+        return self._paddle_type()
+
 
 def CPUPlace():
     return Place("cpu")
 
 
-def _need(available, what):
-    if not available:
-        raise ValueError(f"(InvalidArgument) use wrong place, Please check. ({what} is not available to torch here)")
+def _wrong_place(what):
+    return ValueError(f"(InvalidArgument) use wrong place, Please check. ({what} is not available to torch here)")
+
+
+def _checked_place(backend_name, device_id):
+    b = _backends().get(backend_name)
+    if b is None or not b.is_available():
+        raise _wrong_place(backend_name.upper() if backend_name in ("gpu", "xpu") else backend_name)
+    if not isinstance(device_id, int) or isinstance(device_id, bool):
+        raise TypeError(f"The device id must be an int, but received {type(device_id).__name__}")
+    n = b.device_count()
+    if not 0 <= device_id < n:
+        raise ValueError(f"(InvalidArgument) Invalid {'CUDAPlace' if b.name == 'gpu' else b.name + ' place'}"
+                         f"({device_id}), must inside [0, {n}), because {b.name.upper()} number on your machine "
+                         f"is {n}")
+    return Place(b.torch_device(device_id))
 
 
 def CUDAPlace(device_id=0):
-    _need(torch.cuda.is_available(), "CUDA")
-    return Place(f"cuda:{device_id}")
+    return _checked_place("gpu", device_id)
 
 
 def CUDAPinnedPlace():
@@ -84,38 +111,83 @@ def XPUPinnedPlace():
 
 
 def XPUPlace(device_id=0):
-    _need(hasattr(torch, "xpu") and torch.xpu.is_available(), "XPU")
-    return Place(f"xpu:{device_id}")
+    return _checked_place("xpu", device_id)
 
 
 def CustomPlace(device_type, device_id=0):
+    b = _backends().get(device_type)
+    if b is not None and b.custom:
+        return _checked_place(b.name, device_id)
     return Place(f"{device_type}:{device_id}")
 
 
 _current = [torch.device("cpu")]
-_DEVICE_RE = re.compile(r"^(cpu|gpu|xpu|npu|dcu|mps|xla)(?::(\d+))?$")
+
+
+def _bad_device_string():
+    names = ["gpu", "dcu", "xpu", "npu"] + [b.name for b in _backends().backends()
+                                               if b.custom and b.is_available() and b.name != "npu"]
+    return ValueError("The device must be a string which is like 'cpu', "
+                      + ", ".join(f"'{x}', '{x}:x'" for x in names))
+
+
+def _not_compiled(device, backend):
+    what = {"gpu": "CUDA", "xpu": "XPU"}.get(backend.name, backend.name)
+    return ValueError(f"The device should not be {device!r}, since PaddlePaddle is not compiled with {what} "
+                      f"(torch cannot use {backend.torch_type} here)")
+
+
+def _place_from_string(device):
+    """Paddle's _convert_to_place for strings: 'cpu', 'gpu', 'gpu:1', 'cuda:0', 'dcu', 'xpu:0', 'mps', ..."""
+    s = device.strip().lower()
+    if s.startswith("cuda"):
+        s = "gpu" + s[4:]
+    kind, sep, index = s.partition(":")
+    if kind == "cpu" and not sep:
+        return Place("cpu")
+    backends = _backends()
+    b = backends.get(kind)
+    if b is None or b.name == "cpu" or (sep and not index.isdigit()):
+        raise _bad_device_string()
+    if b.custom and not b.is_available():  # Paddle knows only custom types that are registered
+        raise _bad_device_string()
+    if not b.is_available():
+        raise _not_compiled(device if sep else b.name, b)
+    if sep:
+        i = int(index)
+    else:
+        flag = "FLAGS_selected_gpus" if b.name == "gpu" else f"FLAGS_selected_{b.name}s"
+        i = int(os.getenv(flag, "0").split(",")[0])
+    return _checked_place(b.name, i)
+
+
+def _device_to_place(device):
+    """Paddle's device_to_place: a Place, an index on the current device type, or a device string."""
+    if isinstance(device, Place):
+        return device
+    if isinstance(device, torch.device):
+        return Place(device)
+    if isinstance(device, bool) or not isinstance(device, (int, str)):
+        if device is None:
+            return Place(_current[0])
+        raise ValueError(f"The device must be a string, an int or a Place, but received {type(device).__name__}")
+    if isinstance(device, int):
+        if device < 0:
+            raise ValueError(f"Device index must be non-negative, got {device}")
+        cur = get_device()
+        if cur == "cpu":
+            if device != 0:
+                raise ValueError(f"CPU device only supports index 0, got {device}")
+            return Place("cpu")
+        return _place_from_string(f"{cur.split(':')[0]}:{device}")
+    return _place_from_string(device)
 
 
 def set_device(device):
-    """Paddle's `set_device('cpu' | 'gpu' | 'gpu:1' | ...)`: returns the new Place."""
-    m = _DEVICE_RE.match(device) if isinstance(device, str) else None
-    if m is None:
-        raise ValueError("The device must be a string which is like 'cpu', 'gpu', 'gpu:x', 'dcu', 'dcu:x', "
-                         "'xpu', 'xpu:x', 'npu', 'npu:x'")
-    kind, index = m.group(1), int(m.group(2) or 0)
-    if kind == "cpu":
-        dev = torch.device("cpu")
-    elif kind in ("gpu", "dcu"):
-        if not torch.cuda.is_available():
-            raise ValueError(f"The device should not be {device!r}, since PaddlePaddle is not compiled with CUDA")
-        dev = torch.device("cuda", index)
-    else:
-        mod = getattr(torch, kind, None)
-        if mod is None or not mod.is_available():
-            raise ValueError(f"The device should not be {device!r}, since torch has no available {kind} backend")
-        dev = torch.device(kind, index)
-    _current[0] = dev
-    return Place(dev)
+    """Paddle's `set_device('cpu' | 'gpu' | 'gpu:1' | 'xpu:0' | Place | index)`: returns the new Place."""
+    place = _device_to_place(device)
+    _current[0] = place._device
+    return place
 
 
 def get_device():
@@ -133,10 +205,14 @@ def to_torch_device(place):
         return _current[0]
     if isinstance(place, Place):
         return place._device
-    if isinstance(place, str):
-        return torch.device(place.replace("gpu", "cuda"))
     if isinstance(place, torch.device):
         return place
+    if isinstance(place, str):
+        kind, _, index = place.partition(":")
+        b = _backends().get(kind) if kind not in ("cpu", "meta") else None
+        if b is not None:
+            return b.torch_device(int(index) if index else 0)
+        return torch.device(place)
     raise TypeError(f"Unsupported place: {place!r}")
 
 
@@ -145,15 +221,16 @@ def is_compiled_with_cuda():
 
 
 def is_compiled_with_rocm():
-    return torch.version.hip is not None
+    return torch.version.hip is not None and torch.cuda.is_available()
 
 
 def is_compiled_with_xpu():
-    return hasattr(torch, "xpu") and torch.xpu.is_available()
+    return _backends().get("xpu").is_available()
 
 
 def is_compiled_with_custom_device(device_type=None):
-    return False
+    b = _backends().get(device_type) if isinstance(device_type, str) else None
+    return bool(b is not None and b.custom and b.is_available())
 
 
 def is_compiled_with_cinn():
