@@ -93,19 +93,25 @@ class AmpScaler:
         if self._optimizer_states[id(optimizer)]["state"] is OptimizerState.INIT:
             self._unscale(optimizer)
         result = (None, None)
-        if hasattr(optimizer, "_set_auxiliary_var"):
-            optimizer._set_auxiliary_var("found_inf", self._found_inf)
+        if self._skip_if_found_inf(optimizer):
             result = optimizer.minimize(*args, **kwargs)
-            self._cache_found_inf = optimizer._get_auxiliary_var("found_inf")
-        elif bool(self._found_inf):
-            self._cache_found_inf = True
-        else:
-            result = optimizer.minimize(*args, **kwargs)
-            self._cache_found_inf = False
         if self._use_dynamic_loss_scaling:
             self._update()
         self._optimizer_states = defaultdict(_fresh_state)
         return result
+
+    def _skip_if_found_inf(self, optimizer):
+        """True when the optimizer should run; records the step's found-inf flag.
+
+        Paddle hands found_inf to the optimizer, whose update kernels then leave the parameters and
+        accumulators alone; here a step with an inf/nan gradient is skipped before it starts, which
+        leaves the same state.  The optimizer's auxiliary var ends as Paddle's does (a bool).
+        """
+        found = bool(self._found_inf)
+        self._cache_found_inf = found
+        if hasattr(optimizer, "_set_auxiliary_var"):
+            optimizer._set_auxiliary_var("found_inf", found)
+        return not found
 
     def _unscale(self, optimizer):
         """Divide the gradients by the scale in place and record whether any is inf or nan."""
@@ -237,15 +243,8 @@ class GradScaler(AmpScaler):
             raise RuntimeError("step() has already been called since the last update().")
         if state["state"] is OptimizerState.INIT:
             self._unscale(optimizer)
-        if hasattr(optimizer, "_set_auxiliary_var"):
-            optimizer._set_auxiliary_var("found_inf", self._found_inf)
+        if self._skip_if_found_inf(optimizer):
             optimizer.step()
-            self._cache_found_inf = optimizer._get_auxiliary_var("found_inf")
-        elif bool(self._found_inf):
-            self._cache_found_inf = True
-        else:
-            optimizer.step()
-            self._cache_found_inf = False
         state["state"] = OptimizerState.STEPPED
         if not self._use_dynamic_loss_scaling:
             self._optimizer_states = defaultdict(_fresh_state)

@@ -216,7 +216,8 @@ def _topk_correct(pred: TensorLike, label: TensorLike, maxk):
         return (order == label.to(order.dtype)).to(torch.float32)
     except RuntimeError:
         raise ValueError(f"(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast together "
-                         f"with the shape of X = {list(order.shape)} and the shape of Y = {list(label.shape)}.") from None
+                         f"with the shape of X = {list(order.shape)} and the shape of Y = {list(label.shape)}."
+                         ) from None
 
 
 @op

@@ -7,7 +7,6 @@ path (casting, loss scaling) is tested in tests/test_amp_enabled.py.
 """
 import warnings
 
-import numpy as np
 
 from tests.cases import case, data, fill_parameters
 

@@ -15,7 +15,8 @@ _LABELS = [[4], [0], [2], [2], [1], [3]]
 def accuracy_fn_top1_top3(paddle):
     x = paddle.to_tensor(_scores())
     y = paddle.to_tensor(_LABELS)
-    return [paddle.metric.accuracy(x, y), paddle.metric.accuracy(x, y, k=3), paddle.metric.accuracy(input=x, label=y, k=5)]
+    return [paddle.metric.accuracy(x, y), paddle.metric.accuracy(x, y, k=3),
+            paddle.metric.accuracy(input=x, label=y, k=5)]
 
 
 @case
