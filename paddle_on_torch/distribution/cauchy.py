@@ -1,0 +1,4 @@
+"""paddle.distribution.cauchy (Paddle's module name for Cauchy)."""
+from .continuous import Cauchy  # noqa: F401
+
+__all__ = ["Cauchy"]

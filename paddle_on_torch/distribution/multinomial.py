@@ -1,0 +1,4 @@
+"""paddle.distribution.multinomial (Paddle's module name for Multinomial)."""
+from .discrete import Multinomial  # noqa: F401
+
+__all__ = ["Multinomial"]
