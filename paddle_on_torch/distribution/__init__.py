@@ -11,6 +11,7 @@ from .discrete import (Bernoulli, Binomial, Categorical, ContinuousBernoulli, Ge
                        Multinomial, Poisson)
 from .distribution import Distribution, ExponentialFamily  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
+from .lkj_cholesky import LKJCholesky  # noqa: F401
 from .multivariate_normal import MultivariateNormal  # noqa: F401
 from .transform import (AbsTransform, AffineTransform, ChainTransform, ExpTransform,  # noqa: F401
                         IndependentTransform, PowerTransform, ReshapeTransform, SigmoidTransform, SoftmaxTransform,

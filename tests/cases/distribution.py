@@ -322,3 +322,18 @@ def gradients_flow(paddle):
     lp = n.log_prob(paddle.to_tensor([0.0, 0.0])).sum()
     lp.backward()
     return [lp, loc.grad]
+
+
+@case
+def lkj_cholesky_log_prob(paddle):
+    D = paddle.distribution
+    L = paddle.to_tensor([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]])
+    return [D.LKJCholesky(3, 2.0).log_prob(L), D.LKJCholesky(3, paddle.to_tensor([0.5, 1.5])).log_prob(L),
+            D.LKJCholesky(3, 2.0, "cvine").log_prob(L), D.LKJCholesky(3, 2.0).event_shape]
+
+
+@case(random=True)
+def lkj_cholesky_sample(paddle):
+    D = paddle.distribution
+    return [D.LKJCholesky(3, 2.0).sample([2]), D.LKJCholesky(4, paddle.to_tensor([0.5, 1.5]), "cvine").sample([3]),
+            D.LKJCholesky(2, 1.0, "cvine").sample()]
