@@ -1,0 +1,5 @@
+"""paddle.distributed.auto_parallel on torch DeviceMesh / DTensor."""
+from .placement_type import Partial, Placement, ReduceType, Replicate, Shard  # noqa: F401
+from .process_mesh import ProcessMesh  # noqa: F401
+from .api import (dtensor_from_fn, dtensor_from_local, dtensor_to_local, reshard, shard_layer,  # noqa: F401
+                  shard_tensor, unshard_dtensor)

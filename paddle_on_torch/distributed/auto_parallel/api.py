@@ -1,0 +1,243 @@
+"""Auto-parallel on torch DTensor: shard_tensor, reshard, dtensor_from_local, shard_layer, ...
+
+A distributed paddle Tensor is a paddle Tensor whose `_t` is a torch DTensor: `x.shape` is the
+global shape, `x._local_value()` this rank's piece, `x.placements` / `x.process_mesh` Paddle's
+view of the DTensor's placements and DeviceMesh.
+
+Where Paddle and torch disagree on local values, Paddle's are kept: a Replicate -> Partial(sum)
+conversion leaves the value on the mesh coordinate 0 and zeros elsewhere (torch divides by the
+mesh size); Partial(avg) is reduced as a sum of local/n, since gloo has no AVG.
+"""
+import numpy as np
+import torch
+from torch.distributed.tensor import DTensor
+from torch.distributed.tensor import placement_types as _tp
+
+from ... import _report
+from ..._normalize import wrap
+from ...tensor.tensor import Tensor
+from . import placement_type as _pt
+from .placement_type import Partial, ReduceType, Replicate, Shard
+from .process_mesh import _CoreProcessMesh, core_mesh_of, device_mesh
+
+__all__ = ["shard_tensor", "dtensor_from_local", "dtensor_to_local", "dtensor_from_fn", "reshard", "unshard_dtensor",
+           "shard_layer", "is_dist_tensor"]
+
+
+def _is_dt(t):
+    return isinstance(t, DTensor)
+
+
+def _coordinate(dm):
+    return dm.get_coordinate()  # None when this rank is not in the mesh
+
+
+def _local_piece(t, dm, placements):
+    """This rank's piece of the global tensor `t` under Paddle's placements (no communication)."""
+    coord = _coordinate(dm)
+    if coord is None:
+        return t.new_empty(0)
+    local = t
+    for mesh_dim, p in enumerate(placements):
+        n = dm.size(mesh_dim)
+        c = coord[mesh_dim]
+        if isinstance(p, Shard):
+            d = p.get_dim() % t.dim()
+            pieces = list(torch.chunk(local, n, d))
+            pieces += [local.narrow(d, 0, 0)] * (n - len(pieces))
+            local = pieces[c]
+        elif isinstance(p, Partial) and c != 0:
+            rt = p.reduce_type()
+            if rt == ReduceType.kRedSum:
+                local = torch.zeros_like(local)
+            elif rt == ReduceType.kRedProd:
+                local = torch.ones_like(local)
+    return local.contiguous()
+
+
+def _to_mesh_device(t, dm):
+    return t if t.device.type == dm.device_type else t.to(dm.device_type)
+
+
+def _mesh_and_placements(mesh, placements, ndim):
+    if not isinstance(mesh, _CoreProcessMesh):
+        raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}")
+    placements = _pt.check_placements(mesh, placements, ndim)
+    return device_mesh(mesh), placements
+
+
+def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=None):
+    """A distributed Tensor from `data` (the same global value on every rank), placed on `mesh`."""
+    from ...nn.layer.layers import EagerParamBase
+    from ...tensor.creation import to_tensor
+
+    if stop_gradient is None:
+        stop_gradient = getattr(data, "stop_gradient", True)
+    if isinstance(data, Tensor) and dtype is None:
+        tensor = data
+    else:
+        tensor = to_tensor(data, dtype=dtype, place=place, stop_gradient=stop_gradient)
+    t = tensor._t
+    if _is_dt(t):
+        raise ValueError("shard_tensor: the input is already a distributed tensor; use paddle.distributed.reshard")
+    dm, placements = _mesh_and_placements(mesh, placements, t.dim())
+    g = t.detach()
+    local = _local_piece(_to_mesh_device(g, dm), dm, placements)
+    dt = DTensor.from_local(local, dm, _pt.to_torch_placements(placements, t.dim()), run_check=False,
+                            shape=g.shape, stride=g.contiguous().stride())
+    if isinstance(data, EagerParamBase):
+        out = object.__new__(type(data))
+        attrs = {k: v for k, v in data.__dict__.items() if k not in ("_claims_grad",)}
+        out._setup(torch.nn.Parameter(dt, requires_grad=t.requires_grad), not data.stop_gradient, name=data.name)
+        out.__dict__.update({k: v for k, v in attrs.items() if k not in ("name", "stop_gradient")})
+        return out
+    out = wrap(dt)
+    if not stop_gradient:
+        out.stop_gradient = False
+    return out
+
+
+def dtensor_from_fn(fn, mesh, placements, *args, **kwargs):
+    return shard_tensor(fn(*args, **kwargs), mesh, placements)
+
+
+def dtensor_from_local(local_tensor, mesh, placements):
+    """The distributed Tensor whose piece on this rank is `local_tensor` (differentiable)."""
+    t = local_tensor._t if isinstance(local_tensor, Tensor) else local_tensor
+    if _is_dt(t):
+        raise ValueError("The input should be a local tensor.")
+    dm, placements = _mesh_and_placements(mesh, placements, t.dim())
+    return wrap(DTensor.from_local(_to_mesh_device(t, dm), dm, _pt.to_torch_placements(placements, t.dim()),
+                                   run_check=False))
+
+
+def dtensor_to_local(dist_tensor, mesh=None, placements=None):
+    t = dist_tensor._t
+    if not _is_dt(t):
+        raise ValueError("The input should be a distributed tensor.")
+    return wrap(t.to_local())
+
+
+def _redistribute(dt, dm, dst):
+    """DTensor `dt` on its own mesh `dm` with Paddle placements `dst` (differentiable)."""
+    src = _pt.from_torch_placements(dt.placements)
+    ndim = dt.dim()
+    shape, stride = dt.shape, dt.stride()
+    # 1. Partial(avg) becomes Partial(sum) of local / n (gloo has no AVG reduction)
+    if any(isinstance(p, Partial) and p.reduce_type() == ReduceType.kRedAvg for p in src):
+        local = dt.to_local()
+        for i, p in enumerate(src):
+            if isinstance(p, Partial) and p.reduce_type() == ReduceType.kRedAvg:
+                local = local / dm.size(i)
+                src[i] = Partial(ReduceType.kRedSum)
+        dt = DTensor.from_local(local, dm, _pt.to_torch_placements(src, ndim), run_check=False, shape=shape,
+                                stride=stride)
+    # 2. torch redistributes to the target, with Replicate where a new Partial is wanted
+    mid = [Replicate() if isinstance(d, Partial) and s != d else d for s, d in zip(src, dst)]
+    if mid != src:
+        dt = dt.redistribute(dm, _pt.to_torch_placements(mid, ndim))
+    # 3. Replicate -> Partial the Paddle way (the value stays on mesh coordinate 0)
+    if mid != list(dst):
+        coord = _coordinate(dm)
+        local = dt.to_local()
+        for i, (m, d) in enumerate(zip(mid, dst)):
+            if m != d and coord is not None and coord[i] != 0:
+                if d.reduce_type() == ReduceType.kRedSum:
+                    local = local * 0
+                elif d.reduce_type() == ReduceType.kRedProd:
+                    local = local * 0 + 1
+        dt = DTensor.from_local(local, dm, _pt.to_torch_placements(dst, ndim), run_check=False, shape=shape,
+                                stride=stride)
+    return dt
+
+
+def reshard(dist_tensor, mesh, placements):
+    """`dist_tensor` with new placements on its mesh.  (Moving to another mesh is not supported yet.)"""
+    t = dist_tensor._t
+    if not _is_dt(t):
+        raise ValueError("reshard: the input should be a distributed tensor (use paddle.distributed.shard_tensor)")
+    if not isinstance(mesh, _CoreProcessMesh):
+        raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}")
+    placements = _pt.check_placements(mesh, placements, t.dim())
+    if core_mesh_of(t.device_mesh) != mesh:
+        raise _report.unsupported("paddle.distributed.reshard to another process mesh", " (cross-mesh reshard)")
+    out = wrap(_redistribute(t, t.device_mesh, placements))
+    return out
+
+
+def unshard_dtensor(dist_tensor):
+    """The dense global value of a distributed Tensor (on every rank)."""
+    from ...nn.layer.layers import EagerParamBase
+
+    t = dist_tensor._t
+    if not _is_dt(t):
+        raise ValueError("The input should be a distributed tensor.")
+    full = _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
+    if isinstance(dist_tensor, EagerParamBase):
+        out = object.__new__(type(dist_tensor))
+        out._setup(full.detach(), not dist_tensor.stop_gradient, name=dist_tensor.name)
+        return out
+    return wrap(full)
+
+
+def is_dist_tensor(tensor):
+    return isinstance(tensor, Tensor) and _is_dt(tensor._t)
+
+
+def shard_layer(layer, process_mesh, shard_fn=None, input_fn=None, output_fn=None):
+    """Make every parameter and buffer of `layer` a distributed tensor on `process_mesh`.
+
+    `shard_fn(name, sublayer, mesh)` places what it wants; the rest is replicated.  input_fn /
+    output_fn become forward pre / post hooks, as in Paddle.
+    """
+    from ...nn.layer.layers import Layer
+
+    if process_mesh is None:
+        raise ValueError("The argument `process_mesh` cannot be empty.")
+    if not isinstance(process_mesh, _CoreProcessMesh):
+        raise ValueError("The argument `process_mesh` is not `dist.ProcessMesh` type.")
+    if not isinstance(layer, Layer):
+        raise TypeError(f"shard_layer: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
+    replicate = [Replicate()] * process_mesh.ndim
+    for name, sub in layer.named_sublayers(include_self=True):
+        if shard_fn is not None:
+            shard_fn(name, sub, process_mesh)
+        for key, param in list(sub._parameters.items()):
+            if param is not None and not _is_dt(param._t):
+                setattr(sub, key, shard_tensor(param, process_mesh, replicate))
+        for key, buf in list(sub._buffers.items()):
+            if buf is not None and not _is_dt(buf._t):
+                sub._buffers[key] = shard_tensor(buf, process_mesh, replicate)
+    if input_fn is not None:
+        layer.register_forward_pre_hook(lambda _, inputs: input_fn(inputs, process_mesh))
+    if output_fn is not None:
+        layer.register_forward_post_hook(lambda _, inputs, outputs: output_fn(outputs, process_mesh))
+    return layer
+
+
+# ---------------------------------------------------------------- Tensor attributes
+def _placements(self):
+    t = self._t
+    return _pt.from_torch_placements(t.placements) if _is_dt(t) else None
+
+
+def _process_mesh(self):
+    t = self._t
+    return core_mesh_of(t.device_mesh) if _is_dt(t) else None
+
+
+def _local_value(self):
+    t = self._t
+    return wrap(t.to_local()) if _is_dt(t) else self
+
+
+def install_tensor_attributes():
+    """Tensor.placements / process_mesh / _local_value (kept here until tensor.py has them)."""
+    for name, value in (("placements", property(_placements)), ("process_mesh", property(_process_mesh)),
+                        ("_local_value", _local_value)):
+        if name not in Tensor.__dict__:
+            setattr(Tensor, name, value)
+
+
+install_tensor_attributes()
+del np, _tp
