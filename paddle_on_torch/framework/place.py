@@ -190,7 +190,14 @@ def set_device(device):
     return place
 
 
-def get_device():
+def get_device(input=None):
+    """The current device ('cpu', 'gpu:0', ...); given a Tensor, its device id (-1 on the CPU)."""
+    if input is not None:
+        from ..tensor.tensor import Tensor
+
+        if isinstance(input, Tensor):
+            d = input._t.device
+            return -1 if d.type == "cpu" else (d.index or 0)
     d = _current[0]
     return "cpu" if d.type == "cpu" else f"{'gpu' if d.type == 'cuda' else d.type}:{d.index or 0}"
 

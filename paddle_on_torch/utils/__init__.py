@@ -1,6 +1,7 @@
 """paddle.utils (only unique_name so far)."""
 from .. import _report
 from . import unique_name  # noqa: F401
+from .install_check import run_check  # noqa: F401
 
 __all__ = []
 
