@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from ._errors import translate
+from .amp import _state as _amp_state
 from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
@@ -307,6 +308,14 @@ def op(fn=None, *, aliases=None, binary=None):
         body.append(f"{b} = {b}._t if type({b}) is _Tensor else _scalar_or_tensor({b})")
         body.append(f"if type({a}) is _TT and type({b}) is _TT and {a}.dtype is not {b}.dtype: "
                     f"_binary_operands({a}, {b})")
+    # paddle.amp.auto_cast: cast the op's tensor inputs by Paddle's lists (one check when AMP is off)
+    amp_args = [p.name for p in params if _CONVERTERS.get(p.annotation) in ("_to_torch", "_optional_tensor",
+                                                                            "_tensor_sequence")]
+    amp_args += [n for n in (binary or ()) if n not in amp_args]
+    if amp_args:
+        ns["_amp"] = _amp_state
+        body.append(f"if _amp._state is not None: {', '.join(amp_args)}, = _amp.cast_inputs(_api, "
+                    f"({', '.join(amp_args)},))")
     body.append("try:")
     body.append(f"    r = _impl({', '.join(call)})")
     body.append("    if type(r) is _TT:")
@@ -350,7 +359,8 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
     impl = fn.__wrapped_impl__ if torch_op is None else torch_op
     ns = {"_impl": impl, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_translate": translate,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
-          "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result}
+          "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result, "_amp": _amp_state,
+          "_api": public_name(fn)}
     if reflected:
         head = ["y = self._t", "x = _scalar_operand(other, y)"]
     else:
@@ -359,6 +369,7 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
                 "else _scalar_or_tensor(other)"]
     body = head + [
         "if type(y) is _TT and type(x) is _TT and x.dtype is not y.dtype: _binary_operands(x, y)",
+        "if _amp._state is not None: x, y = _amp.cast_inputs(_api, (x, y))",
         "try:",
         "    r = _impl(x, y)",
         "except (RuntimeError, IndexError) as e:",
