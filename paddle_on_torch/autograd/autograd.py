@@ -16,16 +16,26 @@ from ..tensor.tensor import Tensor
 __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
 
-def row_grad(y, x):
-    """d y / d x (torch tensors) as Paddle's jacobian helper does: create_graph, None -> zeros."""
-    if y.requires_grad and x.requires_grad:
-        (g,) = torch.autograd.grad(y, x, torch.ones_like(y), retain_graph=True, create_graph=True,
-                                   allow_unused=True)
-        if g is not None:
-            # Paddle: a create_graph gradient has stop_gradient=False even when it is a constant
-            return g if g.requires_grad else g.detach().requires_grad_(True)
-    z = torch.zeros_like(x)
-    return z.requires_grad_(True) if x.requires_grad else z
+def row_grads(y, xs):
+    """d y / d x for each x in xs (torch tensors), as Paddle's jacobian helper computes them:
+    create_graph=True, an x that y does not depend on gets zeros."""
+    live = [k for k, x in enumerate(xs) if x.requires_grad]
+    got = {}
+    if y.requires_grad and live:
+        gs = torch.autograd.grad(y, [xs[k] for k in live], torch.ones_like(y), retain_graph=True,
+                                 create_graph=True, allow_unused=True)
+        got = dict(zip(live, gs))
+    out = []
+    for k, x in enumerate(xs):
+        g = got.get(k)
+        if g is None:
+            g = torch.zeros_like(x)
+            if x.requires_grad:  # Paddle's zeros keep the input's stop_gradient
+                g.requires_grad_(True)
+        elif not g.requires_grad:
+            g = g.detach().requires_grad_(True)  # a create_graph gradient never stops gradients in Paddle
+        out.append(g)
+    return out
 
 
 def multi_index(indexes, shape):
@@ -48,7 +58,7 @@ def multi_index(indexes, shape):
 
 class LazyRows:
     """Rows of a Jacobian computed on demand.  Subclasses set `lazy_axis` (0 unbatched, 1 batched),
-    `inner_shape`, `_flat_ys` and `_x` (torch tensors) and define `_evaluate(k)`."""
+    `inner_shape`, `_flat_ys` (torch) and `_xs` (a list of torch tensors)."""
 
     def _cached(self, k):
         v = self._cache.get(k)
@@ -69,10 +79,12 @@ class LazyRows:
         return part[(*indexes[:ax], slice(0, len(rows), 1), *indexes[ax + 1:])]
 
     def _evaluate(self, k):
-        x = self._x
+        xs = self._xs
         if self.lazy_axis == 0:
-            return row_grad(self._flat_ys[k], x).reshape(-1)
-        return row_grad(self._flat_ys[:, k], x).reshape(x.shape[0], -1)
+            gs = [g.reshape(-1) for g in row_grads(self._flat_ys[k], xs)]
+            return gs[0] if len(gs) == 1 else torch.cat(gs)
+        gs = [g.reshape(g.shape[0], -1) for g in row_grads(self._flat_ys[:, k], xs)]
+        return gs[0] if len(gs) == 1 else torch.cat(gs, 1)
 
 
 def _as_torch_ys(ys):
@@ -85,7 +97,7 @@ class _JacobianImpl(LazyRows):
         self.original_ys_shape = list(ys.shape)
         self.original_xs_shape = list(xs.shape)
         y, x = _as_torch_ys(ys), xs._t
-        self._x = x
+        self._xs = [x]
         self._cache = {}
         if is_batched:
             self._flat_ys = y.reshape(y.shape[0], -1)

@@ -1,7 +1,7 @@
 """paddle.grad and paddle.autograd.backward over torch.autograd.
 
-Paddle's differences from torch's: results are Paddle Tensors in a list; `retain_graph` defaults to
-`create_graph`; a gradient computed without `create_graph` has stop_gradient=True, one computed with
+Paddle's differences from torch's: results are Paddle Tensors in a list; grad keeps the graph
+whatever `retain_graph` says; a gradient computed without `create_graph` has stop_gradient=True, one computed with
 it has stop_gradient=False (even a constant one); an input the outputs do not depend on (or an output
 that needs no gradient at all) is a ValueError unless `allow_unused=True` (then None);
 `no_grad_vars` are treated as constants.  Complex gradients follow the same convention in both
@@ -54,7 +54,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         # Paddle cuts the graph at these tensors; a hook that sends zeros on through them gives the
         # same gradients (an input reached only through them gets zeros where Paddle says "unused")
         hooks = [v.register_hook(torch.zeros_like) for v in frozen if v.requires_grad]
-    retain = create_graph if retain_graph is None else retain_graph
+    # Paddle's grad never frees the graph (a second paddle.grad over it works even with
+    # retain_graph=False), so the graph is always kept; it goes when its tensors do.
+    retain = True
     try:
         if pairs and wanted:
             grads = torch.autograd.grad([o for o, _ in pairs], [ins[k] for k in wanted], [g for _, g in pairs],
