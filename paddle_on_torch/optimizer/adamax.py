@@ -26,7 +26,10 @@ class Adamax(Optimizer):
         dtype = torch.float32 if target._t.dtype in _HALF else target._t.dtype
         self._add_accumulator(self._moment_acc_str, target, dtype=dtype)
         self._add_accumulator(self._inf_norm_acc_str, target, dtype=dtype)
-        self._add_accumulator(self._beta1_pow_acc_str, target, fill_value=opts["beta1"], shape=[1])
+        b1 = opts["beta1"]
+        if getattr(b1, "ndim", 0):  # Paddle fills the power with float(beta1), which numpy refuses for shape [1]
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        self._add_accumulator(self._beta1_pow_acc_str, target, fill_value=_k(target._t, b1), shape=[1])
 
     def _update(self, param, target, grad, lr, opts):
         p = target._t
@@ -42,4 +45,5 @@ class Adamax(Optimizer):
         for p, g in params_grads:
             if g is None or p.stop_gradient:
                 continue
-            self._acc(self._beta1_pow_acc_str, self._target(p)).mul_(opts["beta1"])
+            b1p = self._acc(self._beta1_pow_acc_str, self._target(p))
+            b1p.mul_(_k(b1p, opts["beta1"]))

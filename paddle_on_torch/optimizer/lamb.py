@@ -33,8 +33,9 @@ class Lamb(Optimizer):
         dtype = torch.float32 if target._t.dtype in _HALF else target._t.dtype
         self._add_accumulator(self._moment1_acc_str, target, dtype=dtype)
         self._add_accumulator(self._moment2_acc_str, target, dtype=dtype)
-        self._add_accumulator(self._beta1_pow_acc_str, target, dtype=dtype, fill_value=opts["beta1"], shape=[1])
-        self._add_accumulator(self._beta2_pow_acc_str, target, dtype=dtype, fill_value=opts["beta2"], shape=[1])
+        b1, b2 = _k(target._t, opts["beta1"], opts["beta2"])
+        self._add_accumulator(self._beta1_pow_acc_str, target, dtype=dtype, fill_value=b1, shape=[1])
+        self._add_accumulator(self._beta2_pow_acc_str, target, dtype=dtype, fill_value=b2, shape=[1])
 
     def _update(self, param, target, grad, lr, opts):
         b1, b2, eps = _k(target._t, opts["beta1"], opts["beta2"], opts["epsilon"])

@@ -389,7 +389,8 @@ class OneCycleLR(LRScheduler):
         last_phase = len(self._lr_config) - 2
         for i, (end, size) in enumerate(zip(self._step_config[1:], self._steps_size)):
             if step <= end or i == last_phase:
-                return self.anneal_func(self._lr_config[i], self._lr_config[i + 1], (step - self._step_config[i]) / size)
+                pct = (step - self._step_config[i]) / size
+                return self.anneal_func(self._lr_config[i], self._lr_config[i + 1], pct)
 
 
 class CyclicLR(LRScheduler):

@@ -32,6 +32,7 @@ _HALF = (torch.float16, torch.bfloat16)
 def _k(t, *vals):
     """Paddle's kernels hold their float attributes (betas, epsilon, ...) in the compute type: float32
     unless the parameter is float64.  Rounding them the same way keeps the updates bit-close."""
+    vals = tuple(float(v.item()) if isinstance(v, _tensor_type()) else v for v in vals)  # Tensor betas
     if t.dtype == torch.float64:
         return vals if len(vals) > 1 else vals[0]
     out = tuple(float(np.float32(v)) for v in vals)

@@ -395,3 +395,15 @@ def _manual(paddle, make_opt, dtype, steps=3):
 @case
 def float64_manual_momentum(paddle):
     return _manual(paddle, lambda ps: paddle.optimizer.Momentum(0.1, parameters=ps, use_nesterov=True), "float64")
+
+
+@case
+def tensor_betas_adam(paddle):
+    b1, b2 = paddle.to_tensor([0.85]), paddle.to_tensor([0.95])
+    return _train(paddle, lambda ps: paddle.optimizer.Adam(0.02, beta1=b1, beta2=b2, parameters=ps))
+
+
+@case
+def tensor_betas_adamax_1d(paddle):  # Paddle's float(beta1) refuses a shape-[1] Tensor
+    b1, b2 = paddle.to_tensor([0.85]), paddle.to_tensor([0.95])
+    return _train(paddle, lambda ps: paddle.optimizer.Adamax(0.02, beta1=b1, beta2=b2, parameters=ps))
