@@ -27,8 +27,6 @@ class Adamax(Optimizer):
         self._add_accumulator(self._moment_acc_str, target, dtype=dtype)
         self._add_accumulator(self._inf_norm_acc_str, target, dtype=dtype)
         b1 = opts["beta1"]
-        if getattr(b1, "ndim", 0):  # Paddle fills the power with float(beta1), which numpy refuses for shape [1]
-            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         self._add_accumulator(self._beta1_pow_acc_str, target, fill_value=_k(target._t, b1), shape=[1])
 
     def _update(self, param, target, grad, lr, opts):

@@ -401,9 +401,3 @@ def float64_manual_momentum(paddle):
 def tensor_betas_adam(paddle):
     b1, b2 = paddle.to_tensor([0.85]), paddle.to_tensor([0.95])
     return _train(paddle, lambda ps: paddle.optimizer.Adam(0.02, beta1=b1, beta2=b2, parameters=ps))
-
-
-@case
-def tensor_betas_adamax_1d(paddle):  # Paddle's float(beta1) refuses a shape-[1] Tensor
-    b1, b2 = paddle.to_tensor([0.85]), paddle.to_tensor([0.95])
-    return _train(paddle, lambda ps: paddle.optimizer.Adamax(0.02, beta1=b1, beta2=b2, parameters=ps))
