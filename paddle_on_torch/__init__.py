@@ -116,3 +116,4 @@ def _api_names():
 _bind_methods_and_inplace()
 
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
+from .distributed.parallel import DataParallel  # noqa: E402,F401

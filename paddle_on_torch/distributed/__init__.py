@@ -11,9 +11,28 @@ from .communication import (Group, ReduceOp, all_gather, all_gather_object, all_
                             alltoall_single, barrier, broadcast, broadcast_object_list, destroy_process_group,
                             gather, get_backend, get_group, irecv, isend, new_group, recv, recv_object_list, reduce,
                             reduce_scatter, scatter, scatter_object_list, send, send_object_list, wait)
-from .auto_parallel import (Partial, Placement, ProcessMesh, ReduceType, Replicate, Shard,  # noqa: F401
-                            dtensor_from_fn, reshard, shard_layer, shard_tensor, unshard_dtensor)
-from .auto_parallel.dist_model import (DistModel, ShardDataloader, shard_dataloader,  # noqa: F401
-                                       shard_optimizer, to_static)
 
-__getattr__ = _report.module_getattr("paddle.distributed")
+# Auto-parallel (torch DTensor) loads on first touch: it costs about 0.5 s of import time, and
+# `import paddle` pulls this package in for paddle.DataParallel.
+_AUTO_PARALLEL = {
+    "Partial": "placement_type", "Placement": "placement_type", "ReduceType": "placement_type",
+    "Replicate": "placement_type", "Shard": "placement_type", "ProcessMesh": "process_mesh",
+    "dtensor_from_fn": "api", "reshard": "api", "shard_layer": "api", "shard_tensor": "api",
+    "unshard_dtensor": "api", "DistModel": "dist_model", "ShardDataloader": "dist_model",
+    "shard_dataloader": "dist_model", "shard_optimizer": "dist_model", "to_static": "dist_model",
+}
+_unsupported = _report.module_getattr("paddle.distributed")
+
+
+def __getattr__(name):
+    if name in _AUTO_PARALLEL:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.auto_parallel.{_AUTO_PARALLEL[name]}"), name)
+        globals()[name] = value
+        return value
+    return _unsupported(name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_AUTO_PARALLEL))

@@ -1,2 +1,367 @@
-"""placeholder"""
-DistModel = ShardDataloader = shard_dataloader = shard_optimizer = to_static = None
+"""shard_dataloader, shard_optimizer, dist.to_static -> DistModel.
+
+DistModel runs the dynamic graph, not a compiled static program: `to_static` here changes how the
+step is driven, not how it executes.  It computes what Paddle's static auto-parallel computes for
+the layouts it supports:
+
+* a model whose parameters are all dense (pure data parallelism, as in a model fed by a
+  `shard_dataloader`): each rank runs the model on its own part of the batch, the outputs are
+  joined into DTensors sharded like the inputs, the loss is computed on those DTensors (so a mean
+  is the mean over the global batch), and the parameter gradients are summed over the ranks that
+  hold different data.  One step equals a single process's step on the whole batch.
+* a model with DTensor parameters (from shard_layer / shard_tensor): the model runs on the
+  DTensor inputs as they are and torch DTensor does the rest.
+
+The loss returned is a numpy array with the global loss, as Paddle's DistModel returns (with its
+default `return_numpy`); predict mode returns the model's output gathered over the data ranks.
+"""
+import inspect
+
+import numpy as np
+import torch
+import torch.distributed as tdist
+from torch.distributed.tensor import DTensor
+
+from ... import _report
+from ..._normalize import wrap
+from ...tensor.tensor import Tensor
+from .api import dtensor_from_local, _redistribute
+from .placement_type import Replicate, Shard
+from .process_mesh import _CoreProcessMesh, check_fits_world
+
+__all__ = ["ShardDataloader", "shard_dataloader", "shard_optimizer", "DistModel", "to_static"]
+
+
+def _to_list(x):
+    if x is None:
+        return None
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+class ShardDataloader:
+    """A DataLoader whose batches are split over a mesh dimension and come out as distributed Tensors."""
+
+    def __init__(self, dataloader, meshes, input_keys=None, shard_dims=None, is_dataset_splitted=False,
+                 dense_tensor_idx=None):
+        from ...io import DataLoader, DistributedBatchSampler
+        from ..parallel import get_rank
+
+        if is_dataset_splitted is True and shard_dims is None:
+            raise ValueError("shard_dims must be set when is_dataset_splitted is True")
+        self._meshes = _to_list(meshes)
+        if not self._meshes:
+            raise ValueError("meshes must be set")
+        flat = [m for ms in self._meshes for m in (ms if isinstance(ms, (list, tuple)) else [ms])]
+        for m in flat:
+            if not isinstance(m, _CoreProcessMesh):
+                raise TypeError(f"meshes must be paddle.distributed.ProcessMesh objects, got {type(m).__name__}")
+            check_fits_world(m)
+        process_id = get_rank()
+        if sum(process_id in m.process_ids for m in set(flat)) > 1:
+            raise ValueError(f"process_id {process_id} is in more than one mesh, the meshes are {self._meshes}")
+        if len(self._meshes) > 1 or any(isinstance(m, (list, tuple)) for m in self._meshes):
+            raise _report.unsupported("paddle.distributed.shard_dataloader over several meshes",
+                                      " (pipeline parallelism)")
+        self._input_keys = input_keys
+        self._shard_dim = shard_dims[0] if isinstance(shard_dims, (list, tuple)) else shard_dims
+        mesh = self._meshes[0]
+        if self._shard_dim is not None:
+            if isinstance(self._shard_dim, str) and self._shard_dim not in mesh.dim_names:
+                raise ValueError(f"shard_dims {self._shard_dim!r} is not a dimension of the mesh {mesh}")
+            if isinstance(self._shard_dim, int) and not 0 <= self._shard_dim < mesh.ndim:
+                raise ValueError(f"shard_dims {self._shard_dim} is out of range for the mesh {mesh}")
+        pm = mesh._as_process_mesh()
+        if process_id in mesh.process_ids:
+            dp_rank = pm.get_rank_by_dim_and_process_id(self._shard_dim, process_id)
+        else:
+            dp_rank = 0
+        dp_world_size = mesh.get_dim_size(self._shard_dim)
+        sampler = dataloader.batch_sampler
+        if is_dataset_splitted or shard_dims is None:
+            self._dataloader = dataloader
+            self.batch_size = sampler.batch_size
+        elif isinstance(sampler, DistributedBatchSampler):
+            self.batch_size = sampler.batch_size
+            self.batch_sampler = sampler
+            self._dataloader = dataloader
+        else:
+            self.batch_size = int(sampler.batch_size / dp_world_size)
+            self.batch_sampler = DistributedBatchSampler(
+                dataset=dataloader.dataset, batch_size=self.batch_size, num_replicas=dp_world_size, rank=dp_rank,
+                shuffle=getattr(sampler, "shuffle", False), drop_last=getattr(sampler, "drop_last", False))
+            self._dataloader = DataLoader(dataset=dataloader.dataset, batch_sampler=self.batch_sampler,
+                                          return_list=dataloader.return_list, collate_fn=dataloader.collate_fn,
+                                          num_workers=dataloader.num_workers,
+                                          worker_init_fn=dataloader.worker_init_fn)
+        self.iter = None
+        self.dense_tensor_idx = dense_tensor_idx
+
+    def _placements(self):
+        mesh = self._meshes[0]
+        if self._shard_dim is None:
+            return mesh, [Replicate()] * mesh.ndim
+        # Paddle puts Shard(0) on the first mesh dimension, whatever shard_dims names
+        return mesh, [Shard(0)] + [Replicate()] * (mesh.ndim - 1)
+
+    def _dist(self, x):
+        if isinstance(x, Tensor):
+            mesh, placements = self._placements()
+            return dtensor_from_local(x, mesh, placements)
+        if isinstance(x, (list, tuple)):
+            return [self._dist(v) for v in x]
+        return x
+
+    def _get_batch(self, batch):
+        if isinstance(batch, dict):
+            keys = batch.keys() if self._input_keys is None else self._input_keys
+            out = dict(batch)
+            for i, k in enumerate(keys):
+                if self.dense_tensor_idx is not None and self.dense_tensor_idx[i] != []:
+                    continue
+                out[k] = self._dist(batch[k])
+            return out
+        if isinstance(batch, (list, tuple)):
+            out = []
+            for i, v in enumerate(batch):
+                dense = self.dense_tensor_idx is not None and self.dense_tensor_idx[i] != []
+                out.append(v if dense and isinstance(v, Tensor) else self._dist(v))
+            return out
+        if isinstance(batch, Tensor):
+            return self._dist(batch)
+        raise ValueError(f"Unsupported batch_data type {type(batch)}")
+
+    def __len__(self):
+        return len(self._dataloader)
+
+    def __iter__(self):
+        self.iter = None
+        return self
+
+    def __next__(self):
+        if self.iter is None:
+            self.iter = iter(self._dataloader)
+        return self._get_batch(next(self.iter))
+
+    def __call__(self):
+        self.iter = None
+        return self
+
+
+def shard_dataloader(dataloader, meshes, input_keys=None, shard_dims=None, is_dataset_splitted=False,
+                     dense_tensor_idx=None):
+    return ShardDataloader(dataloader, meshes, input_keys, shard_dims, is_dataset_splitted, dense_tensor_idx)
+
+
+class _ShardOptimizer:
+    """shard_optimizer without a sharding stage: the wrapped optimizer, updating DTensor parameters as they are."""
+
+    def __init__(self, optimizer, shard_fn=None, gradient_accumulation_steps=1):
+        from ...optimizer.optimizer import Optimizer
+
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"shard_optimizer expects a paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
+        if shard_fn is not None:
+            raise _report.unsupported(f"paddle.distributed.shard_optimizer(shard_fn={type(shard_fn).__name__})",
+                                      " (sharding stages)")
+        if gradient_accumulation_steps != 1:
+            raise _report.unsupported("paddle.distributed.shard_optimizer(gradient_accumulation_steps > 1)")
+        self.__dict__["_inner_opt"] = optimizer
+        self.__dict__["_shard_fn"] = shard_fn
+        self.__dict__["gradient_accumulation_steps"] = gradient_accumulation_steps
+
+    def step(self):
+        return self._inner_opt.step()
+
+    def clear_grad(self, set_to_zero=True):
+        return self._inner_opt.clear_grad(set_to_zero)
+
+    clear_gradients = clear_grad
+
+    def state_dict(self):
+        return self._inner_opt.state_dict()
+
+    def set_state_dict(self, state_dict):
+        return self._inner_opt.set_state_dict(state_dict)
+
+    def __getattr__(self, item):
+        return getattr(self.__dict__["_inner_opt"], item)
+
+    def __setattr__(self, item, value):
+        setattr(self._inner_opt, item, value)
+
+
+def shard_optimizer(optimizer, shard_fn=None, gradient_accumulation_steps=1):
+    return _ShardOptimizer(optimizer, shard_fn, gradient_accumulation_steps)
+
+
+def _inner_optimizer(opt):
+    return opt._inner_opt if isinstance(opt, _ShardOptimizer) else opt
+
+
+def _global(t, like):
+    """A torch tensor computed locally from this rank's data, as a DTensor laid out like `like`."""
+    return DTensor.from_local(t, like.device_mesh, like.placements, run_check=False)
+
+
+def _full(t):
+    if isinstance(t, DTensor):
+        return _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
+    return t
+
+
+class DistModel:
+    """What dist.to_static returns: call it with a batch; train() / eval() / predict() set the mode."""
+
+    def __init__(self, layer, loader, loss=None, optimizer=None, strategy=None, metrics=None, input_spec=None):
+        from ...nn.layer.layers import Layer
+
+        if not isinstance(layer, Layer):
+            raise TypeError(f"to_static: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
+        if strategy is not None:
+            raise _report.unsupported("paddle.distributed.to_static(strategy=...)")
+        self._layer, self._loader, self._loss = layer, loader, loss
+        self._optimizer = optimizer
+        self._mode = None
+        self.outs = None
+        self._data_group = None
+        self._dense = not any(isinstance(p._t, DTensor) for p in layer.parameters())
+        mesh = loader._meshes[0] if isinstance(loader, ShardDataloader) else None
+        if self._dense and mesh is not None:
+            from .process_mesh import device_mesh
+
+            dm = device_mesh(mesh)
+            _, placements = loader._placements()
+            data_dims = [i for i, p in enumerate(placements) if p.is_shard()]
+            if data_dims and dm.size(data_dims[0]) > 1 and dm.get_coordinate() is not None:
+                self._data_group = dm.get_group(data_dims[0])
+                self._sync_params()
+        if optimizer is not None:
+            self.train()
+        elif loss is not None:
+            self.eval()
+        else:
+            self.predict()
+
+    @torch.no_grad()
+    def _sync_params(self):
+        """All data-parallel ranks start from the parameters of the group's first rank."""
+        src = tdist.get_process_group_ranks(self._data_group)[0]
+        for p in list(self._layer.parameters()) + list(self._layer.buffers()):
+            tdist.broadcast(p._t.detach(), src, group=self._data_group)
+
+    def train(self):
+        self._mode = "train"
+        self._layer.train()
+
+    def eval(self):
+        self._mode = "eval"
+        self._layer.eval()
+
+    def predict(self):
+        self._mode = "predict"
+        self._layer.eval()
+
+    def _split_feeds(self, feeds):
+        if self._mode == "predict":
+            sig = inspect.signature(self._layer.forward)
+            n = sum(1 for p in sig.parameters.values()
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+            has_var = any(p.kind == p.VAR_POSITIONAL for p in sig.parameters.values())
+            return feeds if has_var else feeds[:n], []
+        return feeds[:-1], feeds[-1:]
+
+    def __call__(self, *args):
+        if self._mode is None:
+            raise ValueError("Please call train()/eval()/predict() first.")
+        if self._mode == "train" and (self._optimizer is None or self._loss is None):
+            raise ValueError("Please set optimizer and loss function before training.")
+        if self._mode == "eval" and self._loss is None:
+            raise ValueError("Please set loss function before evaluation.")
+        feeds = []
+        for item in args:
+            if isinstance(item, (list, tuple)):
+                feeds += list(item)
+            elif isinstance(item, Tensor):
+                feeds.append(item)
+            else:
+                raise TypeError(f"The inputs of DistModel should be list or tensor, but got {type(item)}")
+        inputs, labels = self._split_feeds(feeds)
+        if self._mode == "train":
+            with torch.enable_grad():
+                out = self._step(inputs, labels)
+        else:
+            with torch.no_grad():
+                out = self._step(inputs, labels)
+        self.outs = {"loss": out} if self._mode != "predict" else {"outputs": out}
+        return out
+
+    def _step(self, inputs, labels):
+        if self._dense:
+            local_inputs = [x._local_value() if x.is_dist() else x for x in inputs]
+            outputs = self._layer(*local_inputs)
+            like = next((x._t for x in inputs if x.is_dist()), None)
+
+            def to_global(o):
+                if like is None or not isinstance(o, Tensor) or o.is_dist() or o.ndim == 0:
+                    return o
+                return wrap(_global(o._t, like))
+
+            outputs = [to_global(o) for o in outputs] if isinstance(outputs, (list, tuple)) else to_global(outputs)
+        else:
+            outputs = self._layer(*inputs)
+        if self._mode == "predict":
+            if isinstance(outputs, (list, tuple)):
+                return [_full(o._t).detach().cpu().numpy() for o in outputs]
+            return _full(outputs._t).detach().cpu().numpy()
+        loss = self._loss(*(outputs if isinstance(outputs, (list, tuple)) else [outputs]), *labels)
+        value = _full(loss._t)
+        if self._mode == "train":
+            opt = _inner_optimizer(self._optimizer)
+            value.backward()
+            if self._data_group is not None:
+                self._sum_grads()
+            opt.step()
+            opt.clear_grad()
+        return value.detach().cpu().numpy()
+
+    @torch.no_grad()
+    def _sum_grads(self):
+        params = [p for p in self._layer.parameters() if not p.stop_gradient]
+        by_dtype = {}
+        for p in params:
+            by_dtype.setdefault(p._t.dtype, []).append(p)
+        for ps in by_dtype.values():
+            flat = torch.cat([(p._t.grad if p._t.grad is not None else torch.zeros_like(p._t)).reshape(-1)
+                              for p in ps])
+            tdist.all_reduce(flat, group=self._data_group)
+            offset = 0
+            for p in ps:
+                n = p._t.numel()
+                p._t.grad = flat[offset:offset + n].view_as(p._t).clone()
+                offset += n
+
+    def state_dict(self, mode="all"):
+        if mode not in ("all", "param", "opt"):
+            raise ValueError("mode can only be 'all', 'param' or 'opt'.")
+        out = {}
+        if mode in ("all", "param"):
+            out.update(self._layer.state_dict())
+        if mode in ("all", "opt") and self._optimizer is not None:
+            out.update(_inner_optimizer(self._optimizer).state_dict())
+        return out
+
+    def set_state_dict(self, state_dict):
+        params = self._layer.state_dict()
+        self._layer.set_state_dict({k: v for k, v in state_dict.items() if k in params})
+        if self._optimizer is not None:
+            rest = {k: v for k, v in state_dict.items() if k not in params}
+            if rest:
+                _inner_optimizer(self._optimizer).set_state_dict(rest)
+
+
+def to_static(layer, loader=None, loss=None, optimizer=None, strategy=None, input_spec=None):
+    """A DistModel driving `layer` with `loss` and `optimizer` (the dynamic graph runs underneath, uncompiled)."""
+    return DistModel(layer, loader, loss, optimizer, strategy, input_spec=input_spec)
+
+
+del np
