@@ -14,5 +14,5 @@ setup(
         "accelerate": ["accelerate>=1.0"],
         "xla": ["torch-xla"],
     },
-    entry_points={"console_scripts": ["paddle-on-torch=paddle_on_torch.__main__:main"]},
+    entry_points={"console_scripts": ["paddle-on-torch=paddle_on_torch.cli:main"]},
 )
