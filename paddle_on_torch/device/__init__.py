@@ -372,6 +372,15 @@ class Event:
         return f"Event(device={self.device}, event_base={self.event_base})"
 
 
+def _stream_classes():
+    classes = [torch.Stream]
+    for name in ("cuda", "xpu"):
+        cls = getattr(getattr(torch, name, None), "Stream", None)
+        if isinstance(cls, type):
+            classes.append(cls)
+    return tuple(classes)
+
+
 class Stream:
     """A device stream (torch.<device>.Stream).  Paddle's priorities: 1 or -1 high, 2 or 0 low (default)."""
 
@@ -379,7 +388,7 @@ class Stream:
 
     def __init__(self, device=None, priority=2, stream_base=None):
         if stream_base is not None:
-            if not isinstance(stream_base, torch.Stream):
+            if not isinstance(stream_base, _stream_classes()):
                 raise TypeError("stream_base should be CUDAStream, XPUStream, CustomDeviceStream")
             self.stream_base = stream_base
             self.device = _Place(stream_base.device)
