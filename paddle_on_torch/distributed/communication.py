@@ -6,7 +6,6 @@ at once; `all_gather` fills an empty list (or the given tensors in place); `Redu
 all_reduce / point-to-point).  Collectives before `init_parallel_env()` raise RuntimeError
 ("The global group is not initialized."), as Paddle's do.
 """
-import pickle
 
 import numpy as np
 import torch
@@ -449,4 +448,3 @@ def wait(tensor, group=None, use_calc_stream=True):
         torch.cuda.current_stream().synchronize()
 
 
-del pickle

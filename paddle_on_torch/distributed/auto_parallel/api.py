@@ -8,10 +8,8 @@ Where Paddle and torch disagree on local values, Paddle's are kept: a Replicate 
 conversion leaves the value on the mesh coordinate 0 and zeros elsewhere (torch divides by the
 mesh size); Partial(avg) is reduced as a sum of local/n, since gloo has no AVG.
 """
-import numpy as np
 import torch
 from torch.distributed.tensor import DTensor
-from torch.distributed.tensor import placement_types as _tp
 
 from ... import _report
 from ..._normalize import wrap
@@ -240,4 +238,3 @@ def install_tensor_attributes():
 
 
 install_tensor_attributes()
-del np, _tp

@@ -17,7 +17,6 @@ default `return_numpy`); predict mode returns the model's output gathered over t
 """
 import inspect
 
-import numpy as np
 import torch
 import torch.distributed as tdist
 from torch.distributed.tensor import DTensor
@@ -364,4 +363,3 @@ def to_static(layer, loader=None, loss=None, optimizer=None, strategy=None, inpu
     return DistModel(layer, loader, loss, optimizer, strategy, input_spec=input_spec)
 
 
-del np
