@@ -782,7 +782,7 @@ def shard_index(input: TensorLike, index_num, nshards, shard_id, ignore_value=-1
 
 
 def tolist(x):
-    return x._t.tolist()
+    return x.tolist()  # the method owns it (a distributed Tensor lists its global value)
 
 
 @op

@@ -233,7 +233,7 @@ class Tensor:
 
     # ------------------------------------------------------------ conversion
     def numpy(self, force=False):
-        t = self._t.detach()
+        t = _global(self._t).detach()
         if t.dtype is torch.bfloat16:  # numpy has no bfloat16: Paddle hands out the raw uint16
             t = t.view(torch.uint16)
         # Paddle's numpy() is a copy: later in-place updates (clear_grad, optimizer steps) must not show
@@ -244,7 +244,7 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     def item(self, *args):
-        t = self._t
+        t = _global(self._t)
         if args:
             t = t[args] if len(args) > 1 else t.reshape(-1)[args[0]]
         elif t.numel() != 1:
@@ -253,7 +253,7 @@ class Tensor:
         return t.item()
 
     def tolist(self):
-        return self._t.tolist()
+        return _global(self._t).tolist()
 
     def __len__(self):
         if self._t.dim() == 0:
@@ -265,7 +265,7 @@ class Tensor:
             # Paddle raises AssertionError here (its check is an assert)
             raise AssertionError("When Variable is used as the condition of if/while , Variable can only "
                                  "contain one element.")
-        return bool(self._t)
+        return bool(_global(self._t))
 
     def __int__(self):
         return int(self.item())
@@ -382,8 +382,25 @@ class Tensor:
     def is_dense(self):
         return self._t.layout is torch.strided
 
+    # ------------------------------------------------------------ distributed: a DTensor behind `_t`
     def is_dist(self):
         return getattr(self._t, "device_mesh", None) is not None
+
+    @property
+    def placements(self):
+        from ..distributed.auto_parallel.api import placements_of
+
+        return placements_of(self) if self.is_dist() else None
+
+    @property
+    def process_mesh(self):
+        from ..distributed.auto_parallel.api import process_mesh_of
+
+        return process_mesh_of(self) if self.is_dist() else None
+
+    def _local_value(self):
+        """This rank's shard of a distributed Tensor (the Tensor itself when it is dense)."""
+        return _normalize.wrap(self._t.to_local()) if self.is_dist() else self
 
     def is_sparse(self):
         return self._t.layout is not torch.strided  # COO and CSR alike, as Paddle counts them
@@ -580,6 +597,15 @@ for _name in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int
               "complex128"):
     if _name not in Tensor.__dict__:
         setattr(Tensor, _name, (lambda n: lambda self: self.astype(n))(_name))
+
+
+def _global(t):
+    """The value a Paddle user means: for a DTensor, the global one (Paddle's item/numpy read it)."""
+    if type(t) is torch.Tensor or getattr(t, "device_mesh", None) is None:
+        return t
+    from ..distributed.auto_parallel.api import global_value
+
+    return global_value(t)
 
 
 def _size_args(size):

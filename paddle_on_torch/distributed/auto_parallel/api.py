@@ -214,27 +214,18 @@ def shard_layer(layer, process_mesh, shard_fn=None, input_fn=None, output_fn=Non
 
 
 # ---------------------------------------------------------------- Tensor attributes
-def _placements(self):
-    t = self._t
+def placements_of(x):
+    """Tensor.placements: Paddle placements of a distributed Tensor (None for a dense one)."""
+    t = x._t
     return _pt.from_torch_placements(t.placements) if _is_dt(t) else None
 
 
-def _process_mesh(self):
-    t = self._t
+def process_mesh_of(x):
+    """Tensor.process_mesh: the ProcessMesh of a distributed Tensor (None for a dense one)."""
+    t = x._t
     return core_mesh_of(t.device_mesh) if _is_dt(t) else None
 
 
-def _local_value(self):
-    t = self._t
-    return wrap(t.to_local()) if _is_dt(t) else self
-
-
-def install_tensor_attributes():
-    """Tensor.placements / process_mesh / _local_value (kept here until tensor.py has them)."""
-    for name, value in (("placements", property(_placements)), ("process_mesh", property(_process_mesh)),
-                        ("_local_value", _local_value)):
-        if name not in Tensor.__dict__:
-            setattr(Tensor, name, value)
-
-
-install_tensor_attributes()
+def global_value(t):
+    """The dense global value of a DTensor on every rank (what item(), numpy() and tolist() read)."""
+    return _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
