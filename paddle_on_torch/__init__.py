@@ -117,3 +117,4 @@ _bind_methods_and_inplace()
 
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .distributed.parallel import DataParallel  # noqa: E402,F401
+from .hapi import Model, flops, summary  # noqa: E402,F401
