@@ -25,8 +25,10 @@ class _InputSpec:
     """What Model records for an input when none was given: name, shape and dtype (InputSpec-like)."""
 
     def __init__(self, shape=None, dtype="float32", name=None):
-        self.shape = tuple(shape) if shape is not None else None
-        self.dtype = dtype
+        from ..framework.dtype import convert_dtype
+
+        self.shape = tuple(-1 if d is None else d for d in shape) if shape is not None else None
+        self.dtype = convert_dtype(dtype)
         self.name = name
 
     def __repr__(self):
