@@ -566,3 +566,86 @@ def RandomPerspective_get_params(paddle):
 @case
 def get_image_size_bad_tensor(paddle):
     return paddle.vision.transforms.RandomCrop(2)(paddle.ones([4, 4]))
+
+
+# ---------------------------------------------------------------- dtypes, gradients, odd inputs
+
+
+@case(rtol=1e-5, atol=1e-5)
+def float64_tensors(paddle):
+    F = paddle.vision.transforms.functional
+    x = _chw(paddle).astype("float64")
+    return [F.resize(x, (4, 4)), F.normalize(x, [0.5] * 3, [0.5] * 3), F.hflip(x), F.pad(x, 1),
+            F.adjust_brightness(x, 1.3), F.adjust_hue(x, 0.1), F.to_grayscale(x), F.center_crop(x, 3)]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def gradients_flow_through(paddle):
+    F = paddle.vision.transforms.functional
+    x = _chw(paddle, 3, 5, 5)
+    x.stop_gradient = False
+    outs = [F.resize(x, (3, 3)), F.normalize(x, [0.5] * 3, [0.2] * 3), F.adjust_contrast(x, 1.5),
+            F.rotate(x, 30, "bilinear"), F.adjust_hue(x, 0.2), F.crop(x, 1, 1, 2, 2), F.pad(x, 1)]
+    loss = sum(o.sum() for o in outs)
+    loss.backward()
+    return [o.stop_gradient for o in outs] + [x.grad]
+
+
+@case
+def to_tensor_pil_16bit(paddle):
+    img = Image.fromarray(_u8((3, 4)).astype(np.uint16) * 200)
+    return [img.mode, paddle.vision.transforms.to_tensor(img)]
+
+
+@case
+def crop_numpy_2d(paddle):
+    return paddle.vision.transforms.crop(_u8((4, 4)), 0, 0, 2, 2)
+
+
+@case
+def normalize_pil_chw_mismatch(paddle):
+    return paddle.vision.transforms.normalize(_rgb(4, 5), [0.5] * 3, [0.5] * 3)
+
+
+@case
+def rotate_numpy_needs_cv2(paddle):
+    return paddle.vision.transforms.rotate(_u8((4, 4, 3)), 10)
+
+
+@case
+def erase_pil_gray(paddle):
+    return _arr(paddle.vision.transforms.erase(_rgb().convert("L"), 0, 0, 2, 2, 0))
+
+
+@case
+def pad_tensor_batch(paddle):
+    x = paddle.to_tensor(np.stack([_u8((3, 3, 4), s) for s in range(2)]).astype("float32"))
+    return [paddle.vision.transforms.pad(x, (1, 2)), paddle.vision.transforms.pad(x, 1, padding_mode="reflect")]
+
+
+@case
+def transforms_tuple_inputs(paddle):
+    T = paddle.vision.transforms
+    img, x = _u8((4, 6, 3)), _chw(paddle, 3, 4, 6)
+    out = T.ToTensor(keys=("image", "image"))((img, img, "meta"))
+    return list(out) + [T.CenterCrop(2)((x,)), T.Normalize(keys=["image"])(x)]
+
+
+@case
+def uint8_tensor_colour_ops_refused(paddle):
+    F = paddle.vision.transforms.functional
+    u = paddle.to_tensor(_u8((3, 4, 4)))
+    out = []
+    for f in (lambda: F.to_grayscale(u), lambda: F.adjust_brightness(u, 1.5), lambda: F.adjust_contrast(u, 1.5),
+              lambda: F.adjust_saturation(u, 1.5), lambda: F.rotate(u, 30), lambda: F.adjust_saturation(u[:1], 1.5)):
+        try:
+            r = f()
+            out.append(r)
+        except Exception as e:  # noqa: BLE001
+            out.append(type(e).__name__)
+    return out
+
+
+@case
+def int_tensor_grayscale(paddle):  # Paddle casts the weights to the image dtype: all zero for integers
+    return paddle.vision.transforms.to_grayscale(paddle.to_tensor(_u8((3, 2, 3)).astype("int32")))

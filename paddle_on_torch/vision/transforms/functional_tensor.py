@@ -34,6 +34,13 @@ def _channels(img, data_format="CHW"):
     return img.shape[_axes(data_format)[0]]
 
 
+def _no_uint8(img, kernel):
+    """Paddle has no uint8 CPU kernel for the arithmetic these colour ops use; it raises rather than computing."""
+    if img.dtype == paddle.uint8:
+        raise RuntimeError(f"(NotFound) The kernel `{kernel}` is not registered for data type uint8 "
+                           "(Paddle supports float and int32/int64 images here).")
+
+
 def _blend(img1, img2, ratio):
     top = 1.0 if paddle.is_floating_point(img1) else 255.0
     return paddle.lerp(img2, img1, float(ratio)).clip(0, top).astype(img1.dtype)
@@ -51,6 +58,7 @@ def to_grayscale(img, num_output_channels=1, data_format="CHW"):
     _check(img, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError("num_output_channels should be either 1 or 3")
+    _no_uint8(img, "multiply")
     c = _axes(data_format)[0]
     weights = paddle.to_tensor([0.2989, 0.587, 0.114], place=img.place).astype(img.dtype)
     if c == -3:
@@ -141,6 +149,7 @@ def adjust_brightness(img, factor):
     _check(img, "CHW")
     assert factor >= 0, "brightness_factor should be non-negative."
     assert _channels(img) in (1, 3), "channels of input should be either 1 or 3."
+    _no_uint8(img, "lerp")
     return _blend(img, paddle.zeros_like(img, img.dtype), factor)
 
 
@@ -148,6 +157,7 @@ def adjust_contrast(img, factor):
     _check(img, "CHW")
     assert factor >= 0, "contrast_factor should be non-negative."
     channels = _channels(img)
+    _no_uint8(img, "multiply")
     dtype = img.dtype if paddle.is_floating_point(img) else paddle.float32
     if channels == 1:
         gray = img
@@ -166,6 +176,7 @@ def adjust_saturation(img, factor):
         return img
     if channels != 3:
         raise ValueError("channels of input should be either 1 or 3.")
+    _no_uint8(img, "multiply")
     return _blend(img, to_grayscale(img), factor)
 
 
