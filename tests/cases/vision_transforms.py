@@ -271,7 +271,8 @@ def normalize_tensor_and_arrays(paddle):
     x = _chw(paddle)
     hwc = paddle.transpose(x, [1, 2, 0])
     arr = _u8((4, 5, 3))
-    return [F.normalize(x, [0.5, 0.4, 0.3], [0.2, 0.25, 0.5]), F.normalize(hwc, [0.5, 0.4, 0.3], [2.0, 1.0, 0.5], "HWC"),
+    return [F.normalize(x, [0.5, 0.4, 0.3], [0.2, 0.25, 0.5]),
+            F.normalize(hwc, [0.5, 0.4, 0.3], [2.0, 1.0, 0.5], "HWC"),
             F.normalize(arr, [10.0, 20.0, 30.0], [2.0, 4.0, 8.0], "HWC"),
             F.normalize(arr, [10.0, 20.0, 30.0], [2.0, 4.0, 8.0], "HWC", to_rgb=True),
             F.normalize(arr.transpose(2, 0, 1).astype("float64"), [1, 2, 3], [3, 2, 1]),
@@ -364,7 +365,8 @@ def rotate_tensor(paddle):
     F = paddle.vision.transforms.functional
     x = _chw(paddle, 3, 7, 9)
     return [F.rotate(x, 30), F.rotate(x, 45, "bilinear", expand=True), F.rotate(x, -20, center=[2, 3], fill=0.5),
-            F.rotate(x, 90), F.rotate(x, 33, "bilinear", expand=True, fill=[0.1, 0.2, 0.3]), F.rotate(x, 180, expand=True)]
+            F.rotate(x, 90), F.rotate(x, 33, "bilinear", expand=True, fill=[0.1, 0.2, 0.3]),
+            F.rotate(x, 180, expand=True)]
 
 
 _START = [[0, 0], [8, 0], [8, 6], [0, 6]]
@@ -532,8 +534,9 @@ def seeded_random_numpy(paddle):
     T = paddle.vision.transforms
     arr = _u8((10, 12, 3))
     _seed(7)
-    return [T.RandomCrop(6)(arr), T.RandomResizedCrop(10, scale=(1.0, 1.0), ratio=(1.2, 1.2)).
-            _dynamic_get_param(arr), T.RandomErasing(1.0, value=5)(arr), T.RandomErasing(1.0, value="random")(arr).shape]
+    fixed = T.RandomResizedCrop(10, scale=(1.0, 1.0), ratio=(1.2, 1.2))
+    return [T.RandomCrop(6)(arr), fixed._dynamic_get_param(arr), T.RandomErasing(1.0, value=5)(arr),
+            T.RandomErasing(1.0, value="random")(arr).shape]
 
 
 @case(random=True)
