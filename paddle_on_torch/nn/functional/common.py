@@ -256,13 +256,19 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         out = pool(xt, out_sizes)
     elif mode == "nearest":
         out = _linear_index_nearest(xt, out_sizes, scales)
-    elif mode == "bicubic" or align_corners or align_mode == 0:
-        if scales[0] is not None and not align_corners:  # Paddle samples at dst / scale, as torch does
-            out = TF.interpolate(xt, scale_factor=[1.0 / s for s in scales], mode=mode, align_corners=False)
-        else:
-            out = TF.interpolate(xt, size=out_sizes, mode=mode, align_corners=bool(align_corners))
     else:
-        out = _linear_align1(xt, out_sizes, scales)
+        # Paddle's integer (linear-family) kernels compute in float32 and truncate; torch would round
+        integer = not (xt.dtype.is_floating_point or xt.dtype.is_complex)
+        src = xt.float() if integer else xt
+        if mode == "bicubic" or align_corners or align_mode == 0:
+            if scales[0] is not None and not align_corners:  # Paddle samples at dst / scale, as torch does
+                out = TF.interpolate(src, scale_factor=[1.0 / s for s in scales], mode=mode, align_corners=False)
+            else:
+                out = TF.interpolate(src, size=out_sizes, mode=mode, align_corners=bool(align_corners))
+        else:
+            out = _linear_align1(src, out_sizes, scales)
+        if integer:
+            out = out.trunc().to(xt.dtype)
     return L.from_channel_first(out, last)
 
 
