@@ -54,6 +54,27 @@ def test_worker_seeding_matches_paddle(paddle):
     assert (batches, after) == PADDLE_SEEDED_RUN
 
 
+def test_paddle_seed_makes_shuffling_reproducible(paddle):
+    class Idx(paddle.io.Dataset):
+        def __len__(self):
+            return 10
+
+        def __getitem__(self, i):
+            return i
+
+    def run():
+        loader = paddle.io.DataLoader(Idx(), batch_size=4, shuffle=True)
+        parts = paddle.io.random_split(Idx(), [0.5, 0.5])
+        return ([b.numpy().tolist() for b in loader], [p.indices for p in parts],
+                list(paddle.io.SubsetRandomSampler(list(range(8)))))
+
+    paddle.seed(7)
+    first = run()
+    paddle.seed(7)
+    assert run() == first
+    assert sorted(i for b in first[0] for i in b) == list(range(10))
+
+
 def _samples(paddle, n=7):
     class Mixed(paddle.io.Dataset):
         def __len__(self):

@@ -249,7 +249,8 @@ class _MultiProcessIter(_IterBase):
 
     def __init__(self, loader):
         super().__init__(loader)
-        if loader._torch_loader is None:
+        if loader._torch_loader is None or not loader._persistent_workers:
+            # rebuilt per epoch (cheap) so that attributes changed on the loader count, as in Paddle
             loader._torch_loader = loader._make_torch_loader()
         if not (loader._persistent_workers and loader._workers_started):
             # Paddle draws each worker pool's base seed from numpy's global generator

@@ -342,7 +342,8 @@ def distributed_batch_sampler_errors(paddle):
 @case
 def collate_python_numbers(paddle):
     return (_batches(paddle, lambda i: i, batch_size=2)[0], _batches(paddle, lambda i: i / 2, batch_size=2)[0],
-            _batches(paddle, lambda i: i % 2 == 0, batch_size=2)[0], _batches(paddle, lambda i: 1j * i, batch_size=2)[0])
+            _batches(paddle, lambda i: i % 2 == 0, batch_size=2)[0],
+            _batches(paddle, lambda i: 1j * i, batch_size=2)[0])
 
 
 @case
@@ -521,7 +522,8 @@ def dataloader_attributes(paddle):
     ds = _map_ds(paddle, lambda i: i, 3)
     a = paddle.io.DataLoader(ds, batch_size=2, drop_last=True)
     b = paddle.io.DataLoader(ds, batch_size=None, num_workers=0, use_shared_memory=True)
-    return (a.batch_size, a.drop_last, a.auto_collate_batch, a.num_workers, a.return_list, type(a.batch_sampler).__name__,
+    return (a.batch_size, a.drop_last, a.auto_collate_batch, a.num_workers, a.return_list,
+            type(a.batch_sampler).__name__,
             b.batch_sampler, b.auto_collate_batch, b.use_shared_memory, a.dataset is ds)
 
 

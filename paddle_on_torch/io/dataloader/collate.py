@@ -68,6 +68,8 @@ def _from_numpy(a, copy=True):
     if a.dtype.kind in "USO":
         raise TypeError(f"DataLoader cannot turn a numpy array of dtype {a.dtype} into a Tensor")
     a = np.array(a, copy=True, order="C") if copy else np.ascontiguousarray(a)
+    if not a.dtype.isnative:  # torch reads native byte order only
+        a = a.astype(a.dtype.newbyteorder("="))
     if a.dtype == np.uint16:
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(a)
@@ -87,7 +89,7 @@ def _empty(shape, dtype, shared):
 def _stack_numpy(batch, shared):
     first = batch[0]
     dtype = first.dtype
-    if dtype.kind in "USO" or not all(isinstance(a, np.ndarray) and a.dtype == dtype and a.shape == first.shape
+    if dtype.kind in "USO" or not dtype.isnative or not all(isinstance(a, np.ndarray) and a.dtype == dtype and a.shape == first.shape
                                       for a in batch):
         return _from_numpy(np.stack(batch, axis=0), copy=False)  # numpy's promotion and error messages
     bf16 = dtype == np.uint16
