@@ -1,7 +1,17 @@
 """paddle.vision.ops: detection operators in plain torch, and ConvNormActivation."""
-from .. import _report, nn
+import math
 
-__all__ = []
+import numpy as np
+import torch
+
+from .. import _report, nn
+from .._normalize import OptionalTensor, TensorLike, op
+from ..nn.initializer import Normal
+
+__all__ = ["box_coder", "deform_conv2d", "DeformConv2D", "read_file", "roi_pool", "RoIPool", "psroi_pool",
+           "PSRoIPool", "roi_align", "RoIAlign", "nms"]
+# Not provided (they raise UnsupportedAPIError): yolo_loss, yolo_box, prior_box, distribute_fpn_proposals,
+# generate_proposals, matrix_nms, decode_jpeg.
 
 
 class ConvNormActivation(nn.Sequential):
@@ -24,6 +34,407 @@ class ConvNormActivation(nn.Sequential):
         if activation_layer is not None:
             layers.append(activation_layer())
         super().__init__(*layers)
+
+
+
+
+def _pair(v, name):
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(int(a) for a in v)
+    if len(v) != 2:
+        raise ValueError(f"The size of {name} must be 2, but received {list(v)}.")
+    return v
+
+
+def _round_half_away(t):
+    """C's round(): halves go away from zero (torch.round goes to even)."""
+    return torch.sign(t) * torch.floor(t.abs() + 0.5)
+
+
+def _batch_ids(boxes_num, n_boxes, device):
+    counts = boxes_num.to(torch.int64).reshape(-1)
+    if int(counts.sum()) != n_boxes:
+        raise ValueError(f"The sum of boxes_num ({int(counts.sum())}) must equal the number of boxes ({n_boxes}).")
+    return torch.repeat_interleave(torch.arange(counts.numel(), device=device), counts)
+
+
+# ---------------------------------------------------------------- NMS
+
+
+def _iou_matrix(b):
+    area = (b[:, 2] - b[:, 0]).clamp(min=0) * (b[:, 3] - b[:, 1]).clamp(min=0)
+    lt = torch.maximum(b[:, None, :2], b[None, :, :2])
+    rb = torch.minimum(b[:, None, 2:], b[None, :, 2:])
+    wh = (rb - lt).clamp(min=0)
+    inter = wh[..., 0] * wh[..., 1]
+    union = area[:, None] + area[None, :] - inter
+    return torch.where(union > 0, inter / union, torch.zeros_like(inter))
+
+
+def _nms_in_order(boxes, iou_threshold):
+    """Greedy NMS taking the boxes in the given order; indices (int64) of those kept."""
+    n = boxes.shape[0]
+    if n == 0:
+        return torch.zeros([0], dtype=torch.int64, device=boxes.device)
+    over = (_iou_matrix(boxes.detach()) > iou_threshold).cpu().numpy()
+    keep = np.ones(n, dtype=bool)
+    for i in range(n):
+        if keep[i]:
+            later = over[i, i + 1:]
+            keep[i + 1:] &= ~later
+    return torch.as_tensor(np.nonzero(keep)[0], dtype=torch.int64, device=boxes.device)
+
+
+@op
+def nms(boxes: TensorLike, iou_threshold=0.3, scores: OptionalTensor = None, category_idxs: OptionalTensor = None,
+        categories=None, top_k=None):
+    """Non-maximum suppression over [N, 4] (x1, y1, x2, y2) boxes; returns the kept indices (int64).
+
+    Without `scores` the boxes are taken in their given order; with scores, by descending score, and
+    with `category_idxs`/`categories` separately per category.
+    """
+    if scores is None:
+        return _nms_in_order(boxes, iou_threshold)
+    if category_idxs is None:
+        order = torch.argsort(scores, descending=True, stable=True)
+        return order[_nms_in_order(boxes[order], iou_threshold)]
+    if top_k is not None:
+        assert top_k <= scores.shape[0], "top_k should be smaller equal than the number of boxes"
+    assert categories is not None, \
+        "if category_idxs is given, categories which is a list of unique id of all categories is necessary"
+    mask = torch.zeros(scores.shape, dtype=torch.bool, device=scores.device)
+    for category_id in categories:
+        idxs = torch.nonzero(category_idxs == category_id).reshape(-1)
+        if idxs.numel() == 0:
+            continue
+        order = torch.argsort(scores[idxs], descending=True, stable=True)
+        mask[idxs[order[_nms_in_order(boxes[idxs][order], iou_threshold)]]] = True
+    keep = torch.nonzero(mask).reshape(-1)
+    order = torch.argsort(scores[keep], descending=True, stable=True)
+    if top_k is not None:
+        order = order[:min(top_k, keep.numel())]
+    return keep[order]
+
+
+# ---------------------------------------------------------------- box_coder
+
+
+@op
+def box_coder(prior_box: TensorLike, prior_box_var, target_box: TensorLike, code_type="encode_center_size",
+              box_normalized=True, axis=0, name=None):
+    """Encode target boxes against prior boxes (center-size form) or decode offsets back to boxes."""
+    from .._normalize import Tensor
+
+    if isinstance(prior_box_var, Tensor):
+        var = prior_box_var._t
+    elif isinstance(prior_box_var, (list, tuple)):
+        assert len(prior_box_var) == 4, "Input prior_box_var must be Variable or list|tuple with 4 elements."
+        var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
+    else:
+        raise TypeError("Input prior_box_var must be Variable or list|tuple")
+    one = 0.0 if box_normalized else 1.0
+    pw = prior_box[:, 2] - prior_box[:, 0] + one
+    ph = prior_box[:, 3] - prior_box[:, 1] + one
+    pcx = prior_box[:, 0] + pw / 2
+    pcy = prior_box[:, 1] + ph / 2
+    if code_type == "encode_center_size":
+        t = target_box
+        tw = t[:, 2] - t[:, 0] + one
+        th = t[:, 3] - t[:, 1] + one
+        tcx = ((t[:, 0] + t[:, 2]) / 2)[:, None]  # Paddle's kernel: the target's centre has no +1 shift
+        tcy = ((t[:, 1] + t[:, 3]) / 2)[:, None]
+        out = torch.stack([(tcx - pcx) / pw, (tcy - pcy) / ph, torch.log(torch.abs(tw[:, None] / pw)),
+                           torch.log(torch.abs(th[:, None] / ph))], dim=-1)
+        return out / (var if var.dim() == 1 else var[None, :, :])
+    if code_type != "decode_center_size":
+        raise ValueError(f"code_type must be 'encode_center_size' or 'decode_center_size', but got {code_type}")
+    t = target_box
+    if t.dim() == 2:
+        t = t[:, None, :] if axis == 0 else t[None, :, :]
+    # axis=0: prior j pairs with column j; axis=1: prior i pairs with row i
+    expand = (lambda v: v[None, :]) if axis == 0 else (lambda v: v[:, None])
+    pw, ph, pcx, pcy = expand(pw), expand(ph), expand(pcx), expand(pcy)
+    v = var if var.dim() == 1 else (var[None, :, :] if axis == 0 else var[:, None, :])
+    v = v.expand(t.shape)
+    cx = v[..., 0] * t[..., 0] * pw + pcx
+    cy = v[..., 1] * t[..., 1] * ph + pcy
+    w = torch.exp(v[..., 2] * t[..., 2]) * pw
+    h = torch.exp(v[..., 3] * t[..., 3]) * ph
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - one, cy + h / 2 - one], dim=-1)
+
+
+# ---------------------------------------------------------------- RoI pooling
+
+
+def _bilinear(img, y, x):
+    """Sample img [C, H, W] at float coordinates y, x (same shape S) with RoIAlign's border rule -> [C, *S]."""
+    C, H, W = img.shape
+    valid = (y >= -1.0) & (y <= H) & (x >= -1.0) & (x <= W)
+    y = y.clamp(min=0)
+    x = x.clamp(min=0)
+    y_low = y.floor().long()
+    x_low = x.floor().long()
+    y_top = y_low >= H - 1
+    x_top = x_low >= W - 1
+    y_low = torch.where(y_top, torch.full_like(y_low, H - 1), y_low)
+    x_low = torch.where(x_top, torch.full_like(x_low, W - 1), x_low)
+    y = torch.where(y_top, y_low.to(y.dtype), y)
+    x = torch.where(x_top, x_low.to(x.dtype), x)
+    y_high = torch.where(y_top, y_low, y_low + 1)
+    x_high = torch.where(x_top, x_low, x_low + 1)
+    ly, lx = y - y_low, x - x_low
+    hy, hx = 1 - ly, 1 - lx
+    flat = img.reshape(C, H * W)
+
+    def at(yy, xx):
+        return flat[:, (yy * W + xx).reshape(-1)].reshape((C,) + tuple(yy.shape))
+
+    out = (hy * hx) * at(y_low, x_low) + (hy * lx) * at(y_low, x_high) + \
+          (ly * hx) * at(y_high, x_low) + (ly * lx) * at(y_high, x_high)
+    return out * valid.to(out.dtype)
+
+
+@op
+def roi_align(x: TensorLike, boxes: TensorLike, boxes_num: OptionalTensor, output_size, spatial_scale=1.0,
+              sampling_ratio=-1, aligned=True, name=None):
+    """RoIAlign: average of bilinear samples in each of output_size bins of every box -> [K, C, ph, pw]."""
+    assert boxes_num is not None, "boxes_num should not be None in dygraph mode."
+    ph, pw = _pair(output_size, "output_size")
+    batch = _batch_ids(boxes_num, boxes.shape[0], x.device)
+    offset = 0.5 if aligned else 0.0
+    outs = []
+    for k in range(boxes.shape[0]):
+        b = boxes[k].to(x.dtype) * spatial_scale - offset
+        x1, y1, x2, y2 = (float(v) for v in b)
+        rw, rh = x2 - x1, y2 - y1
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rh / ph))
+        gw = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rw / pw))
+        count = max(gh * gw, 1)
+        if gh <= 0 or gw <= 0:
+            outs.append(x.new_zeros((x.shape[1], ph, pw)))
+            continue
+        iy = torch.arange(ph, dtype=x.dtype, device=x.device)[:, None] * bh + \
+            (torch.arange(gh, dtype=x.dtype, device=x.device)[None, :] + 0.5) * bh / gh + y1
+        ix = torch.arange(pw, dtype=x.dtype, device=x.device)[:, None] * bw + \
+            (torch.arange(gw, dtype=x.dtype, device=x.device)[None, :] + 0.5) * bw / gw + x1
+        yy = iy.reshape(ph, gh, 1, 1).expand(ph, gh, pw, gw)
+        xx = ix.reshape(1, 1, pw, gw).expand(ph, gh, pw, gw)
+        vals = _bilinear(x[int(batch[k])], yy, xx)  # [C, ph, gh, pw, gw]
+        outs.append(vals.sum(dim=(2, 4)) / count)
+    if not outs:
+        return x.new_zeros((0, x.shape[1], ph, pw))
+    return torch.stack(outs)
+
+
+def _bins(start, size, n, limit, device):
+    """Integer [start, end) of each of n bins over a box (floor/ceil, clipped to [0, limit])."""
+    i = torch.arange(n, dtype=torch.float64, device=device)
+    lo = (torch.floor(i * size / n) + start).clamp(0, limit).long()
+    hi = (torch.ceil((i + 1) * size / n) + start).clamp(0, limit).long()
+    return lo, hi
+
+
+@op
+def roi_pool(x: TensorLike, boxes: TensorLike, boxes_num: OptionalTensor, output_size, spatial_scale=1.0, name=None):
+    """RoIPool: max over each of output_size bins of every (rounded) box -> [K, C, ph, pw]."""
+    assert boxes_num is not None, "boxes_num should not be None in dygraph mode."
+    ph, pw = _pair(output_size, "output_size")
+    H, W = x.shape[2], x.shape[3]
+    batch = _batch_ids(boxes_num, boxes.shape[0], x.device)
+    coords = _round_half_away(boxes.to(torch.float64) * spatial_scale).long().tolist()
+    out = x.new_zeros((boxes.shape[0], x.shape[1], ph, pw))
+    for k, (x1, y1, x2, y2) in enumerate(coords):
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        hs, he = _bins(y1, rh, ph, H, x.device)
+        ws, we = _bins(x1, rw, pw, W, x.device)
+        img = x[int(batch[k])]
+        for i in range(ph):
+            for j in range(pw):
+                if he[i] > hs[i] and we[j] > ws[j]:
+                    out[k, :, i, j] = img[:, hs[i]:he[i], ws[j]:we[j]].amax(dim=(1, 2))
+    return out
+
+
+@op
+def psroi_pool(x: TensorLike, boxes: TensorLike, boxes_num: OptionalTensor, output_size, spatial_scale=1.0,
+               name=None):
+    """Position-sensitive RoI pooling (R-FCN): bin (i, j) of output channel c averages input channel
+    (c * ph + i) * pw + j -> [K, C / (ph * pw), ph, pw]."""
+    ph, pw = _pair(output_size, "output_size")
+    assert x.dim() == 4, "Input features with shape should be (N, C, H, W)"
+    if ph * pw == 0:
+        raise ValueError("output_size should not contain 0.")
+    out_c = int(x.shape[1] / (ph * pw))
+    if out_c * ph * pw != x.shape[1]:
+        raise ValueError(f"the channel of input X ({x.shape[1]}) should equal the product of output_channels "
+                         f"({out_c}), pooled_height ({ph}) and pooled_width ({pw})")
+    H, W = x.shape[2], x.shape[3]
+    batch = _batch_ids(boxes_num, boxes.shape[0], x.device)
+    b = boxes.to(torch.float64)
+    starts = _round_half_away(b[:, :2]) * spatial_scale
+    ends = (_round_half_away(b[:, 2:]) + 1.0) * spatial_scale
+    out = x.new_zeros((boxes.shape[0], out_c, ph, pw))
+    for k in range(boxes.shape[0]):
+        sx, sy = float(starts[k, 0]), float(starts[k, 1])
+        rw = max(float(ends[k, 0]) - sx, 0.1)
+        rh = max(float(ends[k, 1]) - sy, 0.1)
+        img = x[int(batch[k])].reshape(out_c, ph, pw, H, W)
+        for i in range(ph):
+            hs = min(max(int(math.floor(rh / ph * i + sy)), 0), H)
+            he = min(max(int(math.ceil(rh / ph * (i + 1) + sy)), 0), H)
+            for j in range(pw):
+                ws = min(max(int(math.floor(rw / pw * j + sx)), 0), W)
+                we = min(max(int(math.ceil(rw / pw * (j + 1) + sx)), 0), W)
+                if he > hs and we > ws:
+                    out[k, :, i, j] = img[:, i, j, hs:he, ws:we].mean(dim=(1, 2))
+    return out
+
+
+class RoIPool(nn.Layer):
+    """Layer form of roi_pool."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return roi_pool(x=x, boxes=boxes, boxes_num=boxes_num, output_size=self._output_size,
+                        spatial_scale=self._spatial_scale)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+class RoIAlign(nn.Layer):
+    """Layer form of roi_align."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num, aligned=True):
+        return roi_align(x=x, boxes=boxes, boxes_num=boxes_num, output_size=self._output_size,
+                         spatial_scale=self._spatial_scale, aligned=aligned)
+
+
+class PSRoIPool(nn.Layer):
+    """Layer form of psroi_pool."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)
+
+
+# ---------------------------------------------------------------- deformable convolution
+
+
+def _dcn_sample(img, y, x):
+    """Deformable-conv bilinear sampling of img [N, G, C, H, W] at y, x [N, G, S]; zero outside (-1, H) x (-1, W)."""
+    N, G, C, H, W = img.shape
+    inside = (y > -1) & (x > -1) & (y < H) & (x < W)
+    y0, x0 = torch.floor(y), torch.floor(x)
+    ly, lx = y - y0, x - x0
+    y0, x0 = y0.long(), x0.long()
+    flat = img.reshape(N, G, C, H * W)
+    out = 0
+    for dy, dx, wgt in ((0, 0, (1 - ly) * (1 - lx)), (0, 1, (1 - ly) * lx), (1, 0, ly * (1 - lx)), (1, 1, ly * lx)):
+        yy, xx = y0 + dy, x0 + dx
+        ok = inside & (yy >= 0) & (yy < H) & (xx >= 0) & (xx < W)
+        idx = (yy.clamp(0, H - 1) * W + xx.clamp(0, W - 1))  # [N, G, S]
+        v = torch.gather(flat, 3, idx[:, :, None, :].expand(N, G, C, idx.shape[-1]))
+        out = out + v * (wgt * ok.to(wgt.dtype))[:, :, None, :]
+    return out  # [N, G, C, S]
+
+
+@op
+def deform_conv2d(x: TensorLike, offset: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1,
+                  padding=0, dilation=1, deformable_groups=1, groups=1, mask: OptionalTensor = None, name=None):
+    """Deformable convolution v1 (mask None) / v2: each kernel tap samples x at its offset position."""
+    sh, sw = _pair(stride, "stride")
+    pdh, pdw = _pair(padding, "padding")
+    dh, dw = _pair(dilation, "dilation")
+    N, C, H, W = x.shape
+    Cout, Cg, kh, kw = weight.shape
+    K = kh * kw
+    Ho = (H + 2 * pdh - (dh * (kh - 1) + 1)) // sh + 1
+    Wo = (W + 2 * pdw - (dw * (kw - 1) + 1)) // sw + 1
+    dg = deformable_groups
+    if offset.shape[1] != 2 * dg * K:
+        raise ValueError(f"The channel of offset ({offset.shape[1]}) must be 2 * deformable_groups * kernel_h * "
+                         f"kernel_w ({2 * dg * K}).")
+    if list(offset.shape) != [N, 2 * dg * K, Ho, Wo]:
+        raise ValueError(f"The shape of offset ({list(offset.shape)}) must be [N, 2 * deformable_groups * kernel_h "
+                         f"* kernel_w, out_h, out_w] = {[N, 2 * dg * K, Ho, Wo]}.")
+    if mask is not None and list(mask.shape) != [N, dg * K, Ho, Wo]:
+        raise ValueError(f"The shape of mask ({list(mask.shape)}) must be {[N, dg * K, Ho, Wo]}.")
+    off = offset.reshape(N, dg, K, 2, Ho, Wo)
+    base_y = (torch.arange(Ho, device=x.device, dtype=x.dtype) * sh - pdh)[:, None]
+    base_x = (torch.arange(Wo, device=x.device, dtype=x.dtype) * sw - pdw)[None, :]
+    ky = (torch.arange(kh, device=x.device, dtype=x.dtype) * dh).repeat_interleave(kw)
+    kx = (torch.arange(kw, device=x.device, dtype=x.dtype) * dw).repeat(kh)
+    y = base_y + ky[:, None, None] + off[:, :, :, 0]  # [N, dg, K, Ho, Wo]
+    xx = base_x + kx[:, None, None] + off[:, :, :, 1]
+    img = x.reshape(N, dg, C // dg, H, W)
+    cols = _dcn_sample(img, y.reshape(N, dg, -1), xx.reshape(N, dg, -1))  # [N, dg, C/dg, K*Ho*Wo]
+    cols = cols.reshape(N, dg, C // dg, K, Ho * Wo)
+    if mask is not None:
+        cols = cols * mask.reshape(N, dg, 1, K, Ho * Wo)
+    cols = cols.reshape(N, groups, C // groups * K, Ho * Wo)
+    w = weight.reshape(groups, Cout // groups, Cg * K)
+    out = torch.einsum("gok,ngkl->ngol", w, cols).reshape(N, Cout, Ho, Wo)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out
+
+
+class DeformConv2D(nn.Layer):
+    """Layer form of deform_conv2d (weight [out, in/groups, kh, kw], bias [out])."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, deformable_groups=1,
+                 groups=1, weight_attr=None, bias_attr=None):
+        super().__init__()
+        assert weight_attr is not False, "weight_attr should not be False in Conv."
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        self._deformable_groups, self._groups = deformable_groups, groups
+        self._in_channels, self._out_channels = in_channels, out_channels
+        self._channel_dim = 1
+        self._stride = list(_pair(stride, "stride"))
+        self._dilation = list(_pair(dilation, "dilation"))
+        self._kernel_size = list(_pair(kernel_size, "kernel_size"))
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups.")
+        self._padding = list(_pair(padding, "padding"))
+        std = (2.0 / (math.prod(self._kernel_size) * in_channels)) ** 0.5
+        self.weight = self.create_parameter(shape=[out_channels, in_channels // groups, *self._kernel_size],
+                                            attr=weight_attr, default_initializer=Normal(0.0, std))
+        self.bias = self.create_parameter(attr=bias_attr, shape=[out_channels], is_bias=True)
+
+    def forward(self, x, offset, mask=None):
+        return deform_conv2d(x=x, offset=offset, weight=self.weight, bias=self.bias, stride=self._stride,
+                             padding=self._padding, dilation=self._dilation,
+                             deformable_groups=self._deformable_groups, groups=self._groups, mask=mask)
+
+
+# ---------------------------------------------------------------- files
+
+
+def read_file(filename, name=None):
+    """The bytes of a file as a 1-D uint8 Tensor."""
+    from .._normalize import wrap
+
+    with open(filename, "rb") as f:
+        data = f.read()
+    return wrap(torch.frombuffer(bytearray(data), dtype=torch.uint8))
 
 
 __getattr__ = _report.module_getattr("paddle.vision.ops")
