@@ -1,6 +1,5 @@
 """paddle.summary: a per-layer table of input/output shapes and parameter counts."""
 import numbers
-import warnings
 from collections import OrderedDict
 
 import numpy as np
