@@ -242,6 +242,23 @@ def test_prefetch_factor_and_timeout_are_accepted(paddle):
     assert [_describe(b, paddle)["label"][2] for b in loader] == [[0, 1], [2, 3], [4]]
 
 
+def test_distributed_batch_sampler_reads_the_environment(paddle, monkeypatch, tmp_path):
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "3")
+    monkeypatch.setenv("PADDLE_TRAINER_ID", "2")
+    s = paddle.io.DistributedBatchSampler(list(range(7)), batch_size=2)
+    assert (s.nranks, s.local_rank, list(s)) == (3, 2, [[4, 5], [1]])  # as real Paddle
+    assert paddle.io.DistributedBatchSampler(list(range(7)), batch_size=2, num_replicas=1, rank=0).nranks == 1
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:  # an initialised torch.distributed wins over the launcher's variables
+        s = paddle.io.DistributedBatchSampler(list(range(7)), batch_size=2)
+        assert (s.nranks, s.local_rank) == (1, 0)
+    finally:
+        dist.destroy_process_group()
+
+
 @pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs a GPU")
 def test_batches_go_to_the_current_gpu(paddle):
     paddle.set_device("gpu")
