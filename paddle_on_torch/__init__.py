@@ -115,6 +115,7 @@ def _api_names():
 
 _bind_methods_and_inplace()
 
-from .framework.param_attr import ParamAttr  # noqa: E402,F401
+# Top-level names from namespaces that build on everything above
 from .distributed.parallel import DataParallel  # noqa: E402,F401
+from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .hapi import Model, flops, summary  # noqa: E402,F401

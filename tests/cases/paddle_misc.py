@@ -180,3 +180,21 @@ def dygraph_guard_is_a_context(paddle):
 def torch_style_nn_names(paddle):
     nn = paddle.nn
     return [nn.Module is nn.Layer, nn.ModuleList is nn.LayerList, nn.ModuleDict is nn.LayerDict]
+
+
+@case
+def input_spec(paddle):
+    from paddle.static import InputSpec
+
+    s = InputSpec([None, 784], "float32", "x")
+    t = InputSpec.from_tensor(paddle.ones([2, 3]), name="t")
+    b = InputSpec([3], "int64").batch(16)
+    return [repr(s), s.shape, str(s.dtype), repr(t), repr(b), repr(InputSpec([4, 5]).unbatch()),
+            InputSpec([3]) == InputSpec([3])]
+
+
+@case
+def input_spec_bad_shape(paddle):
+    from paddle.static import InputSpec
+
+    InputSpec(4)
