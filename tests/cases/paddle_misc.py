@@ -198,3 +198,11 @@ def input_spec_bad_shape(paddle):
     from paddle.static import InputSpec
 
     InputSpec(4)
+
+
+@case
+def lazy_guard_then_set_state_dict(paddle):
+    with paddle.LazyGuard():
+        net = paddle.nn.Linear(2, 2)
+    net.set_state_dict({"weight": paddle.ones([2, 2]), "bias": paddle.zeros([2])})
+    return net(paddle.ones([1, 2]))

@@ -91,6 +91,9 @@ class EagerParamBase(Tensor):
 
     def initialize(self):
         """Allocate a parameter made under paddle.LazyGuard and run its initializer (once)."""
+        self._materialize(run_initializer=True)
+
+    def _materialize(self, run_initializer):
         pending = self.__dict__.pop("_lazy_init", None)
         if pending is None:
             return
@@ -98,7 +101,12 @@ class EagerParamBase(Tensor):
         meta = self._t  # a meta tensor cannot take real data in place: swap in a fresh nn.Parameter
         self._t = torch.nn.Parameter(torch.empty(meta.shape, dtype=meta.dtype, device=device),
                                      requires_grad=meta.requires_grad)
-        initializer(self)
+        if run_initializer:
+            initializer(self)
+
+    def set_value(self, value):
+        self._materialize(run_initializer=False)  # a lazily created parameter gets its memory here
+        super().set_value(value)
 
     def _is_initialized(self):
         return "_lazy_init" not in self.__dict__
