@@ -16,12 +16,6 @@ def _channel_last(data_format):
     return data_format in ("NLC", "NHWC", "NDHWC")
 
 
-def _stats_shape(x, last):
-    shape = [1] * x.dim()
-    shape[-1 if last else 1] = -1
-    return shape
-
-
 @op
 def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike, weight: OptionalTensor = None,
                bias: OptionalTensor = None, training=False, momentum=0.9, epsilon=1e-05, data_format="NCHW",
@@ -30,23 +24,19 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     if x.dim() < 2:
         raise ValueError(f"The input of batch_norm must have at least 2 dims, but got {x.dim()}.")
     use_global = (not training) if use_global_stats is None else use_global_stats
-    shape = _stats_shape(x, last)
-    caxis = x.dim() - 1 if last else 1
+    xt = x.movedim(-1, 1) if last else x  # torch's fused kernel wants channels at dim 1
     if use_global:
-        mean, var = running_mean, running_var
+        out = torch.batch_norm(xt, weight, bias, running_mean, running_var, False, 0.0, epsilon, False)
     else:
-        dims = [d for d in range(x.dim()) if d != caxis]
-        var, mean = torch.var_mean(x, dim=dims, unbiased=False)
-        if training:
+        # normalise with the batch statistics in one fused op (its backward is fused too) ...
+        out = torch.batch_norm(xt, weight, bias, None, None, True, 0.0, epsilon, False)
+        if training:  # ... and track Paddle's running statistics: biased variance, momentum = kept share
             with torch.no_grad():
-                running_mean.mul_(momentum).add_(mean.detach().to(running_mean.dtype), alpha=1.0 - momentum)
-                running_var.mul_(momentum).add_(var.detach().to(running_var.dtype), alpha=1.0 - momentum)
-    out = (x - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + epsilon)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+                dims = [d for d in range(xt.dim()) if d != 1]
+                var, mean = torch.var_mean(xt, dim=dims, unbiased=False)
+                running_mean.mul_(momentum).add_(mean.to(running_mean.dtype), alpha=1.0 - momentum)
+                running_var.mul_(momentum).add_(var.to(running_var.dtype), alpha=1.0 - momentum)
+    return out.movedim(1, -1) if last else out
 
 
 @op
