@@ -145,7 +145,10 @@ def _axis(axis):
         axis = axis._t.tolist()
         return axis if isinstance(axis, int) else tuple(axis)
     if isinstance(axis, (list, tuple)):
-        return tuple(int(a) for a in axis)
+        for a in axis:
+            if type(a) is not int:
+                return tuple(int(a) for a in axis)
+        return tuple(axis)
     if isinstance(axis, numbers.Integral):
         return int(axis)
     raise TypeError(f"The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")

@@ -53,9 +53,10 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
         if t is not None and t.dim() != 1:
             raise ValueError(f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
                              f"dimensions of Input({what}) is [{t.dim()}]")
-    w = None if weight is None else weight.reshape(normalized_shape)
-    b = None if bias is None else bias.reshape(normalized_shape)
-    return TF.layer_norm(x, normalized_shape, w, b, epsilon)
+    if n > 1:  # Paddle passes multi-axis scale/bias flattened; torch wants them in the normalised shape
+        weight = None if weight is None else weight.reshape(normalized_shape)
+        bias = None if bias is None else bias.reshape(normalized_shape)
+    return TF.layer_norm(x, normalized_shape, weight, bias, epsilon)
 
 
 @op
