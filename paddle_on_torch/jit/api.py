@@ -1,0 +1,318 @@
+"""paddle.jit.to_static and its switches, over torch.compile.
+
+`to_static(fn)` returns a `StaticFunction`.  Calling it unwraps every paddle Tensor in the arguments
+to its torch tensor, runs `torch.compile` on a small function that wraps them back, calls the
+user's code (which dynamo traces through the Tensor wrapper and the generated op wrappers), and
+unwraps the result; the result's torch tensors are wrapped into paddle Tensors again outside the
+graph.  Dynamo therefore sees torch tensors at the boundary and paddle Tensors only inside.
+
+Each StaticFunction compiles its own freshly generated entry function (its own code object), so
+dynamo's per-code-object cache and recompile limit apply per decorated function, not to all of
+them together.
+
+Mapping of Paddle's arguments:
+  backend=None / "CINN"  -> torch.compile's default backend (inductor); "PCC" -> also inductor.
+      A torch.compile backend name ("eager", "aot_eager", "inductor", ...) or callable is accepted
+      too (an extension: tests use "eager"/"aot_eager" to trace without code generation).
+  full_graph=True        -> fullgraph=True: a construct dynamo cannot put in the one graph raises
+      a RuntimeError naming the construct and the source line.  full_graph=False (Paddle's
+      default, its SOT mode) -> graph breaks run eagerly, as SOT's fallbacks do.
+  input_spec             -> InputSpec dims that are None / -1 are marked dynamic
+      (torch._dynamo.mark_dynamic) on the matching positional tensor arguments; the specs are
+      also what paddle.jit.save uses when it is given none.
+  build_strategy         -> accepted (must be a paddle.static.BuildStrategy or None) and recorded.
+"""
+import functools
+import inspect
+import itertools
+import types
+import weakref
+
+import torch
+
+from .. import _normalize
+
+__all__ = ["to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level", "set_verbosity",
+           "StaticFunction"]
+
+_state = {"enabled": True, "code_level": 100, "verbosity": 0}
+_ignored_modules = []
+_counter = itertools.count()
+_BACKENDS = {None: "inductor", "CINN": "inductor", "PCC": "inductor", "PHI": "inductor"}
+
+
+def _torch_backend(backend):
+    if backend is None or callable(backend):
+        return _BACKENDS[None] if backend is None else backend
+    if not isinstance(backend, str):
+        raise ValueError(f"Unknown backend {backend}. Only support 'CINN' or None for PHI.")
+    if backend.upper() in _BACKENDS:
+        return _BACKENDS[backend.upper()]
+    if backend in torch._dynamo.list_backends(exclude_tags=()) or backend == "inductor":
+        return backend
+    raise ValueError(f"Unknown backend {backend}. Only support 'CINN' or None for PHI "
+                     "(or a torch.compile backend name).")
+
+
+# ------------------------------------------------------------------ pytrees of tensors
+def _to_torch_tree(obj):
+    """paddle Tensors -> torch tensors, through lists, tuples and dicts."""
+    if isinstance(obj, _normalize.Tensor):
+        return obj._t
+    t = type(obj)
+    if t is list or t is tuple:
+        return t(_to_torch_tree(v) for v in obj)
+    if t is dict:
+        return {k: _to_torch_tree(v) for k, v in obj.items()}
+    return obj
+
+
+def _to_paddle_tree(obj):
+    """torch tensors -> paddle Tensors, through lists, tuples and dicts."""
+    if isinstance(obj, torch.Tensor):
+        return _normalize.wrap(obj)
+    t = type(obj)
+    if t is list or t is tuple:
+        return t(_to_paddle_tree(v) for v in obj)
+    if t is dict:
+        return {k: _to_paddle_tree(v) for k, v in obj.items()}
+    return obj
+
+
+def _flat_specs(spec):
+    if isinstance(spec, (list, tuple)):
+        return [s for v in spec for s in _flat_specs(v)]
+    return [spec]
+
+
+def _mark_dynamic(args, input_spec):
+    from ..static.input import InputSpec
+
+    for arg, spec in zip(args, input_spec):
+        if isinstance(spec, (list, tuple)) and isinstance(arg, (list, tuple)):
+            _mark_dynamic(arg, spec)
+        elif isinstance(spec, InputSpec) and isinstance(arg, torch.Tensor):
+            if len(spec.shape) != arg.dim():
+                continue  # Paddle checks this when it builds the program; here the call decides
+            for i, d in enumerate(spec.shape):
+                if d == -1 and arg.shape[i] > 1:  # dynamo specialises sizes 0 and 1 anyway
+                    torch._dynamo.mark_dynamic(arg, i)
+
+
+# ------------------------------------------------------------------ graph-break errors
+def _graph_break_error(e, name):
+    """A dynamo Unsupported error -> a RuntimeError naming the construct and where it is."""
+    msg = str(getattr(e, "msg", None) or e).strip()
+    lines = [ln for ln in msg.splitlines() if ln.strip()]
+    construct = getattr(e, "gb_type", None) or (lines[0] if lines else type(e).__name__)
+    detail = ""
+    for ln in lines:
+        if ln.strip().startswith("Explanation:"):
+            detail = ln.strip()[len("Explanation:"):].strip()
+            break
+    where = ""
+    stack = getattr(e, "real_stack", None)
+    if stack:
+        fr = stack[-1]
+        where = f"\n  at {fr.filename}:{fr.lineno} in {fr.name}: {(fr.line or '').strip()}"
+    return RuntimeError(
+        f"paddle.jit.to_static(full_graph=True) could not compile {name} as one graph: {construct}"
+        f"{': ' + detail if detail and detail != construct else ''}{where}\n"
+        "Rewrite that construct, or use full_graph=False so that it runs eagerly between compiled parts.")
+
+
+# ------------------------------------------------------------------ StaticFunction
+_ENTRY_SRC = """
+def {name}(*args, **kwargs):
+    args, kwargs = _to_paddle(args), _to_paddle(kwargs)
+    return _to_torch(_fn(*args, **kwargs))
+"""
+
+
+class StaticFunction:
+    """What to_static returns for a function or a Layer method: calls run the torch.compile'd code."""
+
+    def __init__(self, function, input_spec=None, build_strategy=None, backend=None, full_graph=False,
+                 instance=None):
+        self._dygraph_function = function
+        self._input_spec = None if input_spec is None else list(input_spec) if isinstance(
+            input_spec, (list, tuple)) else [input_spec]
+        self._build_strategy = build_strategy
+        self._backend = backend
+        self._torch_backend = _torch_backend(backend)
+        self._full_graph = bool(full_graph)
+        self._instance = instance
+        self._compiled = None
+        self._bound = weakref.WeakKeyDictionary()
+        self._last_inputs = None  # (args, kwargs) shapes/dtypes of the last call, for jit.save
+        functools.update_wrapper(self, function)
+
+    # a StaticFunction defined in a class body binds to each instance (`@to_static def forward`)
+    def __get__(self, instance, owner=None):
+        if instance is None or self._instance is not None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            bound = StaticFunction(types.MethodType(self._dygraph_function, instance), self._input_spec,
+                                   self._build_strategy, self._backend, self._full_graph, instance=instance)
+            self._bound[instance] = bound
+        return bound
+
+    @property
+    def dygraph_function(self):
+        return self._dygraph_function
+
+    @property
+    def function_spec(self):
+        return self._input_spec
+
+    @property
+    def _layer(self):
+        if self._instance is not None:
+            return self._instance
+        owner = getattr(self._dygraph_function, "__self__", None)
+        from ..nn.layer.layers import Layer
+
+        return owner if isinstance(owner, Layer) else None
+
+    def _compile(self):
+        name = getattr(self._dygraph_function, "__name__", "fn")
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+        entry_name = f"to_static_{name}_{next(_counter)}"
+        ns = {"_fn": self._dygraph_function, "_to_paddle": _to_paddle_tree, "_to_torch": _to_torch_tree}
+        exec(compile(_ENTRY_SRC.format(name=entry_name), f"<paddle.jit.to_static {name}>", "exec"), ns)
+        return torch.compile(ns[entry_name], backend=self._torch_backend, fullgraph=self._full_graph)
+
+    def __call__(self, *args, **kwargs):
+        if not _state["enabled"]:
+            return self._dygraph_function(*args, **kwargs)
+        if self._compiled is None:
+            self._compiled = self._compile()
+        targs, tkwargs = _to_torch_tree(args), _to_torch_tree(kwargs)
+        self._last_inputs = (targs, tkwargs)
+        if self._input_spec is not None:
+            _mark_dynamic(targs, self._input_spec)
+        try:
+            out = self._compiled(*targs, **tkwargs)
+        except torch._dynamo.exc.Unsupported as e:
+            raise _graph_break_error(e, self._describe()) from None
+        except torch._dynamo.exc.UserError as e:
+            raise _graph_break_error(e, self._describe()) from None
+        return _to_paddle_tree(out)
+
+    def _describe(self):
+        f = self._dygraph_function
+        return getattr(f, "__qualname__", None) or repr(f)
+
+    def __repr__(self):
+        return f"<StaticFunction {self._describe()}>"
+
+    # Paddle's StaticFunction API that has a meaning here
+    def rollback(self):
+        """Undo to_static: the Layer's forward (or the function) becomes the dygraph one again."""
+        layer = self._layer
+        if layer is not None and layer.__dict__.get("forward") is self:
+            del layer.__dict__["forward"]
+            return layer.forward
+        return self._dygraph_function
+
+
+# ------------------------------------------------------------------ public API
+def _check_build_strategy(build_strategy):
+    # paddle.static.BuildStrategy (issue 9) is not implemented here, so only None can pass
+    if build_strategy is not None and type(build_strategy).__name__ != "BuildStrategy":
+        raise TypeError("Required type(build_strategy) shall be `paddle.static.BuildStrategy`, but received "
+                        f"{type(build_strategy).__name__}")
+
+
+def to_static(function=None, input_spec=None, build_strategy=None, backend=None, **kwargs):
+    """Compile a function, a Layer or a Layer method with torch.compile (see the module docstring)."""
+    full_graph = kwargs.pop("full_graph", None)
+    kwargs.pop("property", None)
+    if kwargs:
+        raise TypeError(f"to_static() got unexpected keyword arguments {sorted(kwargs)}")
+    _check_build_strategy(build_strategy)
+    _torch_backend(backend)  # validate now, as Paddle does
+    full_graph = bool(full_graph)
+
+    def decorated(fn):
+        if isinstance(fn, StaticFunction):
+            fn = fn._dygraph_function
+        if not _state["enabled"]:
+            return fn
+        if getattr(fn, "_not_to_static", False):
+            return fn
+        return functools.update_wrapper(
+            StaticFunction(fn, input_spec, build_strategy, backend, full_graph), fn, updated=())
+
+    if function is not None:
+        from ..nn.layer.layers import Layer
+
+        if isinstance(function, Layer):
+            fwd = function.forward
+            if isinstance(fwd, StaticFunction):
+                fwd = fwd._dygraph_function
+            if not _state["enabled"]:
+                return function
+            sf = StaticFunction(fwd, input_spec, build_strategy, backend, full_graph, instance=function)
+            function.__dict__["forward"] = sf
+            return function
+        return decorated(function)
+    return decorated
+
+
+def not_to_static(func=None):
+    """Keep `func` out of the compiled graph: it runs eagerly between compiled parts (a graph break).
+
+    Under full_graph=True a call to it cannot be in the one graph and is reported as such.
+    """
+    if func is None:
+        return not_to_static
+    wrapped = torch.compiler.disable(func, recursive=True)
+    try:
+        wrapped._not_to_static = True
+    except AttributeError:
+        pass
+    return wrapped
+
+
+def ignore_module(modules):
+    """Paddle: functions of these modules are called as they are, not transcribed.
+
+    Dynamo never rewrites Python source, so every module's functions already run as written (their
+    tensor ops are traced); the list is recorded for Paddle's bookkeeping.
+    """
+    if not isinstance(modules, (list, tuple)):
+        modules = [modules]
+    for m in modules:
+        if not isinstance(m, types.ModuleType):
+            raise TypeError(f"ignore_module expects modules, but received {type(m).__name__}.")
+        if m not in _ignored_modules:
+            _ignored_modules.append(m)
+
+
+def enable_to_static(enable_to_static_bool):
+    """The global switch: with False, to_static returns the plain callable and StaticFunctions run eagerly."""
+    if not isinstance(enable_to_static_bool, bool):
+        raise TypeError("The type of 'enable_to_static_bool' in paddle.jit.enable_to_static must be bool, but "
+                        f"received {type(enable_to_static_bool)}.")
+    _state["enabled"] = enable_to_static_bool
+
+
+def set_code_level(level=100, also_to_stdout=False):
+    """Paddle prints the transformed code; dynamo's equivalent is its bytecode / graph log.
+
+    level > 0 turns on torch's `graph_code` log (the code of each captured graph), 0 turns it off.
+    """
+    if not isinstance(level, int):
+        raise TypeError(f"level must be int, but received {type(level).__name__}")
+    _state["code_level"] = level
+    torch._logging.set_logs(graph_code=level > 0)
+
+
+def set_verbosity(level=0, also_to_stdout=False):
+    """Paddle's dy2static log verbosity; > 0 turns on torch's graph-break and recompile logs."""
+    if not isinstance(level, int):
+        raise TypeError(f"level must be int, but received {type(level).__name__}")
+    _state["verbosity"] = level
+    torch._logging.set_logs(graph_breaks=level > 0, recompiles=level > 0)
