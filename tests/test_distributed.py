@@ -188,3 +188,41 @@ def test_seed_to_static_two_ranks_equals_one_process():
     for rank in range(2):
         assert sorted(got[rank]) == list(range(8)), out
         np.testing.assert_allclose([got[rank][s] for s in range(8)], [want[s] for s in range(8)], rtol=1e-5)
+
+
+def _lines(text, key):
+    """{step or name: values} from `key ...` lines."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if parts and parts[0] == key:
+            out[parts[1]] = [float(re.sub(r"np\.float64\((.*)\)", r"\1", v)) for v in parts[2:]]
+    return out
+
+
+def _reference(script, *args):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "paddle_on_torch", os.path.join(SCRIPTS, script), *args], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+@dist_job
+@pytest.mark.skipif(not os.path.isdir(SEEDS), reason="../shared/seed_examples is not beside the checkout")
+def test_seed_hybrid_mlp_eight_ranks_equals_one_process():
+    """hybrid_mlp.py unchanged (dp x mp on two 2x2 meshes, cross-mesh reshard, shard_dataloader over two
+    meshes, shard_optimizer with AdamW), 3 steps: losses and parameters equal one process's to 1e-5."""
+    steps = "3"
+    out = _torchrun(8, os.path.join(SCRIPTS, "hybrid_run.py"), os.path.join(SEEDS, "hybrid_mlp.py"), steps,
+                    timeout=240)
+    ref = _reference("hybrid_reference.py", steps)
+    want_loss, want_param = _lines(ref, "loss"), _lines(ref, "param")
+    assert sorted(want_loss) == ["0", "1", "2"], ref
+    for rank in range(8):
+        losses, params = _lines(out[rank], "loss"), _lines(out[rank], "param")
+        if rank >= 4:  # the loss lives on the second mesh
+            assert sorted(losses) == sorted(want_loss), out[rank]
+            for k in want_loss:
+                np.testing.assert_allclose(losses[k], want_loss[k], rtol=1e-5, atol=1e-6)
+        assert list(params) == (["w1"] if rank >= 4 else ["w0"]), out[rank]
+        for k, v in params.items():
+            np.testing.assert_allclose(v, want_param[k], rtol=1e-5)

@@ -10,6 +10,7 @@ mesh size); Partial(avg) is reduced as a sum of local/n, since gloo has no AVG.
 """
 import torch
 from torch.distributed.tensor import DTensor
+from torch.distributed.tensor import Replicate as _tp_Replicate
 
 from ... import _report
 from ..._normalize import wrap
@@ -149,18 +150,116 @@ def _redistribute(dt, dm, dst):
     return dt
 
 
+def _local_shape(shape, dm, placements):
+    """The shape of this rank's piece of a global `shape` laid out by torch `placements` on `dm`."""
+    coord = _coordinate(dm)
+    if coord is None:
+        return (0,)
+    shape = list(shape)
+    for mesh_dim, p in enumerate(placements):
+        if p.is_shard():
+            d, n, c = p.dim, dm.size(mesh_dim), coord[mesh_dim]
+            step = -(-shape[d] // n) if shape[d] else 0  # torch.chunk's piece size
+            shape[d] = max(0, min(step, shape[d] - step * c)) if step else 0
+    return tuple(shape)
+
+
+def _move_pieces(local, src_dm, dst_dm, dst_shape, dtype, device):
+    """Send this rank's piece on `src_dm` to the rank at the same mesh position in `dst_dm`, and receive
+    the piece for this rank's position in `dst_dm` (shape `dst_shape`, or None when not in `dst_dm`)."""
+    import torch.distributed as tdist
+
+    rank = tdist.get_rank()
+    src_ids = src_dm.mesh.flatten().tolist()
+    dst_ids = dst_dm.mesh.flatten().tolist()
+    ops, out = [], None
+    if rank in dst_ids:
+        peer = src_ids[dst_ids.index(rank)]
+        if peer == rank:
+            out = local.clone()
+        else:
+            out = torch.empty(dst_shape, dtype=dtype, device=device)
+            ops.append(tdist.P2POp(tdist.irecv, out, peer))
+    if rank in src_ids:
+        peer = dst_ids[src_ids.index(rank)]
+        if peer != rank:
+            ops.append(tdist.P2POp(tdist.isend, local.contiguous(), peer))
+    if ops:
+        for work in tdist.batch_isend_irecv(ops):
+            work.wait()
+    return out
+
+
+class _CrossMesh(torch.autograd.Function):
+    """The same layout moved to another mesh of the same shape: the piece at each mesh position goes
+    to the process at that position of the target mesh (Paddle pairs process ids by position).  The
+    backward sends the gradient's pieces back the same way.  (torch 2.13's `redistribute` to another
+    mesh returns the tensor still on its own mesh, so this is done with point-to-point sends.)"""
+
+    @staticmethod
+    def forward(ctx, dt, dst_dm):
+        ctx.src_dm, ctx.dst_dm = dt.device_mesh, dst_dm
+        placements = ctx.placements = dt.placements
+        local = dt.to_local() if _coordinate(dt.device_mesh) is not None else None
+        got = _move_pieces(local, dt.device_mesh, dst_dm, _local_shape(dt.shape, dst_dm, placements), dt.dtype,
+                           _device_of(dst_dm))
+        if got is None:
+            got = torch.empty(0, dtype=dt.dtype, device=_device_of(dst_dm))
+        return DTensor.from_local(got, dst_dm, placements, run_check=False, shape=dt.shape, stride=dt.stride())
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not _is_dt(grad):
+            raise RuntimeError("reshard across meshes: the gradient reaching it is not a distributed tensor")
+        # The gradient's placements are only reliable on the ranks of the target mesh (torch computes
+        # them differently where a rank holds no piece), so fix them: the forward's, with Replicate for
+        # Partial (the gradient of a partial sum is the same on every piece).
+        placements = tuple(_tp_Replicate() if p.is_partial() else p for p in ctx.placements)
+        if _coordinate(ctx.dst_dm) is not None and tuple(grad.placements) != placements:
+            grad = grad.redistribute(ctx.dst_dm, placements)
+        local = grad.to_local() if _coordinate(ctx.dst_dm) is not None else None
+        got = _move_pieces(local, ctx.dst_dm, ctx.src_dm, _local_shape(grad.shape, ctx.src_dm, placements),
+                           grad.dtype, _device_of(ctx.src_dm))
+        if got is None:
+            got = torch.empty(0, dtype=grad.dtype, device=_device_of(ctx.src_dm))
+        return DTensor.from_local(got, ctx.src_dm, placements, run_check=False, shape=grad.shape,
+                                  stride=_contiguous_stride(grad.shape)), None
+
+
+def _contiguous_stride(shape):
+    stride, acc = [], 1
+    for n in reversed(list(shape)):
+        stride.append(acc)
+        acc *= max(int(n), 1)
+    return tuple(reversed(stride))
+
+
+def _device_of(dm):
+    return torch.device(dm.device_type, torch.cuda.current_device()) if dm.device_type == "cuda" \
+        else torch.device(dm.device_type)
+
+
 def reshard(dist_tensor, mesh, placements):
-    """`dist_tensor` with new placements on its mesh.  (Moving to another mesh is not supported yet.)"""
+    """`dist_tensor` with new placements, on its mesh or on another mesh of the same shape.
+
+    Across meshes (a pipeline transfer) the tensor is first resharded to `placements` on its own
+    mesh, then each process sends its piece to the process at the same position of `mesh`, as
+    Paddle's same-status reshard does; differentiable (the backward sends the gradients back)."""
     t = dist_tensor._t
     if not _is_dt(t):
         raise ValueError("reshard: the input should be a distributed tensor (use paddle.distributed.shard_tensor)")
     if not isinstance(mesh, _CoreProcessMesh):
         raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}")
     placements = _pt.check_placements(mesh, placements, t.dim())
-    if core_mesh_of(t.device_mesh) != mesh:
-        raise _report.unsupported("paddle.distributed.reshard to another process mesh", " (cross-mesh reshard)")
-    out = wrap(_redistribute(t, t.device_mesh, placements))
-    return out
+    src_mesh = core_mesh_of(t.device_mesh)
+    if src_mesh == mesh:
+        return wrap(_redistribute(t, t.device_mesh, placements))
+    if src_mesh.shape != mesh.shape:
+        raise _report.unsupported(f"paddle.distributed.reshard between process meshes of different shapes "
+                                  f"({src_mesh.shape} -> {mesh.shape})")
+    dst_dm = device_mesh(mesh)
+    mid = _redistribute(t, t.device_mesh, placements)
+    return wrap(_CrossMesh.apply(mid, dst_dm))
 
 
 def unshard_dtensor(dist_tensor):

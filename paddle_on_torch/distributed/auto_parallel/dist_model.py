@@ -38,7 +38,12 @@ def _to_list(x):
 
 
 class ShardDataloader:
-    """A DataLoader whose batches are split over a mesh dimension and come out as distributed Tensors."""
+    """A DataLoader whose batches are split over a mesh dimension and come out as distributed Tensors.
+
+    As in Paddle: with several meshes, the i-th input of a batch (or the i-th of `input_keys`) lives
+    on meshes[i]; each process loads the data-parallel slice of the mesh it belongs to (along its
+    shard dim), and a process in no mesh loads the first mesh's slice 0.
+    """
 
     def __init__(self, dataloader, meshes, input_keys=None, shard_dims=None, is_dataset_splitted=False,
                  dense_tensor_idx=None):
@@ -58,23 +63,23 @@ class ShardDataloader:
         process_id = get_rank()
         if sum(process_id in m.process_ids for m in set(flat)) > 1:
             raise ValueError(f"process_id {process_id} is in more than one mesh, the meshes are {self._meshes}")
-        if len(self._meshes) > 1 or any(isinstance(m, (list, tuple)) for m in self._meshes):
-            raise _report.unsupported("paddle.distributed.shard_dataloader over several meshes",
-                                      " (pipeline parallelism)")
+        self._all_inputs_in_one_mesh = len(self._meshes) == 1
         self._input_keys = input_keys
-        self._shard_dim = shard_dims[0] if isinstance(shard_dims, (list, tuple)) else shard_dims
-        mesh = self._meshes[0]
-        if self._shard_dim is not None:
-            if isinstance(self._shard_dim, str) and self._shard_dim not in mesh.dim_names:
-                raise ValueError(f"shard_dims {self._shard_dim!r} is not a dimension of the mesh {mesh}")
-            if isinstance(self._shard_dim, int) and not 0 <= self._shard_dim < mesh.ndim:
-                raise ValueError(f"shard_dims {self._shard_dim} is out of range for the mesh {mesh}")
-        pm = mesh._as_process_mesh()
-        if process_id in mesh.process_ids:
-            dp_rank = pm.get_rank_by_dim_and_process_id(self._shard_dim, process_id)
-        else:
+        self._shard_dims = self._process_shard_dims(shard_dims)
+        for ms, ds in zip(self._meshes, self._shard_dims):
+            for m, d in zip(_to_list(ms), ds if isinstance(ms, (list, tuple)) else [ds]):
+                if isinstance(d, str) and d not in m.dim_names:
+                    raise ValueError(f"shard_dims {d!r} is not a dimension of the mesh {m}")
+                if isinstance(d, int) and not 0 <= d < m.ndim:
+                    raise ValueError(f"shard_dims {d} is out of range for the mesh {m}")
+        mesh, shard_dim = self._get_mesh_and_shard_dim(process_id)
+        if mesh is None:
+            mesh = _to_list(self._meshes[0])[0]
+            shard_dim = _to_list(self._shard_dims[0])[0]
             dp_rank = 0
-        dp_world_size = mesh.get_dim_size(self._shard_dim)
+        else:
+            dp_rank = mesh._as_process_mesh().get_rank_by_dim_and_process_id(shard_dim, process_id)
+        dp_world_size = mesh.get_dim_size(shard_dim)
         sampler = dataloader.batch_sampler
         if is_dataset_splitted or shard_dims is None:
             self._dataloader = dataloader
@@ -95,38 +100,88 @@ class ShardDataloader:
         self.iter = None
         self.dense_tensor_idx = dense_tensor_idx
 
-    def _placements(self):
-        mesh = self._meshes[0]
-        if self._shard_dim is None:
-            return mesh, [Replicate()] * mesh.ndim
-        # Paddle puts Shard(0) on the first mesh dimension, whatever shard_dims names
-        return mesh, [Shard(0)] + [Replicate()] * (mesh.ndim - 1)
+    def _process_shard_dims(self, shard_dims):
+        if isinstance(shard_dims, (int, str)) or shard_dims is None:
+            return [[shard_dims] * len(m) if isinstance(m, (list, tuple)) else shard_dims for m in self._meshes]
+        if len(shard_dims) != len(self._meshes):
+            raise ValueError(f"shard_dims must be the same length as meshes, but got {len(shard_dims)} != "
+                             f"{len(self._meshes)}")
+        return list(shard_dims)
 
-    def _dist(self, x):
-        if isinstance(x, Tensor):
-            mesh, placements = self._placements()
-            return dtensor_from_local(x, mesh, placements)
-        if isinstance(x, (list, tuple)):
-            return [self._dist(v) for v in x]
-        return x
+    def _get_mesh_and_shard_dim(self, process_id):
+        for ms, ds in zip(self._meshes, self._shard_dims):
+            if isinstance(ms, (list, tuple)):
+                for m, d in zip(ms, ds):
+                    if process_id in m.process_ids:
+                        return m, d
+            elif process_id in ms.process_ids:
+                return ms, ds
+        return None, None
+
+    @staticmethod
+    def _placement_for(mesh, shard_dim):
+        # Paddle puts Shard(0) on the first mesh dimension, whatever shard_dims names
+        first = Shard(0) if shard_dim is not None else Replicate()
+        return [first] + [Replicate()] * (mesh.ndim - 1)
+
+    def _get_mesh_and_placement(self, index):
+        i = 0 if self._all_inputs_in_one_mesh else index
+        mesh, shard_dim = self._meshes[i], self._shard_dims[i]
+        return mesh, self._placement_for(mesh, shard_dim)
+
+    def _placements(self):
+        """The first input's mesh and placements."""
+        mesh, shard_dim = _to_list(self._meshes[0])[0], _to_list(self._shard_dims[0])[0]
+        return mesh, self._placement_for(mesh, shard_dim)
+
+    def _list_meshes_and_placements(self, index, length):
+        if self._all_inputs_in_one_mesh:
+            meshes, dims = [self._meshes[0]] * length, [self._shard_dims[0]] * length
+        else:
+            meshes, dims = self._meshes[index], self._shard_dims[index]
+            meshes = list(meshes) if isinstance(meshes, (list, tuple)) else [meshes] * length
+            dims = list(dims) if isinstance(dims, (list, tuple)) else [dims] * length
+            if len(meshes) != length or len(dims) != length:
+                raise ValueError(f"input {index} of the batch has {length} tensors but {len(meshes)} meshes")
+        return meshes, [self._placement_for(m, d) for m, d in zip(meshes, dims)]
+
+    def _one(self, i, data):
+        if isinstance(data, (list, tuple)):
+            meshes, placements = self._list_meshes_and_placements(i, len(data))
+            dense = None if self.dense_tensor_idx is None else self.dense_tensor_idx[i]
+            return [v if (dense is not None and j in dense) or not isinstance(v, Tensor)
+                    else dtensor_from_local(v, meshes[j], placements[j]) for j, v in enumerate(data)]
+        if isinstance(data, Tensor):
+            if self.dense_tensor_idx is not None and self.dense_tensor_idx[i] != []:
+                return data
+            mesh, placements = self._get_mesh_and_placement(i)
+            return dtensor_from_local(data, mesh, placements)
+        return None
 
     def _get_batch(self, batch):
-        if isinstance(batch, dict):
-            keys = batch.keys() if self._input_keys is None else self._input_keys
-            out = dict(batch)
-            for i, k in enumerate(keys):
-                if self.dense_tensor_idx is not None and self.dense_tensor_idx[i] != []:
-                    continue
-                out[k] = self._dist(batch[k])
-            return out
         if isinstance(batch, (list, tuple)):
+            if not self._all_inputs_in_one_mesh and len(batch) != len(self._meshes):
+                raise ValueError(f"the batch has {len(batch)} inputs but shard_dataloader got "
+                                 f"{len(self._meshes)} meshes")
             out = []
             for i, v in enumerate(batch):
-                dense = self.dense_tensor_idx is not None and self.dense_tensor_idx[i] != []
-                out.append(v if dense and isinstance(v, Tensor) else self._dist(v))
+                d = self._one(i, v)
+                if d is None:
+                    raise ValueError(f"Unsupported input_data type {type(v)}")
+                out.append(d)
+            return out
+        if isinstance(batch, dict):
+            keys = list(batch.keys() if self._input_keys is None else self._input_keys)
+            if not self._all_inputs_in_one_mesh and len(keys) != len(self._meshes):
+                raise ValueError(f"the batch has {len(keys)} inputs but shard_dataloader got "
+                                 f"{len(self._meshes)} meshes")
+            out = dict(batch)
+            for i, k in enumerate(keys):
+                d = self._one(i, batch[k])
+                out[k] = batch[k] if d is None else d
             return out
         if isinstance(batch, Tensor):
-            return self._dist(batch)
+            return self._one(0, batch)
         raise ValueError(f"Unsupported batch_data type {type(batch)}")
 
     def __len__(self):
@@ -168,8 +223,50 @@ class _ShardOptimizer:
         self.__dict__["_shard_fn"] = shard_fn
         self.__dict__["gradient_accumulation_steps"] = gradient_accumulation_steps
 
+    def _params(self):
+        groups = self._inner_opt._param_groups or []
+        if groups and isinstance(groups[0], dict):
+            return [p for g in groups for p in g["params"]]
+        return list(groups)
+
+    @torch.no_grad()
     def step(self):
-        return self._inner_opt.step()
+        """The inner optimizer's step on each process's own pieces of the distributed parameters.
+
+        A gradient is first brought to its parameter's placements (a Partial gradient -- the sum over
+        data-parallel ranks -- is reduced), then the element-wise update runs on the local pieces;
+        processes outside a parameter's mesh leave it alone.  Optimizer states are local pieces too."""
+        swapped = []
+        try:
+            for p in self._params():
+                t = p._t
+                if not isinstance(t, DTensor):
+                    continue
+                if any(pl.is_partial() for pl in t.placements):
+                    raise _report.unsupported("paddle.distributed.shard_optimizer for a parameter with Partial "
+                                              "placements")
+                if self._inner_opt._grad_clip is not None:
+                    raise _report.unsupported("paddle.distributed.shard_optimizer with grad_clip",
+                                              " (the norms would be of local pieces)")
+                g = t.grad
+                inside = t.device_mesh.get_coordinate() is not None
+                # a leaf Parameter over the same storage: updating it in place updates the DTensor
+                local = torch.nn.Parameter(t._local_tensor, requires_grad=t.requires_grad)
+                if inside and g is not None:
+                    if isinstance(g, DTensor):
+                        if tuple(g.placements) != tuple(t.placements):
+                            g = g.redistribute(t.device_mesh, t.placements)
+                        g = g.to_local()
+                    local.grad = g
+                else:
+                    local.grad = None
+                swapped.append((p, t))
+                p._t = local
+            return self._inner_opt.step()
+        finally:
+            for p, t in swapped:
+                p._t.grad = None
+                p._t = t
 
     def clear_grad(self, set_to_zero=True):
         return self._inner_opt.clear_grad(set_to_zero)
