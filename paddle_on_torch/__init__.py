@@ -72,10 +72,6 @@ def disable_static(place=None):
     """Dynamic mode is the only mode until static mode lands (issue 9)."""
 
 
-def enable_static():
-    raise _report.unsupported("paddle.enable_static", " (static-graph mode)")
-
-
 # Submodules load on first touch (`paddle.nn` without `import paddle.nn` works, as in Paddle),
 # keeping `import paddle` light.
 _SUBMODULES = {

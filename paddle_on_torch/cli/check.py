@@ -237,7 +237,9 @@ def run(args):
                 if not e["supported"]:
                     note = "" if e["known_to_paddle"] else "  [not a Paddle 3.3.1 API]"
                     lines = ",".join(map(str, e["lines"][:8])) + ("..." if len(e["lines"]) > 8 else "")
-                    print(f"  missing    {api}  ({e['count']} uses, line {lines}){note}")
+                    uses = f"{e['count']} use{'s' if e['count'] != 1 else ''}"
+                    where = f"line{'s' if len(e['lines']) != 1 else ''} {lines}"
+                    print(f"  missing    {api}  ({uses}, {where}){note}")
                 elif args.verbose:
                     print(f"  supported  {api}  ({e['count']} uses)")
         for path, err in result["errors"].items():
