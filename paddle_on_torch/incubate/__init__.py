@@ -3,7 +3,7 @@ import importlib as _importlib
 
 from .. import _report
 
-_SUBMODULES = {"autograd"}
+_SUBMODULES = {"autograd", "nn"}
 _unsupported_getattr = _report.module_getattr("paddle.incubate")
 
 

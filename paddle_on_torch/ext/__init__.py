@@ -1,0 +1,104 @@
+"""Build and load the C++ CPU kernels on first use (cached by source hash).
+
+`load()` returns the compiled module, or None (with one warning) when no compiler / ninja is
+available or the build fails; callers then use the reference compositions.  The build directory is
+`$PADDLE_ON_TORCH_EXT_CACHE/<hash>` (default `~/.cache/paddle_on_torch/ext/<hash>`); the hash
+covers the source, the compile flags, the torch version and the CPU capability, so a stale build
+is never picked up.
+"""
+import hashlib
+import importlib.util
+import os
+import sys
+import threading
+import warnings
+
+_lock = threading.Lock()
+_module = None
+_failed = False
+
+
+def _capability():
+    import torch
+
+    try:
+        return torch.backends.cpu.get_cpu_capability()
+    except Exception:  # pragma: no cover - very old torch
+        return "DEFAULT"
+
+
+def _flags(cap):
+    flags = ["-O3", "-fopenmp", "-DNDEBUG"]
+    if cap in ("AVX512", "AVX512_BF16", "AMX"):
+        flags += ["-DCPU_CAPABILITY=AVX512", "-DCPU_CAPABILITY_AVX512", "-mavx512f", "-mavx512bw",
+                  "-mavx512vl", "-mavx512dq", "-mfma", "-mf16c"]
+    elif cap == "AVX2":
+        flags += ["-DCPU_CAPABILITY=AVX2", "-DCPU_CAPABILITY_AVX2", "-mavx2", "-mfma", "-mf16c"]
+    else:
+        flags += ["-DCPU_CAPABILITY=DEFAULT", "-DCPU_CAPABILITY_DEFAULT"]
+    return flags
+
+
+def cache_root():
+    return os.environ.get("PADDLE_ON_TORCH_EXT_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "paddle_on_torch", "ext")
+
+
+def _key(source, flags):
+    import torch
+
+    h = hashlib.sha256()
+    for part in (source, " ".join(flags), torch.__version__, sys.version, sys.platform):
+        h.update(part.encode())
+    return h.hexdigest()[:16]
+
+
+def _import_built(name, build_dir):
+    """Import an already-built extension directly (skips the ninja up-to-date check)."""
+    import torch  # noqa: F401  (the extension links against libtorch)
+
+    for fn in os.listdir(build_dir):
+        if fn.startswith(name) and fn.endswith(".so"):
+            spec = importlib.util.spec_from_file_location(name, os.path.join(build_dir, fn))
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod
+    return None
+
+
+def load(verbose=False):
+    """The compiled `fused_cpu` module, or None when it cannot be built here."""
+    global _module, _failed
+    if _module is not None or _failed:
+        return _module
+    with _lock:
+        if _module is not None or _failed:
+            return _module
+        from .fused_cpu import SOURCE
+
+        cap = _capability()
+        flags = _flags(cap)
+        key = _key(SOURCE, flags)
+        name = f"pot_fused_cpu_{key}"
+        build_dir = os.path.join(cache_root(), key)
+        try:
+            os.makedirs(build_dir, exist_ok=True)
+            mod = _import_built(name, build_dir)
+            if mod is None:
+                from torch.utils import cpp_extension
+
+                src = os.path.join(build_dir, "fused_cpu.cpp")
+                if not os.path.exists(src):
+                    tmp = f"{src}.{os.getpid()}"
+                    with open(tmp, "w") as f:
+                        f.write(SOURCE)
+                    os.replace(tmp, src)
+                mod = cpp_extension.load(name=name, sources=[src], build_directory=build_dir,
+                                         extra_cflags=flags, extra_ldflags=["-fopenmp"], verbose=verbose)
+            _module = mod
+        except Exception as e:  # no compiler, no ninja, headers missing, ...
+            _failed = True
+            msg = str(e).strip().splitlines()
+            warnings.warn("paddle_on_torch: C++ kernels unavailable, using the reference compositions "
+                          f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
+        return _module

@@ -1,0 +1,382 @@
+"""C++ CPU kernels for the fused ops (paddle_on_torch.ops.fused), compiled on first use.
+
+The source is kept in a Python string so that it ships inside the package with no package_data
+entry; `paddle_on_torch.ops._build` writes it into a cache directory keyed by its hash and builds
+it with torch.utils.cpp_extension + ninja.  fp32 rows use ATen's Vectorized<float> (AVX-512 /
+AVX2 when built with the matching CPU_CAPABILITY); bf16 / fp16 rows are converted to fp32 row by
+row.  Rows are split across threads with at::parallel_for (OpenMP).
+"""
+
+SOURCE = r"""
+#include <torch/extension.h>
+#include <ATen/Parallel.h>
+#include <ATen/cpu/vec/vec.h>
+#include <ATen/cpu/vec/functional.h>
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+#include <cmath>
+#include <vector>
+
+using at::vec::Vectorized;
+using fVec = Vectorized<float>;
+constexpr int64_t VS = fVec::size();
+
+// ------------------------------------------------------------ float row helpers
+
+static inline float row_sum(const float* a, int64_t n) {
+  fVec acc(0.f);
+  int64_t j = 0;
+  for (; j + VS <= n; j += VS) acc = acc + fVec::loadu(a + j);
+  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+  for (; j < n; ++j) s += a[j];
+  return s;
+}
+
+static inline float row_sumsq(const float* a, int64_t n, float shift) {
+  fVec acc(0.f), sh(shift);
+  int64_t j = 0;
+  for (; j + VS <= n; j += VS) {
+    fVec d = fVec::loadu(a + j) - sh;
+    acc = at::vec::fmadd(d, d, acc);
+  }
+  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+  for (; j < n; ++j) { float d = a[j] - shift; s += d * d; }
+  return s;
+}
+
+static inline float row_dot(const float* a, const float* b, int64_t n) {
+  fVec acc(0.f);
+  int64_t j = 0;
+  for (; j + VS <= n; j += VS) acc = at::vec::fmadd(fVec::loadu(a + j), fVec::loadu(b + j), acc);
+  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+  for (; j < n; ++j) s += a[j] * b[j];
+  return s;
+}
+
+// s = x + bias + alpha * res  (bias / res optional)
+static inline void row_residual(const float* x, const float* res, const float* bias, float alpha, float* s, int64_t n) {
+  fVec va(alpha);
+  int64_t j = 0;
+  for (; j + VS <= n; j += VS) {
+    fVec v = fVec::loadu(x + j) + va * fVec::loadu(res + j);
+    if (bias) v = v + fVec::loadu(bias + j);
+    v.store(s + j);
+  }
+  for (; j < n; ++j) s[j] = x[j] + alpha * res[j] + (bias ? bias[j] : 0.f);
+}
+
+// out = (s - shift) * scale * w + b   (w / b optional)
+static inline void row_affine(const float* s, float shift, float scale, const float* w, const float* b, float* out, int64_t n) {
+  fVec vsh(shift), vsc(scale);
+  int64_t j = 0;
+  for (; j + VS <= n; j += VS) {
+    fVec v = (fVec::loadu(s + j) - vsh) * vsc;
+    if (w) v = v * fVec::loadu(w + j);
+    if (b) v = v + fVec::loadu(b + j);
+    v.store(out + j);
+  }
+  for (; j < n; ++j) {
+    float v = (s[j] - shift) * scale;
+    if (w) v *= w[j];
+    if (b) v += b[j];
+    out[j] = v;
+  }
+}
+
+// ------------------------------------------------------------ dtype plumbing
+// A row of T is read as float: fp32 rows are used in place, others converted into a buffer.
+
+template <typename T> struct Row {
+  static const float* in(const T* p, int64_t n, float* buf) { at::vec::convert(p, buf, n); return buf; }
+  static float* out_buf(T*, float* buf) { return buf; }
+  static void flush(const float* buf, T* p, int64_t n) { at::vec::convert(buf, p, n); }
+};
+template <> struct Row<float> {
+  static const float* in(const float* p, int64_t, float*) { return p; }
+  static float* out_buf(float* p, float*) { return p; }
+  static void flush(const float*, float*, int64_t) {}
+};
+
+static at::Tensor as_float(const c10::optional<at::Tensor>& t) {
+  if (!t.has_value() || !t->defined()) return at::Tensor();
+  return t->to(at::kFloat).contiguous();
+}
+static const float* fptr(const at::Tensor& t) { return t.defined() ? t.data_ptr<float>() : nullptr; }
+
+#define DISPATCH_FLOATING(TYPE, NAME, ...)                                         \
+  AT_DISPATCH_SWITCH(TYPE, NAME,                                                    \
+    AT_DISPATCH_CASE(at::kFloat, __VA_ARGS__)                                       \
+    AT_DISPATCH_CASE(at::kBFloat16, __VA_ARGS__)                                    \
+    AT_DISPATCH_CASE(at::kHalf, __VA_ARGS__))
+
+// ------------------------------------------------------------ norm forward
+// x: [M, N] contiguous.  Returns out [M, N], residual_out [M, N] (empty if no residual),
+// mean [M] (layer norm; empty for rms), rstd [M] (float32).
+std::vector<at::Tensor> norm_fwd(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+                                 const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
+                                 const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms) {
+  TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "norm_fwd: x must be a contiguous 2-D tensor");
+  const int64_t M = x.size(0), N = x.size(1);
+  const bool has_res = residual.has_value() && residual->defined();
+  at::Tensor res = has_res ? residual->contiguous() : at::Tensor();
+  at::Tensor b = has_res ? as_float(bias) : at::Tensor();  // Paddle adds bias only together with residual
+  at::Tensor w = as_float(weight), nb = as_float(norm_bias);
+  at::Tensor out = at::empty({M, N}, x.options());
+  at::Tensor res_out = has_res ? at::empty({M, N}, x.options()) : at::empty({0}, x.options());
+  auto fopt = x.options().dtype(at::kFloat);
+  at::Tensor mean = rms ? at::empty({0}, fopt) : at::empty({M}, fopt);
+  at::Tensor rstd = at::empty({M}, fopt);
+  const float *pb = fptr(b), *pw = fptr(w), *pnb = fptr(nb);
+  float* pmean = rms ? nullptr : mean.data_ptr<float>();
+  float* prstd = rstd.data_ptr<float>();
+  const float a = (float)alpha, e = (float)eps;
+  DISPATCH_FLOATING(x.scalar_type(), "norm_fwd", [&] {
+    const scalar_t* px = x.data_ptr<scalar_t>();
+    const scalar_t* pr = has_res ? res.data_ptr<scalar_t>() : nullptr;
+    scalar_t* po = out.data_ptr<scalar_t>();
+    scalar_t* pro = has_res ? res_out.data_ptr<scalar_t>() : nullptr;
+    at::parallel_for(0, M, 1, [&](int64_t r0, int64_t r1) {
+      std::vector<float> b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* s;
+        if (has_res) {
+          const float* xr = Row<scalar_t>::in(px + r * N, N, b1.data());
+          const float* rr = Row<scalar_t>::in(pr + r * N, N, b2.data());
+          float* so = Row<scalar_t>::out_buf(pro + r * N, b3.data());
+          row_residual(xr, rr, pb, a, so, N);
+          Row<scalar_t>::flush(so, pro + r * N, N);
+          s = so;
+        } else {
+          s = Row<scalar_t>::in(px + r * N, N, b1.data());
+        }
+        float mu = 0.f;
+        if (!rms) mu = row_sum(s, N) / N;
+        float var = row_sumsq(s, N, mu) / N;
+        float rs = 1.f / std::sqrt(var + e);
+        if (!rms) pmean[r] = mu;
+        prstd[r] = rs;
+        float* o = Row<scalar_t>::out_buf(po + r * N, b2.data());
+        row_affine(s, mu, rs, pw, pnb, o, N);
+        Row<scalar_t>::flush(o, po + r * N, N);
+      }
+    });
+  });
+  return {out, res_out, mean, rstd};
+}
+
+// ------------------------------------------------------------ norm backward
+// s: the normalised input [M, N] (x, or residual_out), dy: [M, N].  Returns ds [M, N],
+// dweight [N] (float32, empty if no weight), dnorm_bias [N] (float32, empty unless want_db).
+std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, const at::Tensor& mean,
+                                 const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
+                                 bool rms, bool want_dw, bool want_db) {
+  TORCH_CHECK(dy.is_contiguous() && s.is_contiguous(), "norm_bwd: contiguous inputs expected");
+  const int64_t M = s.size(0), N = s.size(1);
+  at::Tensor w = as_float(weight);
+  const float* pw = fptr(w);
+  at::Tensor ds = at::empty({M, N}, s.options());
+  const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), M));
+  const bool part = want_dw || want_db;
+  at::Tensor pdw = at::zeros({want_dw ? nchunks : 0, N}, s.options().dtype(at::kFloat));
+  at::Tensor pdb = at::zeros({want_db ? nchunks : 0, N}, s.options().dtype(at::kFloat));
+  const float* pmean = rms ? nullptr : mean.data_ptr<float>();
+  const float* prstd = rstd.data_ptr<float>();
+  DISPATCH_FLOATING(s.scalar_type(), "norm_bwd", [&] {
+    const scalar_t* pdy = dy.data_ptr<scalar_t>();
+    const scalar_t* ps = s.data_ptr<scalar_t>();
+    scalar_t* pds = ds.data_ptr<scalar_t>();
+    at::parallel_for(0, nchunks, 1, [&](int64_t c0, int64_t c1) {
+      std::vector<float> xh(N), g(N), b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
+      for (int64_t c = c0; c < c1; ++c) {
+        const int64_t r0 = c * M / nchunks, r1 = (c + 1) * M / nchunks;
+        float* dwc = want_dw ? pdw.data_ptr<float>() + c * N : nullptr;
+        float* dbc = want_db ? pdb.data_ptr<float>() + c * N : nullptr;
+        for (int64_t r = r0; r < r1; ++r) {
+          const float* dyr = Row<scalar_t>::in(pdy + r * N, N, b1.data());
+          const float* sr = Row<scalar_t>::in(ps + r * N, N, b2.data());
+          const float mu = rms ? 0.f : pmean[r], rs = prstd[r];
+          fVec vmu(mu), vrs(rs);
+          int64_t j = 0;
+          for (; j + VS <= N; j += VS) {  // xhat, g = dy * w, and the weight / bias partial sums
+            fVec d = fVec::loadu(dyr + j);
+            fVec xv = (fVec::loadu(sr + j) - vmu) * vrs;
+            xv.store(xh.data() + j);
+            (pw ? d * fVec::loadu(pw + j) : d).store(g.data() + j);
+            if (dwc) at::vec::fmadd(d, xv, fVec::loadu(dwc + j)).store(dwc + j);
+            if (dbc) (fVec::loadu(dbc + j) + d).store(dbc + j);
+          }
+          for (; j < N; ++j) {
+            float d = dyr[j], xv = (sr[j] - mu) * rs;
+            xh[j] = xv;
+            g[j] = pw ? d * pw[j] : d;
+            if (dwc) dwc[j] += d * xv;
+            if (dbc) dbc[j] += d;
+          }
+          const float c_gx = row_dot(g.data(), xh.data(), N) / N;
+          const float c_g = rms ? 0.f : row_sum(g.data(), N) / N;
+          float* o = Row<scalar_t>::out_buf(pds + r * N, b3.data());
+          fVec vgx(c_gx), vg(c_g);
+          j = 0;
+          for (; j + VS <= N; j += VS)
+            ((fVec::loadu(g.data() + j) - vg - fVec::loadu(xh.data() + j) * vgx) * vrs).store(o + j);
+          for (; j < N; ++j) o[j] = (g[j] - c_g - xh[j] * c_gx) * rs;
+          Row<scalar_t>::flush(o, pds + r * N, N);
+        }
+      }
+    });
+  });
+  (void)part;
+  at::Tensor dw = want_dw ? pdw.sum(0) : at::Tensor();
+  at::Tensor db = want_db ? pdb.sum(0) : at::Tensor();
+  return {ds, dw, db};
+}
+
+// ------------------------------------------------------------ rotary embedding
+// x: [A0, A1, H, D] contiguous; cos / sin: float32 with strides (cs0, cs1, 1) over (A0, A1, D).
+// neox (adjacent pairs): o[2i] = x[2i] c[2i] - x[2i+1] s[2i];  o[2i+1] = x[2i+1] c[2i+1] + x[2i] s[2i+1]
+// half:                  o[j]  = x[j] c[j] - x[j+h] s[j];     o[j+h]  = x[j+h] c[j+h] + x[j] s[j+h]
+at::Tensor rope_fwd(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin, bool neox) {
+  TORCH_CHECK(x.dim() == 4 && x.is_contiguous(), "rope_fwd: x must be a contiguous 4-D tensor");
+  TORCH_CHECK(cos.scalar_type() == at::kFloat && sin.scalar_type() == at::kFloat && cos.dim() == 3 &&
+              cos.stride(2) == 1 && sin.strides() == cos.strides(), "rope_fwd: bad sin/cos");
+  const int64_t A0 = x.size(0), A1 = x.size(1), H = x.size(2), D = x.size(3), h = D / 2;
+  const int64_t cs0 = cos.size(0) == 1 ? 0 : cos.stride(0), cs1 = cos.size(1) == 1 ? 0 : cos.stride(1);
+  at::Tensor out = at::empty_like(x);
+  const float* pc = cos.data_ptr<float>();
+  const float* psn = sin.data_ptr<float>();
+  DISPATCH_FLOATING(x.scalar_type(), "rope_fwd", [&] {
+    const scalar_t* px = x.data_ptr<scalar_t>();
+    scalar_t* po = out.data_ptr<scalar_t>();
+    at::parallel_for(0, A0 * A1, 1, [&](int64_t t0, int64_t t1) {
+      std::vector<float> ss(D), b1(std::is_same<scalar_t, float>::value ? 0 : D), b2(b1.size());
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t a0 = t / A1, a1 = t % A1;
+        const float* c = pc + a0 * cs0 + a1 * cs1;
+        const float* sn = psn + a0 * cs0 + a1 * cs1;
+        for (int64_t j = 0; j < D; ++j)  // signed sine
+          ss[j] = (neox ? (j % 2 == 0) : (j < h)) ? -sn[j] : sn[j];
+        for (int64_t hh = 0; hh < H; ++hh) {
+          const int64_t off = (t * H + hh) * D;
+          const float* xr = Row<scalar_t>::in(px + off, D, b1.data());
+          float* o = Row<scalar_t>::out_buf(po + off, b2.data());
+          if (neox) {
+            for (int64_t j = 0; j < D; j += 2) {
+              const float x0 = xr[j], x1 = xr[j + 1];
+              o[j] = x0 * c[j] + x1 * ss[j];
+              o[j + 1] = x1 * c[j + 1] + x0 * ss[j + 1];
+            }
+          } else {
+            int64_t j = 0;
+            for (; j + VS <= h; j += VS) {
+              fVec x0 = fVec::loadu(xr + j), x1 = fVec::loadu(xr + j + h);
+              at::vec::fmadd(x0, fVec::loadu(c + j), x1 * fVec::loadu(ss.data() + j)).store(o + j);
+              at::vec::fmadd(x1, fVec::loadu(c + j + h), x0 * fVec::loadu(ss.data() + j + h)).store(o + j + h);
+            }
+            for (; j < h; ++j) {
+              const float x0 = xr[j], x1 = xr[j + h];
+              o[j] = x0 * c[j] + x1 * ss[j];
+              o[j + h] = x1 * c[j + h] + x0 * ss[j + h];
+            }
+          }
+          Row<scalar_t>::flush(o, po + off, D);
+        }
+      }
+    });
+  });
+  return out;
+}
+
+// ------------------------------------------------------------ swiglu
+// x, y: [M, N] with unit column stride and any row stride.  out = silu(x) * y.
+static inline fVec vsigmoid(const fVec& x) {
+  const fVec one(1.f);
+  return one / (one + x.neg().exp_u20());
+}
+
+at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
+  TORCH_CHECK(x.dim() == 2 && y.dim() == 2 && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_fwd: bad layout");
+  const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
+  at::Tensor out = at::empty({M, N}, x.options());
+  DISPATCH_FLOATING(x.scalar_type(), "swiglu_fwd", [&] {
+    const scalar_t* px = x.data_ptr<scalar_t>();
+    const scalar_t* py = y.data_ptr<scalar_t>();
+    scalar_t* po = out.data_ptr<scalar_t>();
+    at::parallel_for(0, M, std::max<int64_t>(1, 16384 / std::max<int64_t>(N, 1)), [&](int64_t r0, int64_t r1) {
+      std::vector<float> b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* xr = Row<scalar_t>::in(px + r * sx, N, b1.data());
+        const float* yr = Row<scalar_t>::in(py + r * sy, N, b2.data());
+        float* o = Row<scalar_t>::out_buf(po + r * N, b3.data());
+        int64_t j = 0;
+        for (; j + VS <= N; j += VS) {
+          fVec xv = fVec::loadu(xr + j);
+          (xv * vsigmoid(xv) * fVec::loadu(yr + j)).store(o + j);
+        }
+        for (; j < N; ++j) o[j] = xr[j] / (1.f + std::exp(-xr[j])) * yr[j];
+        Row<scalar_t>::flush(o, po + r * N, N);
+      }
+    });
+  });
+  return out;
+}
+
+// Returns dx, dy ([M, N] each, contiguous).
+std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
+  TORCH_CHECK(g.is_contiguous() && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_bwd: bad layout");
+  const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
+  at::Tensor dx = at::empty({M, N}, x.options()), dy = at::empty({M, N}, x.options());
+  DISPATCH_FLOATING(x.scalar_type(), "swiglu_bwd", [&] {
+    const scalar_t* pg = g.data_ptr<scalar_t>();
+    const scalar_t* px = x.data_ptr<scalar_t>();
+    const scalar_t* py = y.data_ptr<scalar_t>();
+    scalar_t* pdx = dx.data_ptr<scalar_t>();
+    scalar_t* pdy = dy.data_ptr<scalar_t>();
+    at::parallel_for(0, M, std::max<int64_t>(1, 16384 / std::max<int64_t>(N, 1)), [&](int64_t r0, int64_t r1) {
+      const size_t nb = std::is_same<scalar_t, float>::value ? 0 : N;
+      std::vector<float> b1(nb), b2(nb), b3(nb), b4(nb), b5(nb);
+      const fVec one(1.f);
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* gr = Row<scalar_t>::in(pg + r * N, N, b1.data());
+        const float* xr = Row<scalar_t>::in(px + r * sx, N, b2.data());
+        const float* yr = Row<scalar_t>::in(py + r * sy, N, b3.data());
+        float* ox = Row<scalar_t>::out_buf(pdx + r * N, b4.data());
+        float* oy = Row<scalar_t>::out_buf(pdy + r * N, b5.data());
+        int64_t j = 0;
+        for (; j + VS <= N; j += VS) {
+          fVec xv = fVec::loadu(xr + j), gv = fVec::loadu(gr + j), sg = vsigmoid(xv);
+          fVec silu = xv * sg;
+          (gv * fVec::loadu(yr + j) * sg * (one + xv * (one - sg))).store(ox + j);
+          (gv * silu).store(oy + j);
+        }
+        for (; j < N; ++j) {
+          float xv = xr[j], sg = 1.f / (1.f + std::exp(-xv));
+          ox[j] = gr[j] * yr[j] * sg * (1.f + xv * (1.f - sg));
+          oy[j] = gr[j] * xv * sg;
+        }
+        Row<scalar_t>::flush(ox, pdx + r * N, N);
+        Row<scalar_t>::flush(oy, pdy + r * N, N);
+      }
+    });
+  });
+  return {dx, dy};
+}
+
+std::string capability() {
+#if defined(CPU_CAPABILITY_AVX512)
+  return "AVX512";
+#elif defined(CPU_CAPABILITY_AVX2)
+  return "AVX2";
+#else
+  return "DEFAULT";
+#endif
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("norm_fwd", &norm_fwd);
+  m.def("norm_bwd", &norm_bwd);
+  m.def("rope_fwd", &rope_fwd);
+  m.def("swiglu_fwd", &swiglu_fwd);
+  m.def("swiglu_bwd", &swiglu_bwd);
+  m.def("capability", &capability);
+}
+"""

@@ -1,0 +1,191 @@
+"""Triton kernels for paddle_on_torch.ops.fused (the CUDA backend).
+
+One program per row (norms, rotary) or per row block (swiglu); all arithmetic in fp32.  These run on
+CPU tensors only under TRITON_INTERPRET=1 (set before this module is imported), which the tests use.
+"""
+import torch
+import triton
+import triton.language as tl
+
+
+def _block(n):
+    return max(16, triton.next_power_of_2(n))
+
+
+@triton.jit
+def _norm_fwd_kernel(X, R, B, W, NB, OUT, ROUT, MEAN, RSTD, N, eps, alpha,
+                     HAS_RES: tl.constexpr, HAS_B: tl.constexpr, HAS_W: tl.constexpr, HAS_NB: tl.constexpr,
+                     RMS: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    s = tl.load(X + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+    if HAS_RES:
+        s = s + alpha * tl.load(R + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+        if HAS_B:
+            s = s + tl.load(B + cols, mask=mask, other=0.0).to(tl.float32)
+        tl.store(ROUT + row * N + cols, s.to(ROUT.dtype.element_ty), mask=mask)
+    if RMS:
+        mean = 0.0
+        d = s
+    else:
+        mean = tl.sum(s, axis=0) / N
+        d = tl.where(mask, s - mean, 0.0)
+        tl.store(MEAN + row, mean)
+    rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / N + eps)
+    tl.store(RSTD + row, rstd)
+    y = d * rstd
+    if HAS_W:
+        y = y * tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    if HAS_NB:
+        y = y + tl.load(NB + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(OUT + row * N + cols, y.to(OUT.dtype.element_ty), mask=mask)
+
+
+def norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms):
+    x = x.contiguous()
+    m, n = x.shape
+    out = torch.empty_like(x)
+    has_res = residual is not None
+    rout = torch.empty_like(x) if has_res else x.new_empty(0)
+    mean = x.new_empty(0 if rms else m, dtype=torch.float32)
+    rstd = x.new_empty(m, dtype=torch.float32)
+    dummy = rstd
+    if m:
+        _norm_fwd_kernel[(m,)](x, residual.contiguous() if has_res else dummy,
+                               bias if (has_res and bias is not None) else dummy,
+                               weight if weight is not None else dummy, norm_bias if norm_bias is not None else dummy,
+                               out, rout if has_res else dummy, mean if not rms else dummy, rstd, n, eps, alpha,
+                               HAS_RES=has_res, HAS_B=bias is not None, HAS_W=weight is not None,
+                               HAS_NB=norm_bias is not None, RMS=rms, BLOCK=_block(n))
+    return out, rout, mean, rstd
+
+
+@triton.jit
+def _norm_bwd_kernel(DY, S, MEAN, RSTD, W, DS, DW, DB, M, N, ROWS_PER_PROG,
+                     HAS_W: tl.constexpr, RMS: tl.constexpr, WANT_DW: tl.constexpr, WANT_DB: tl.constexpr,
+                     BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    if HAS_W:
+        w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    dw = tl.zeros([BLOCK], dtype=tl.float32)
+    db = tl.zeros([BLOCK], dtype=tl.float32)
+    r0 = pid * ROWS_PER_PROG
+    for i in range(0, ROWS_PER_PROG):
+        row = r0 + i
+        if row < M:
+            dy = tl.load(DY + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+            s = tl.load(S + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+            rstd = tl.load(RSTD + row)
+            if RMS:
+                xh = s * rstd
+            else:
+                xh = tl.where(mask, (s - tl.load(MEAN + row)) * rstd, 0.0)
+            g = dy * w if HAS_W else dy
+            ds = g - xh * (tl.sum(g * xh, axis=0) / N)
+            if not RMS:
+                ds = ds - tl.sum(g, axis=0) / N
+            tl.store(DS + row * N + cols, (ds * rstd).to(DS.dtype.element_ty), mask=mask)
+            dw += dy * xh
+            db += dy
+    if WANT_DW:
+        tl.store(DW + pid * N + cols, dw, mask=mask)
+    if WANT_DB:
+        tl.store(DB + pid * N + cols, db, mask=mask)
+
+
+def norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+    dy, s = dy.contiguous(), s.contiguous()
+    m, n = s.shape
+    ds = torch.empty_like(s)
+    progs = max(1, min(m, 4 * torch.cuda.get_device_properties(s.device).multi_processor_count if s.is_cuda else 4))
+    per = (m + progs - 1) // progs if m else 1
+    pdw = s.new_zeros((progs, n), dtype=torch.float32)
+    pdb = s.new_zeros((progs, n), dtype=torch.float32)
+    if m:
+        _norm_bwd_kernel[(progs,)](dy, s, mean if not rms else rstd, rstd, weight if weight is not None else rstd,
+                                   ds, pdw, pdb, m, n, per, HAS_W=weight is not None, RMS=rms,
+                                   WANT_DW=want_dw, WANT_DB=want_db, BLOCK=_block(n))
+    return ds, pdw.sum(0) if want_dw else None, pdb.sum(0) if want_db else None
+
+
+@triton.jit
+def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)  # one program per (a0, a1, head)
+    t = pid // H
+    a0 = t // A1
+    a1 = t % A1
+    cols = tl.arange(0, BLOCK)
+    mask = cols < D
+    half = D // 2
+    if NEOX:
+        partner = cols ^ 1
+        first = (cols % 2) == 0
+    else:
+        partner = tl.where(cols < half, cols + half, cols - half)
+        first = cols < half
+    x = tl.load(X + pid * D + cols, mask=mask, other=0.0).to(tl.float32)
+    xp = tl.load(X + pid * D + partner, mask=mask, other=0.0).to(tl.float32)
+    base = a0 * cs0 + a1 * cs1
+    c = tl.load(COS + base + cols, mask=mask, other=0.0)
+    s = tl.load(SIN + base + cols, mask=mask, other=0.0)
+    s = tl.where(first, -s, s)
+    tl.store(OUT + pid * D + cols, (x * c + xp * s).to(OUT.dtype.element_ty), mask=mask)
+
+
+def rope_fwd(x, cos, sin, neox):
+    x = x.contiguous()
+    a0, a1, h, d = x.shape
+    out = torch.empty_like(x)
+    cos, sin = cos.contiguous(), sin.contiguous()
+    cs0 = 0 if cos.shape[0] == 1 else cos.stride(0)
+    cs1 = 0 if cos.shape[1] == 1 else cos.stride(1)
+    if x.numel():
+        _rope_kernel[(a0 * a1 * h,)](x, cos, sin, out, a1, h, d, cs0, cs1, NEOX=neox, BLOCK=_block(d))
+    return out
+
+
+@triton.jit
+def _swiglu_fwd_kernel(X, Y, OUT, N, sx, sy, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * sx + cols, mask=mask, other=0.0).to(tl.float32)
+    y = tl.load(Y + row * sy + cols, mask=mask, other=0.0).to(tl.float32)
+    out = x * tl.sigmoid(x) * y
+    tl.store(OUT + row * N + cols, out.to(OUT.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _swiglu_bwd_kernel(G, X, Y, DX, DY, N, sx, sy, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    mask = cols < N
+    g = tl.load(G + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+    x = tl.load(X + row * sx + cols, mask=mask, other=0.0).to(tl.float32)
+    y = tl.load(Y + row * sy + cols, mask=mask, other=0.0).to(tl.float32)
+    sg = tl.sigmoid(x)
+    tl.store(DX + row * N + cols, (g * y * sg * (1.0 + x * (1.0 - sg))).to(DX.dtype.element_ty), mask=mask)
+    tl.store(DY + row * N + cols, (g * x * sg).to(DY.dtype.element_ty), mask=mask)
+
+
+_SW_BLOCK = 1024
+
+
+def swiglu_fwd(x, y):
+    m, n = x.shape
+    out = x.new_empty((m, n))
+    grid = (m, triton.cdiv(n, _SW_BLOCK))
+    _swiglu_fwd_kernel[grid](x, y, out, n, x.stride(0), y.stride(0), BLOCK=min(_SW_BLOCK, _block(n)))
+    return out
+
+
+def swiglu_bwd(g, x, y):
+    m, n = x.shape
+    dx, dy = x.new_empty((m, n)), x.new_empty((m, n))
+    grid = (m, triton.cdiv(n, _SW_BLOCK))
+    _swiglu_bwd_kernel[grid](g.contiguous(), x, y, dx, dy, n, x.stride(0), y.stride(0),
+                             BLOCK=min(_SW_BLOCK, _block(n)))
+    return dx, dy
