@@ -14,7 +14,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(os.path.dirname(ROOT), "shared", "seed_examples")
 SCRIPTS = os.path.join(ROOT, "tests", "dist_scripts")
-# The torchrun jobs (about 45 s together on 2 cores); PADDLE_ON_TORCH_SKIP_DIST=1 skips them.
+# The torchrun jobs (about 150 s together on 2 cores; the two 8-rank seed jobs about 35-45 s each); PADDLE_ON_TORCH_SKIP_DIST=1 skips them.
 dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
 
 
@@ -226,3 +226,47 @@ def test_seed_hybrid_mlp_eight_ranks_equals_one_process():
         assert list(params) == (["w1"] if rank >= 4 else ["w0"]), out[rank]
         for k, v in params.items():
             np.testing.assert_allclose(v, want_param[k], rtol=1e-5)
+
+
+def test_strategy_fields(paddle):
+    import paddle.distributed as dist
+
+    s = dist.Strategy()
+    assert (s.pipeline.enable, s.pipeline.schedule_mode, s.pipeline.vpp_degree, s.pipeline.micro_batch_size,
+            s.pipeline.accumulate_steps) == (False, "1F1B", 1, 1, 1)
+    assert (s.sharding.enable, s.sharding.stage, s.sharding.degree) == (False, 1, 8)
+    assert (s.gradient_merge.k_steps, s.gradient_merge.avg) == (1, True)
+    assert (s.fused_passes.enable, s.fused_passes.gemm_epilogue, s.amp.dtype, s.recompute.enable) == \
+        (False, False, "float16", False)
+    s2 = dist.Strategy({"pipeline": {"enable": True, "accumulate_steps": 4}})
+    assert s2.pipeline.enable and s2.pipeline.accumulate_steps == 4 and s2.pipeline.schedule_mode == "1F1B"
+    with pytest.raises(ValueError):
+        dist.Strategy("x")
+    net = paddle.nn.Linear(2, 2)
+    opt = paddle.optimizer.SGD(parameters=net.parameters())
+    s.sharding.enable = True
+    with pytest.raises(NotImplementedError, match="sharding"):
+        dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=s)
+    s3 = dist.Strategy()
+    s3.pipeline.enable = True
+    s3.pipeline.schedule_mode = "interleaved"
+    with pytest.raises(ValueError, match="schedule_mode"):
+        dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=s3)
+
+
+@dist_job
+@pytest.mark.skipif(not os.path.isdir(SEEDS), reason="../shared/seed_examples is not beside the checkout")
+def test_seed_strategy_pipeline_eight_ranks_equals_one_process():
+    """strategy.py unchanged: a two-stage pipeline (dp 2 per stage, ranks 4-7 idle), 1F1B, 4 micro-batches;
+    the last stage's losses equal one process's gradient-accumulation run to 1e-5; earlier stages get None."""
+    out = _torchrun(8, os.path.join(SCRIPTS, "seeded.py"), os.path.join(SEEDS, "strategy.py"), timeout=240)
+    ref = _reference("strategy_reference.py")
+    want = {int(s): float(v) for s, v in re.findall(r"^(\d+) ([0-9.e-]+)$", ref, re.M)}
+    assert sorted(want) == [0, 2, 4, 6], ref
+    for rank in range(8):
+        if rank in (2, 3):
+            got = {int(s): float(v) for s, v in re.findall(r"^(\d+) ([0-9.e-]+)$", out[rank], re.M)}
+            assert sorted(got) == [0, 2, 4, 6], out[rank]
+            np.testing.assert_allclose([got[k] for k in want], [want[k] for k in want], rtol=1e-5)
+        else:
+            assert re.findall(r"^(\d+) None$", out[rank], re.M) == ["0", "2", "4", "6"], out[rank]

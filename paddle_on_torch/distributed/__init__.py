@@ -20,6 +20,7 @@ _AUTO_PARALLEL = {
     "dtensor_from_fn": "api", "reshard": "api", "shard_layer": "api", "shard_tensor": "api",
     "unshard_dtensor": "api", "DistModel": "dist_model", "ShardDataloader": "dist_model",
     "shard_dataloader": "dist_model", "shard_optimizer": "dist_model", "to_static": "dist_model",
+    "Strategy": "strategy",
 }
 _unsupported = _report.module_getattr("paddle.distributed")
 

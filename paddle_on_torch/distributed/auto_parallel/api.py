@@ -200,6 +200,7 @@ class _CrossMesh(torch.autograd.Function):
     def forward(ctx, dt, dst_dm):
         ctx.src_dm, ctx.dst_dm = dt.device_mesh, dst_dm
         placements = ctx.placements = dt.placements
+        ctx.shape = dt.shape
         local = dt.to_local() if _coordinate(dt.device_mesh) is not None else None
         got = _move_pieces(local, dt.device_mesh, dst_dm, _local_shape(dt.shape, dst_dm, placements), dt.dtype,
                            _device_of(dst_dm))
@@ -218,12 +219,13 @@ class _CrossMesh(torch.autograd.Function):
         if _coordinate(ctx.dst_dm) is not None and tuple(grad.placements) != placements:
             grad = grad.redistribute(ctx.dst_dm, placements)
         local = grad.to_local() if _coordinate(ctx.dst_dm) is not None else None
-        got = _move_pieces(local, ctx.dst_dm, ctx.src_dm, _local_shape(grad.shape, ctx.src_dm, placements),
+        # (the gradient's shape too is only right on the target mesh's processes)
+        got = _move_pieces(local, ctx.dst_dm, ctx.src_dm, _local_shape(ctx.shape, ctx.src_dm, placements),
                            grad.dtype, _device_of(ctx.src_dm))
         if got is None:
             got = torch.empty(0, dtype=grad.dtype, device=_device_of(ctx.src_dm))
-        return DTensor.from_local(got, ctx.src_dm, placements, run_check=False, shape=grad.shape,
-                                  stride=_contiguous_stride(grad.shape)), None
+        return DTensor.from_local(got, ctx.src_dm, placements, run_check=False, shape=ctx.shape,
+                                  stride=_contiguous_stride(ctx.shape)), None
 
 
 def _contiguous_stride(shape):

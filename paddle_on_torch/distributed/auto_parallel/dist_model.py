@@ -313,8 +313,10 @@ class DistModel:
 
         if not isinstance(layer, Layer):
             raise TypeError(f"to_static: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
-        if strategy is not None:
-            raise _report.unsupported("paddle.distributed.to_static(strategy=...)")
+        self._strategy = _check_strategy(strategy)
+        pipe = self._strategy.pipeline if self._strategy is not None else None
+        self._acc_steps = int(pipe.accumulate_steps) if pipe is not None and pipe.enable else 1
+        self._schedule = pipe.schedule_mode if pipe is not None and pipe.enable else None
         self._layer, self._loader, self._loss = layer, loader, loss
         self._optimizer = optimizer
         self._mode = None
@@ -392,6 +394,8 @@ class DistModel:
         return out
 
     def _step(self, inputs, labels):
+        if not self._dense and self._mode == "train":
+            return self._train_step_dist(inputs, labels)
         if self._dense:
             local_inputs = [x._local_value() if x.is_dist() else x for x in inputs]
             outputs = self._layer(*local_inputs)
@@ -419,6 +423,43 @@ class DistModel:
             opt.step()
             opt.clear_grad()
         return value.detach().cpu().numpy()
+
+    def _train_step_dist(self, inputs, labels):
+        """A training step of a model with distributed parameters (one mesh, or pipeline stages on several).
+
+        The batch is cut into `accumulate_steps` micro-batches (each process cuts its own rows, so
+        no data moves), each micro-batch's loss is divided by their number and back-propagated, and
+        the optimizer steps once: Paddle's pipeline semantics, the mean loss over micro-batches.
+        Every process runs the whole program; DTensor operations on a mesh a process is not part of
+        do nothing there, and the transfers between stages are the cross-mesh reshards (point to
+        point).  FThenB runs all forwards, then all backwards; the other schedules run each
+        micro-batch's forward and backward in turn (the order does not change the numbers)."""
+        acc = self._acc_steps
+        feeds = [_micro_batches(x, acc) for x in inputs]
+        targets = [_micro_batches(y, acc) for y in labels]
+        losses, pending = [], []
+        for k in range(acc):
+            outputs = self._layer(*[f[k] for f in feeds])
+            outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+            loss = self._loss(*outs, *[t[k] for t in targets])
+            # backward from the (distributed) loss itself, as Tensor.backward does: on processes that
+            # hold no piece of it, this still reaches the stage transfers that send gradients back
+            scaled = loss._t / acc if acc > 1 else loss._t
+            if self._schedule == "FThenB":
+                pending.append(scaled)
+            else:
+                torch.autograd.backward(scaled, torch.ones_like(scaled))
+            holds = _holds(loss._t)
+            with torch.no_grad():
+                losses.append((_full(loss._t.detach()) if holds else None, holds))
+        for scaled in pending:
+            torch.autograd.backward(scaled, torch.ones_like(scaled))
+        opt = self._optimizer if isinstance(self._optimizer, _ShardOptimizer) else _ShardOptimizer(self._optimizer)
+        opt.step()
+        opt.clear_grad()
+        if not losses[0][1]:
+            return None  # this process holds no piece of the loss (an earlier pipeline stage)
+        return (sum(v for v, _ in losses) / acc).cpu().numpy()
 
     @torch.no_grad()
     def _sum_grads(self):
@@ -453,6 +494,59 @@ class DistModel:
             rest = {k: v for k, v in state_dict.items() if k not in params}
             if rest:
                 _inner_optimizer(self._optimizer).set_state_dict(rest)
+
+
+_SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1")
+
+
+def _check_strategy(strategy):
+    from .strategy import Strategy
+
+    if strategy is None:
+        return None
+    if not isinstance(strategy, Strategy):
+        raise TypeError(f"strategy must be a paddle.distributed.Strategy, got {type(strategy).__name__}")
+    pipe = strategy.pipeline
+    if pipe.enable:
+        if pipe.schedule_mode not in _SCHEDULES:
+            raise ValueError(f"pipeline.schedule_mode {pipe.schedule_mode!r} is not one of {list(_SCHEDULES)}")
+        if int(pipe.accumulate_steps) < 1 or int(pipe.micro_batch_size) < 1 or int(pipe.vpp_degree) < 1:
+            raise ValueError("pipeline.accumulate_steps, micro_batch_size and vpp_degree must be >= 1")
+    for name, what in (("sharding", "sharding (optimizer state sharding stages)"), ("amp", "amp"),
+                       ("recompute", "recompute"), ("gradient_merge", "gradient_merge")):
+        if getattr(strategy, name).enable:
+            raise _report.unsupported(f"paddle.distributed.Strategy.{name}.enable in to_static", f" ({what})")
+    # fused_passes (gemm_epilogue, dropout_add) fuse kernels of a compiled program; the eager graph run
+    # here computes the same values, so they are accepted and change nothing.
+    return strategy
+
+
+def _holds(t):
+    return not isinstance(t, DTensor) or t.device_mesh.get_coordinate() is not None
+
+
+def _micro_batches(x, n):
+    """`x` cut into n micro-batches along dim 0; a DTensor is cut on each process's own rows."""
+    if n == 1:
+        return [x]
+    t = x._t
+    if t.dim() == 0 or t.shape[0] % n:
+        raise ValueError(f"pipeline.accumulate_steps={n} does not divide the batch of {t.shape[0] if t.dim() else 0} "
+                         f"rows")
+    if not isinstance(t, DTensor):
+        return [wrap(p) for p in torch.chunk(t, n, 0)]
+    shape = (t.shape[0] // n, *t.shape[1:])
+    stride = tuple(int(v) for v in torch.empty(shape, device="meta").stride())
+    if t.device_mesh.get_coordinate() is None:  # not on this process: empty pieces
+        pieces = [t.to_local().new_empty(0)] * n
+    else:
+        local = t.to_local()
+        if local.shape[0] % n:
+            raise ValueError(f"pipeline.accumulate_steps={n} does not divide the {local.shape[0]} rows of the batch "
+                             f"held by process {tdist.get_rank()}")
+        pieces = torch.chunk(local, n, 0)
+    return [wrap(DTensor.from_local(p, t.device_mesh, t.placements, run_check=False, shape=shape, stride=stride))
+            for p in pieces]
 
 
 def to_static(layer, loader=None, loss=None, optimizer=None, strategy=None, input_spec=None):
