@@ -152,15 +152,13 @@ def test_convert_pdparams_to_torch_with_model(tmp_path, capsys):
     try:
         import netdef
 
-        paddle.install()
-        net = netdef.build()
+        net = netdef.build()  # (conftest keeps the import hook installed for the whole session)
         paddle.save(net.state_dict(), str(tmp_path / "net.pdparams"))
         assert main(["convert", str(tmp_path / "net.pdparams"), str(tmp_path / "net.pt"), "--to", "torch",
                      "--model", "netdef:build", "--verify"]) == 0
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("netdef", None)
-        paddle.uninstall()
     sd = torch.load(tmp_path / "net.pt", weights_only=True)
     tnet = torch.nn.Sequential()
     tnet.fc, tnet.bn, tnet.emb = torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2), torch.nn.Embedding(5, 3)
@@ -181,7 +179,6 @@ def test_convert_pdparams_to_torch_with_model(tmp_path, capsys):
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("netdef", None)
-        paddle.uninstall()
     again = paddle.load(str(tmp_path / "again.pdparams"))
     assert set(again) == set(net.state_dict())
     for k, v in net.state_dict().items():
