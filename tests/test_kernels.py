@@ -1,0 +1,346 @@
+"""The fused ops (paddle.incubate.nn.functional) and their custom torch ops in every backend.
+
+Forward and every gradient of the C++ and Triton kernels are checked against the reference torch
+composition (plain autograd); fused_rotary_position_embedding is also checked against a NumPy
+transcription of Paddle's CUDA kernel (Paddle's CPU build has none).  Golden values from real
+Paddle's CPU kernels are in tests/cases/fused.py.  Triton runs under TRITON_INTERPRET=1 on small
+shapes, and is skipped when triton is not installed.  The C++ build is cached in a temp directory
+keyed by its source hash, so only the first run pays for the compile.
+"""
+import importlib.util
+import os
+import tempfile
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+os.environ.setdefault("PADDLE_ON_TORCH_EXT_CACHE", os.path.join(tempfile.gettempdir(), "paddle_on_torch_ext"))
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")  # must be set before triton.jit runs
+
+import paddle_on_torch as paddle  # noqa: E402
+from paddle_on_torch import ext  # noqa: E402
+from paddle_on_torch.ops import fused  # noqa: E402
+
+HAS_TRITON = importlib.util.find_spec("triton") is not None
+F = paddle.incubate.nn.functional
+
+
+def _cpp_ok():
+    return ext.load() is not None
+
+
+BACKENDS = [
+    "reference",
+    pytest.param("cpp", marks=pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")),
+    pytest.param("triton", marks=pytest.mark.skipif(not HAS_TRITON, reason="triton is not installed")),
+]
+
+
+@pytest.fixture
+def backend(request):
+    fused.set_backend(request.param)
+    yield request.param
+    fused.set_backend(None)
+
+
+def _close(got, want, dtype, what=""):
+    got, want = got.detach().float(), want.detach().float()
+    assert got.shape == want.shape, what
+    if not want.numel():
+        return
+    if dtype == torch.bfloat16:
+        scale = want.abs().max().item() + 1e-6
+        tol = 2e-2 * scale
+        assert (got - want).abs().max().item() <= tol, f"{what}: {(got - want).abs().max().item()} > {tol}"
+    else:
+        torch.testing.assert_close(got, want, rtol=2e-5, atol=2e-5, msg=what)
+
+
+def _leaf(t, dtype):
+    return t.to(dtype).detach().requires_grad_(True)
+
+
+# ------------------------------------------------------------------ norms
+
+
+def _small(backend):
+    return backend == "triton" and not torch.cuda.is_available()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("rms", [True, False])
+@pytest.mark.parametrize("variant", ["plain", "residual", "no_affine", "noncontig"])
+def test_norm_forward_and_grads(backend, dtype, rms, variant):
+    torch.manual_seed(0)
+    shape = (3, 7, 37) if _small(backend) else (5, 123, 123)
+    n = shape[-1]
+    x = torch.randn(shape)
+    if variant == "noncontig":
+        x = torch.randn(shape[::-1]).transpose(0, 2)  # non-contiguous input
+    x = _leaf(x, dtype)
+    if variant == "noncontig":
+        x = x.transpose(0, 2).detach().requires_grad_(True).transpose(0, 2)
+    res = _leaf(torch.randn(shape), dtype) if variant == "residual" else None
+    bias = _leaf(torch.randn(n), torch.float32) if variant == "residual" else None
+    w = None if variant == "no_affine" else _leaf(torch.randn(n) + 1, torch.float32)
+    nb = None if variant == "no_affine" else _leaf(torch.randn(n), torch.float32)
+    x2 = x.reshape(-1, n)
+    r2 = res.reshape(-1, n) if res is not None else None
+    got = fused.norm_fwd(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
+    want = fused.ref_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
+    for g, r, name in zip(got, want, ["out", "residual_out", "mean", "rstd"]):
+        _close(g, r, dtype, name)
+    leaves = [t for t in (x, res, bias, w, nb) if t is not None]
+    gy = torch.randn(got[0].shape).to(dtype)
+    loss = lambda o: (o[0].float() * gy.float()).sum() + (o[1].float().sum() * 0.3 if res is not None else 0)  # noqa
+    g1 = torch.autograd.grad(loss(got), leaves)
+    g2 = torch.autograd.grad(loss(want), leaves)
+    for a, b, i in zip(g1, g2, range(5)):
+        _close(a, b, dtype, f"grad {i}")
+
+
+def test_norm_zero_rows_and_one_column():
+    for shape in [(0, 8), (4, 1)]:
+        x = torch.randn(shape, requires_grad=True)
+        w = torch.ones(shape[1], requires_grad=True)
+        out = fused.norm_fwd(x, None, None, w, None, 1e-6, 1.0, False)[0]
+        _close(out, fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, False)[0], torch.float32)
+        out.sum().backward()
+
+
+# ------------------------------------------------------------------ rotary embedding
+
+
+def _rope_numpy(x, sin, cos, pos_ids, neox, time_major, base=10000.0):
+    """A transcription of Paddle's CUDA fused_rope kernel, element by element (float64)."""
+    x = x.astype(np.float64)
+    if time_major:
+        x = x.transpose(1, 0, 2, 3)
+    b, s, h, d = x.shape
+    out = np.empty_like(x)
+    for bi in range(b):
+        for si in range(s):
+            pos = si if pos_ids is None else int(pos_ids[bi, si])
+            if sin is None:
+                j = np.arange(d)
+                theta = pos * (1.0 / base ** ((j // 2 * 2.0) / d))
+                sn, cs = np.sin(theta), np.cos(theta)
+            else:
+                sn, cs = sin.reshape(-1, d)[pos].astype(np.float64), cos.reshape(-1, d)[pos].astype(np.float64)
+            for hi in range(h):
+                v = x[bi, si, hi]
+                for j in range(d):
+                    if neox:
+                        p = -v[j + 1] if j % 2 == 0 else v[j - 1]
+                    else:
+                        p = -v[j + d // 2] if j < d // 2 else v[j - d // 2]
+                    out[bi, si, hi, j] = v[j] * cs[j] + p * sn[j]
+    return out.transpose(1, 0, 2, 3) if time_major else out
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+@pytest.mark.parametrize("neox", [True, False])
+@pytest.mark.parametrize("mode", ["given", "given_4d_pos_ids", "computed", "time_major"])
+def test_rope_matches_paddle_kernel(backend, neox, mode):
+    if mode == "computed" and not neox:
+        pytest.skip("Paddle asserts use_neox_rotary_style without sin/cos")
+    rng = np.random.default_rng(0)
+    b, s, h, d = 2, 5, 3, 8
+    time_major = mode == "time_major"
+    shape = (s, b, h, d) if time_major else (b, s, h, d)
+    q, k = rng.standard_normal(shape).astype("float32"), rng.standard_normal(shape).astype("float32")
+    v = rng.standard_normal(shape[:2] + (1, d)).astype("float32")  # fewer heads than q
+    sin = cos = pos = None
+    if mode != "computed":
+        ang = rng.standard_normal((7, d)).astype("float32")
+        sin, cos = np.sin(ang), np.cos(ang)
+        if mode == "given_4d_pos_ids":
+            sin, cos = sin[None, :, None], cos[None, :, None]
+            pos = rng.integers(0, 7, size=(b, s))
+        else:
+            sin, cos = sin[:s], cos[:s]
+    T = lambda a: None if a is None else paddle.to_tensor(a)  # noqa
+    outs = F.fused_rotary_position_embedding(T(q), T(k), T(v), sin=T(sin), cos=T(cos), position_ids=T(pos),
+                                             use_neox_rotary_style=neox, time_major=time_major)
+    for got, inp in zip(outs, (q, k, v)):
+        want = _rope_numpy(inp, sin, cos, pos, neox, time_major)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_rope_absent_inputs_and_asserts():
+    q = paddle.randn([1, 4, 2, 8])
+    out_q, out_k, out_v = F.fused_rotary_position_embedding(q)
+    assert out_k is None and out_v is None and out_q.shape == [1, 4, 2, 8]
+    with pytest.raises(AssertionError):
+        F.fused_rotary_position_embedding(q, use_neox_rotary_style=False)
+    with pytest.raises(ValueError):
+        F.fused_rotary_position_embedding(paddle.randn([1, 4, 2, 7]))
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("neox", [True, False])
+def test_rope_grads(backend, dtype, neox):
+    torch.manual_seed(0)
+    shape = (2, 3, 2, 16) if _small(backend) else (5, 123, 3, 64)
+    x = _leaf(torch.randn(shape[1], shape[0], shape[2], shape[3]), dtype)  # non-contiguous view below
+    xv = x.transpose(0, 1)
+    # distinct sin values within each pair, so a wrong transpose would show
+    cos, sin = torch.randn(1, shape[1], shape[3]), torch.randn(1, shape[1], shape[3])
+    got = fused.rope(xv, cos, sin, neox)
+    want = fused.ref_rope(xv, cos, sin, neox)
+    _close(got, want, dtype, "forward")
+    g = torch.randn(shape).to(dtype)
+    _close(torch.autograd.grad((got.float() * g.float()).sum(), x)[0],
+           torch.autograd.grad((want.float() * g.float()).sum(), x)[0], dtype, "grad")
+
+
+# ------------------------------------------------------------------ swiglu
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("split", [True, False])
+def test_swiglu_forward_and_grads(backend, dtype, split):
+    torch.manual_seed(0)
+    shape = (3, 5, 2 * 37) if _small(backend) else (5, 123, 2 * 123)
+    xx = _leaf(torch.randn(shape), dtype)
+    if split:
+        x, y = xx.chunk(2, -1)  # strided halves, no copy
+        leaves = [xx]
+    else:
+        x = xx[..., ::2]  # non-unit column stride: copied
+        y = _leaf(torch.randn(x.shape), dtype)
+        leaves = [xx, y]
+    got, want = fused.swiglu(x, y), fused.ref_swiglu(x, y)
+    _close(got, want, dtype, "forward")
+    g = torch.randn(got.shape).to(dtype)
+    for a, b in zip(torch.autograd.grad((got.float() * g.float()).sum(), leaves),
+                    torch.autograd.grad((want.float() * g.float()).sum(), leaves)):
+        _close(a, b, dtype, "grad")
+
+
+def test_swiglu_paddle_api():
+    x = paddle.to_tensor(np.linspace(-3, 3, 12, dtype="float32").reshape(2, 6), stop_gradient=False)
+    y = F.swiglu(x)
+    a, b = x.numpy()[:, :3], x.numpy()[:, 3:]
+    np.testing.assert_allclose(y.numpy(), a / (1 + np.exp(-a)) * b, rtol=1e-5, atol=1e-6)
+    y.sum().backward()
+    assert x.grad.shape == [2, 6] and not y.stop_gradient
+
+
+# ------------------------------------------------------------------ Paddle API level
+
+
+def test_paddle_api_grads_and_shapes():
+    x = paddle.randn([2, 3, 16])
+    x.stop_gradient = False
+    w = paddle.ones([16])
+    w.stop_gradient = False
+    r = paddle.randn([2, 3, 16])
+    out, res_out = F.fused_rms_norm(x, w, None, 1e-6, 2, residual=r)
+    assert out.shape == [2, 3, 16] and res_out.shape == [2, 3, 16]
+    (out.sum() + res_out.sum()).backward()
+    assert x.grad.shape == [2, 3, 16] and w.grad.shape == [16]
+    out, _, mean, var = F.fused_layer_norm(x, w, None, 1e-5, begin_norm_axis=2)
+    assert mean.shape == [6] and var.shape == [6] and str(mean.dtype) == "paddle.float32"
+    out.mean().backward()
+
+
+def test_quantisation_is_not_implemented():
+    x, w = paddle.randn([2, 8]), paddle.ones([8])
+    with pytest.raises(NotImplementedError, match="fused_rms_norm"):
+        F.fused_rms_norm(x, w, None, 1e-6, 1, quant_scale=0.5)
+    with pytest.raises(NotImplementedError, match="fused_layer_norm"):
+        F.fused_layer_norm(x, w, None, 1e-6, quant_scale=0.5)
+    with pytest.raises(NotImplementedError, match="fused_bias_act"):
+        F.fused_bias_act(x, None, quant_scale=0.5)
+
+
+def test_fused_bias_act():
+    x, b = paddle.randn([3, 8]), paddle.randn([8])
+    s = x.numpy() + b.numpy()
+    np.testing.assert_allclose(F.fused_bias_act(x, b, act_method="relu").numpy(), np.maximum(s, 0), rtol=1e-6)
+    a, c = s[:, :4], s[:, 4:]
+    np.testing.assert_allclose(F.fused_bias_act(x, b, act_method="swiglu").numpy(), a / (1 + np.exp(-a)) * c,
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError):
+        F.fused_bias_act(x, b, act_method="nope")
+
+
+# ------------------------------------------------------------------ torch.library machinery
+
+
+def _opcheck_cases():
+    x = torch.randn(6, 10, requires_grad=True)
+    r = torch.randn(6, 10, requires_grad=True)
+    w, nb, bias = (torch.randn(10, requires_grad=True) for _ in range(3))
+    q = torch.randn(2, 3, 2, 8, requires_grad=True)
+    cs = torch.randn(1, 3, 8)
+    y = torch.randn(6, 10, requires_grad=True)
+    return [
+        (torch.ops.paddle_on_torch.norm_fwd.default, (x, r, bias, w, nb, 1e-5, 0.5, False)),
+        (torch.ops.paddle_on_torch.norm_fwd.default, (x, None, None, w, None, 1e-5, 1.0, True)),
+        (torch.ops.paddle_on_torch.rope.default, (q, cs, cs.clone(), True)),
+        (torch.ops.paddle_on_torch.rope.default, (q, cs, cs.clone(), False)),
+        (torch.ops.paddle_on_torch.swiglu.default, (x, y)),
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS[:2], indirect=True)
+def test_opcheck(backend):
+    for opfn, args in _opcheck_cases():
+        torch.library.opcheck(opfn, args, test_utils=("test_schema", "test_autograd_registration",
+                                                      "test_faketensor", "test_aot_dispatch_dynamic"))
+
+
+def test_compile_fullgraph_and_make_fx():
+    def f(x, w, q, cs):
+        out = fused.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
+        return out.sum() + fused.rope(q, cs, cs, True).sum() + fused.swiglu(x, out).sum()
+
+    x, w = torch.randn(4, 8, requires_grad=True), torch.randn(8, requires_grad=True)
+    q, cs = torch.randn(1, 3, 2, 8, requires_grad=True), torch.randn(1, 3, 8)
+    cf = torch.compile(f, backend="aot_eager", fullgraph=True)
+    got = cf(x, w, q, cs)
+    got.backward()
+    g = [x.grad.clone(), w.grad.clone(), q.grad.clone()]
+    x.grad = w.grad = q.grad = None
+    f(x, w, q, cs).backward()
+    for a, b in zip(g, [x.grad, w.grad, q.grad]):
+        torch.testing.assert_close(a, b)
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    gm = make_fx(f)(x, w, q, cs)
+    assert "paddle_on_torch.norm_fwd" in str(gm.graph)
+
+
+def test_env_var_forces_backend(monkeypatch):
+    t = torch.randn(2, 2)
+    monkeypatch.setenv("PADDLE_ON_TORCH_KERNELS", "reference")
+    assert fused.backend_for(t) == "reference"
+    monkeypatch.delenv("PADDLE_ON_TORCH_KERNELS")
+    assert fused.backend_for(t) == ("cpp" if _cpp_ok() else "reference")
+    assert fused.backend_for(t.double()) == "reference"
+
+
+def test_no_compiler_falls_back_with_one_warning(monkeypatch, tmp_path):
+    from torch.utils import cpp_extension
+
+    def broken(*a, **k):
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(cpp_extension, "load", broken)
+    monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
+    monkeypatch.setattr(ext, "_module", None)
+    monkeypatch.setattr(ext, "_failed", False)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        assert fused.backend_for(torch.randn(2)) == "reference"
+        x = torch.randn(3, 4)
+        fused.norm_fwd(x, None, None, None, None, 1e-6, 1.0, True)
+    assert sum("C++ kernels unavailable" in str(r.message) for r in rec) == 1
