@@ -81,7 +81,7 @@ class LenetTrainer:
 
     def train_batch(self, x, y):
         self.net.train()
-        xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+        xt, yt = torch.as_tensor(x), torch.as_tensor(y)  # numpy (train_batch) or tensors (DataLoader)
         logits = self.net(xt)
         loss = self.loss_fn(logits, yt.reshape(-1))
         loss.backward()
