@@ -31,6 +31,7 @@ import json
 import os
 import struct
 import tempfile
+import warnings
 
 import numpy as np
 import torch
@@ -197,8 +198,8 @@ def _resolve_inputs(layer, fn, input_spec):
         if isinstance(s, (list, tuple, dict)):
             raise NotImplementedError("paddle.jit.save: nested input_spec structures are not supported; pass one "
                                       "InputSpec per positional argument")
-        if isinstance(s, InputSpec) and s.name is None:
-            s = InputSpec(list(s.shape), s.dtype, f"x{i}", s.stop_gradient)
+        if isinstance(s, InputSpec):
+            s = InputSpec(list(s.shape), s.dtype, s.name or f"x{i}", s.stop_gradient)
         specs.append(s)
     return specs
 
@@ -310,6 +311,25 @@ def save(layer, path, input_spec=None, **configs):
                            f"torch.export: {type(e).__name__}: {e}") from e
     with torch.no_grad():
         out = module(weights, examples)
+    # a dim asked to be dynamic that the trace had to fix (the code used its value: a reshape to a
+    # Python int, ...) stays fixed: found by running the program once with other sizes
+    if any(-1 in s.shape for s in tensor_specs):
+        other = [torch.zeros([3 if d == -1 else d for d in s.shape], dtype=e.dtype) for s, e in zip(tensor_specs, examples)]
+        try:
+            with torch.no_grad():
+                ep.module()(weights, other)
+            specialised = False
+        except Exception:  # noqa: BLE001 - a failed shape guard, whatever its exception type
+            specialised = True
+    else:
+        specialised = False
+    for s, e in zip(tensor_specs, examples):
+        fixed = [i for i, d in enumerate(s.shape) if d == -1] if specialised else []
+        if fixed:
+            val = e
+            warnings.warn(f"paddle.jit.save: input '{s.name}' dims {fixed} were declared dynamic (None/-1) but "
+                          f"the model's code fixes them; the saved program takes shape {list(val.shape)} only.")
+            s.shape = tuple(int(val.shape[i]) if i in fixed else d for i, d in enumerate(s.shape))
 
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
@@ -463,6 +483,10 @@ class TranslatedLayer(Layer):
             raise ValueError(f"The saved model takes {len(specs)} inputs ({[s['name'] for s in specs]}), but "
                              f"received {len(inputs)}.")
         args = [_normalize.to_torch(v) for v in inputs]
+        for a, s in zip(args, specs):
+            if a.dim() != len(s["shape"]) or any(w != -1 and d != w for d, w in zip(a.shape, s["shape"])):
+                raise ValueError(f"The saved model's input '{s['name']}' has shape {s['shape']} (-1: any size), "
+                                 f"but received {list(a.shape)}.")
         weights = [p._t for p in self.__dict__["_parameters"].values()]
         out = self.__dict__["_module"](weights, args)
         return _to_paddle_tree(out)
