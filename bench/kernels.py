@@ -45,7 +45,7 @@ def rope_shape(shape):
 # ---------------------------------------------------------------- real Paddle (subprocess)
 
 PADDLE_SCRIPT = r"""
-import json, sys, time
+import json, os, sys, time
 import numpy as np
 import paddle
 import paddle.incubate.nn.functional as F
@@ -101,7 +101,7 @@ def build(op, shape, torch, fused):
             return (x - mu) * torch.rsqrt(var + EPS) * w + b
 
         def fused_op(x, w, b):
-            return fused.norm_fwd(x.reshape(-1, n), None, None, w, None if rms else b, EPS, 1.0, rms)[0].reshape(x.shape)
+            return fused.fused_norm(x.reshape(-1, n), None, None, w, None if rms else b, EPS, 1.0, rms)[0].reshape(x.shape)
 
         numel = x.numel()
         return (x, w, b), (0, 1, 2) if not rms else (0, 1), eager, fused_op, 2 * numel * f4, 5 * numel * f4
@@ -118,7 +118,7 @@ def build(op, shape, torch, fused):
             return x * c + rot * s
 
         def fused_op(x, cos, sin):
-            return fused.rope(x, cos, sin, True)
+            return fused.fused_rope(x, cos, sin, True)
 
         numel = x.numel()
         return (x, cos, sin), (0,), eager, fused_op, 2 * numel * f4, 4 * numel * f4
@@ -129,7 +129,7 @@ def build(op, shape, torch, fused):
             return torch.nn.functional.silu(x) * y
 
         numel = x.numel()
-        return (x, y), (0, 1), eager, fused.swiglu, 3 * numel * f4, 8 * numel * f4
+        return (x, y), (0, 1), eager, fused.fused_swiglu, 3 * numel * f4, 8 * numel * f4
     raise ValueError(op)
 
 
@@ -161,7 +161,11 @@ def main():
     ap.add_argument("--no-paddle", action="store_true")
     ap.add_argument("--paddle-python", default=os.path.expanduser("~/oracle/bin/python"))
     ap.add_argument("--ops", default="rms_norm,layer_norm,rope,swiglu")
+    ap.add_argument("--thp", action="store_true", help="THP_MEM_ALLOC_ENABLE=1: huge pages for big CPU tensors "
+                    "(fresh 64 MiB allocations otherwise cost ~16k page faults each)")
     args = ap.parse_args()
+    if args.thp:
+        os.environ["THP_MEM_ALLOC_ENABLE"] = "1"  # read by c10 lazily, on the first big allocation
 
     import torch
 
@@ -173,7 +177,8 @@ def main():
     if ext.load() is None:
         sys.exit("C++ kernels could not be built; nothing to benchmark")
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, CPU capability "
-          f"{torch.backends.cpu.get_cpu_capability()}, C++ kernels built for {ext.load().capability()}")
+          f"{torch.backends.cpu.get_cpu_capability()}, C++ kernels built for {ext.load().capability()}, "
+          f"THP_MEM_ALLOC_ENABLE={os.environ.get('THP_MEM_ALLOC_ENABLE', 'unset')}")
 
     # copy bandwidth: read + write of a 64 MiB buffer into a preallocated destination
     src = torch.randn(16 * 1024 * 1024)

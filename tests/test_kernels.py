@@ -90,7 +90,7 @@ def test_norm_forward_and_grads(backend, dtype, rms, variant):
     nb = None if variant == "no_affine" else _leaf(torch.randn(n), torch.float32)
     x2 = x.reshape(-1, n)
     r2 = res.reshape(-1, n) if res is not None else None
-    got = fused.norm_fwd(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
+    got = fused.fused_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
     want = fused.ref_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
     for g, r, name in zip(got, want, ["out", "residual_out", "mean", "rstd"]):
         _close(g, r, dtype, name)
@@ -191,7 +191,7 @@ def test_rope_grads(backend, dtype, neox):
     xv = x.transpose(0, 1)
     # distinct sin values within each pair, so a wrong transpose would show
     cos, sin = torch.randn(1, shape[1], shape[3]), torch.randn(1, shape[1], shape[3])
-    got = fused.rope(xv, cos, sin, neox)
+    got = fused.fused_rope(xv, cos, sin, neox)
     want = fused.ref_rope(xv, cos, sin, neox)
     _close(got, want, dtype, "forward")
     g = torch.randn(shape).to(dtype)
@@ -216,7 +216,7 @@ def test_swiglu_forward_and_grads(backend, dtype, split):
         x = xx[..., ::2]  # non-unit column stride: copied
         y = _leaf(torch.randn(x.shape), dtype)
         leaves = [xx, y]
-    got, want = fused.swiglu(x, y), fused.ref_swiglu(x, y)
+    got, want = fused.fused_swiglu(x, y), fused.ref_swiglu(x, y)
     _close(got, want, dtype, "forward")
     g = torch.randn(got.shape).to(dtype)
     for a, b in zip(torch.autograd.grad((got.float() * g.float()).sum(), leaves),
@@ -275,6 +275,30 @@ def test_fused_bias_act():
 # ------------------------------------------------------------------ torch.library machinery
 
 
+@pytest.mark.parametrize("backend", BACKENDS[1:2], indirect=True)
+def test_custom_ops_match_eager_fast_path(backend):
+    """The C++ kernels through the dispatcher (custom ops) and through the eager fast path agree."""
+    torch.manual_seed(0)
+    x, r = torch.randn(9, 40, requires_grad=True), torch.randn(9, 40, requires_grad=True)
+    w, b = torch.randn(40, requires_grad=True), torch.randn(40, requires_grad=True)
+    q, cs, sn = torch.randn(2, 3, 2, 8, requires_grad=True), torch.randn(1, 3, 8), torch.randn(1, 3, 8)
+    pairs = [
+        (lambda: fused.norm_fwd(x, r, b, w, b, 1e-5, 0.7, False)[:2], lambda: fused.fused_norm(x, r, b, w, b, 1e-5, 0.7, False)[:2]),
+        (lambda: (fused.rope(q, cs, sn, True),), lambda: (fused.fused_rope(q, cs, sn, True),)),
+        (lambda: (fused.swiglu(x, r),), lambda: (fused.fused_swiglu(x, r),)),
+    ]
+    for op_fn, fast_fn in pairs:
+        outs = []
+        for fn in (op_fn, fast_fn):
+            o = fn()
+            loss = sum((t * torch.linspace(-1, 1, t.numel()).reshape(t.shape)).sum() for t in o)
+            outs.append(list(o) + list(torch.autograd.grad(loss, [x, r, b, w, q], allow_unused=True)))
+        for a, c in zip(*outs):
+            assert (a is None) == (c is None)
+            if a is not None:
+                torch.testing.assert_close(a, c)
+
+
 def _opcheck_cases():
     x = torch.randn(6, 10, requires_grad=True)
     r = torch.randn(6, 10, requires_grad=True)
@@ -322,8 +346,10 @@ def test_compile_fullgraph_and_make_fx():
 def test_env_var_forces_backend(monkeypatch):
     t = torch.randn(2, 2)
     monkeypatch.setenv("PADDLE_ON_TORCH_KERNELS", "reference")
+    fused.reload_env()
     assert fused.backend_for(t) == "reference"
     monkeypatch.delenv("PADDLE_ON_TORCH_KERNELS")
+    fused.reload_env()
     assert fused.backend_for(t) == ("cpp" if _cpp_ok() else "reference")
     assert fused.backend_for(t.double()) == "reference"
 

@@ -20,6 +20,9 @@ SOURCE = r"""
 using at::vec::Vectorized;
 using fVec = Vectorized<float>;
 constexpr int64_t VS = fVec::size();
+// rows per task so that a task touches at least ATen's GRAIN_SIZE elements: small problems run on
+// the calling thread (waking OpenMP workers costs more than they save, and a lot on a busy machine)
+static inline int64_t row_grain(int64_t n) { return std::max<int64_t>(1, at::internal::GRAIN_SIZE / std::max<int64_t>(n, 1)); }
 
 // ------------------------------------------------------------ float row helpers
 
@@ -135,7 +138,7 @@ std::vector<at::Tensor> norm_fwd(const at::Tensor& x, const c10::optional<at::Te
     const scalar_t* pr = has_res ? res.data_ptr<scalar_t>() : nullptr;
     scalar_t* po = out.data_ptr<scalar_t>();
     scalar_t* pro = has_res ? res_out.data_ptr<scalar_t>() : nullptr;
-    at::parallel_for(0, M, 1, [&](int64_t r0, int64_t r1) {
+    at::parallel_for(0, M, row_grain(N), [&](int64_t r0, int64_t r1) {
       std::vector<float> b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
       for (int64_t r = r0; r < r1; ++r) {
         const float* s;
@@ -175,7 +178,7 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
   at::Tensor w = as_float(weight);
   const float* pw = fptr(w);
   at::Tensor ds = at::empty({M, N}, s.options());
-  const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), M));
+  const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), (M + row_grain(N) - 1) / row_grain(N)));
   const bool part = want_dw || want_db;
   at::Tensor pdw = at::zeros({want_dw ? nchunks : 0, N}, s.options().dtype(at::kFloat));
   at::Tensor pdb = at::zeros({want_db ? nchunks : 0, N}, s.options().dtype(at::kFloat));
@@ -247,7 +250,7 @@ at::Tensor rope_fwd(const at::Tensor& x, const at::Tensor& cos, const at::Tensor
   DISPATCH_FLOATING(x.scalar_type(), "rope_fwd", [&] {
     const scalar_t* px = x.data_ptr<scalar_t>();
     scalar_t* po = out.data_ptr<scalar_t>();
-    at::parallel_for(0, A0 * A1, 1, [&](int64_t t0, int64_t t1) {
+    at::parallel_for(0, A0 * A1, row_grain(H * D), [&](int64_t t0, int64_t t1) {
       std::vector<float> ss(D), b1(std::is_same<scalar_t, float>::value ? 0 : D), b2(b1.size());
       for (int64_t t = t0; t < t1; ++t) {
         const int64_t a0 = t / A1, a1 = t % A1;
@@ -301,7 +304,7 @@ at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
     const scalar_t* px = x.data_ptr<scalar_t>();
     const scalar_t* py = y.data_ptr<scalar_t>();
     scalar_t* po = out.data_ptr<scalar_t>();
-    at::parallel_for(0, M, std::max<int64_t>(1, 16384 / std::max<int64_t>(N, 1)), [&](int64_t r0, int64_t r1) {
+    at::parallel_for(0, M, row_grain(N), [&](int64_t r0, int64_t r1) {
       std::vector<float> b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
       for (int64_t r = r0; r < r1; ++r) {
         const float* xr = Row<scalar_t>::in(px + r * sx, N, b1.data());
@@ -331,7 +334,7 @@ std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, con
     const scalar_t* py = y.data_ptr<scalar_t>();
     scalar_t* pdx = dx.data_ptr<scalar_t>();
     scalar_t* pdy = dy.data_ptr<scalar_t>();
-    at::parallel_for(0, M, std::max<int64_t>(1, 16384 / std::max<int64_t>(N, 1)), [&](int64_t r0, int64_t r1) {
+    at::parallel_for(0, M, row_grain(N), [&](int64_t r0, int64_t r1) {
       const size_t nb = std::is_same<scalar_t, float>::value ? 0 : N;
       std::vector<float> b1(nb), b2(nb), b3(nb), b4(nb), b5(nb);
       const fVec one(1.f);

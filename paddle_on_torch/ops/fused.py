@@ -25,6 +25,8 @@ from typing import List, Optional, Tuple
 import torch
 from torch import Tensor
 
+from .. import ext as _ext
+
 _BACKENDS = ("reference", "cpp", "triton")
 _forced = None
 _CPP_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
@@ -38,35 +40,46 @@ def set_backend(name):
     _forced = name
 
 
+def reload_env():
+    """Re-read PADDLE_ON_TORCH_KERNELS (it is read once, at import)."""
+    global _env
+    _env = os.environ.get("PADDLE_ON_TORCH_KERNELS") or None
+    if _env is not None and _env not in _BACKENDS:
+        raise ValueError(f"PADDLE_ON_TORCH_KERNELS must be one of {_BACKENDS}, got {_env!r}")
+
+
+_env = None
+reload_env()
+_has_triton = None
+
+
 def _triton_available():
-    try:
-        import triton  # noqa: F401
-    except Exception:
-        return False
-    return True
+    global _has_triton
+    if _has_triton is None:
+        try:
+            import triton  # noqa: F401
+            _has_triton = True
+        except Exception:
+            _has_triton = False
+    return _has_triton
 
 
 def backend_for(t):
     """The backend a call with tensor `t` will use."""
-    forced = _forced or os.environ.get("PADDLE_ON_TORCH_KERNELS") or None
+    forced = _forced or _env
     if forced == "reference":
         return "reference"
     if forced == "triton" or (forced is None and t.is_cuda):
         if forced == "triton" or _triton_available():
             return "triton"
         return "reference"
-    if t.device.type == "cpu" and t.dtype in _CPP_DTYPES:
-        from ..ext import load
-
-        if load() is not None:
-            return "cpp"
+    if t.dtype in _CPP_DTYPES and t.device.type == "cpu" and _cpp() is not None:
+        return "cpp"
     return "reference"
 
 
 def _cpp():
-    from ..ext import load
-
-    return load()
+    return _ext._module if _ext._module is not None else _ext.load()
 
 
 def _tri():
@@ -75,8 +88,22 @@ def _tri():
     return fused_triton
 
 
-def _opt(t):
-    return t if t is not None and t.numel() else None
+def _eager_cpp(*ts):
+    """True when a call can skip the torch.library dispatcher and run the C++ kernel under a plain
+    autograd.Function: plain CPU tensors, no tracing / compiling / fake or functorch mode active.
+    (The dispatcher and the custom-op autograd wrapper cost ~20-60 us a call, as much as the whole
+    kernel at small sizes.)"""
+    if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
+        return False
+    for t in ts:
+        if t is not None and type(t) is not torch.Tensor:
+            return False
+    return backend_for(ts[0]) == "cpp"
+
+
+from torch.utils._python_dispatch import _get_current_dispatch_mode as _dispatch_mode  # noqa: E402
+
+_functorch_active = torch._C._are_functorch_transforms_active
 
 
 # =============================================================== norms (rms / layer)
@@ -181,7 +208,10 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
     want_db = has_nb and ctx.needs_input_grad[4]
     if g_out is None:
         g_out = torch.zeros_like(s)
-    ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
+    if _eager_cpp(g_out, s, weight):
+        ds, dw, db = _cpp().norm_bwd(g_out.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
+    else:
+        ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
     if has_res and g_res is not None:
         ds = ds + g_res
     dx = ds
@@ -192,6 +222,24 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
 
 
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
+
+
+class _NormFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, residual, bias, weight, norm_bias, eps, alpha, rms):
+        out = tuple(_cpp().norm_fwd(x.contiguous(), residual, bias, weight, norm_bias, eps, alpha, rms))
+        _norm_setup(ctx, (x, residual, bias, weight, norm_bias, eps, alpha, rms), out)
+        ctx.mark_non_differentiable(out[2], out[3])
+        return out
+
+    backward = staticmethod(_norm_backward)
+
+
+def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms):
+    """norm_fwd, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
+    if _eager_cpp(x, residual, bias, weight, norm_bias):
+        return _NormFn.apply(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+    return norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms)
 
 
 # =============================================================== rotary position embedding
@@ -241,10 +289,29 @@ def _rope_setup(ctx, inputs, output):
 
 def _rope_backward(ctx, g):
     cos, sin = ctx.saved_tensors
-    return rope(g, cos, rope_transpose_sin(sin, ctx.neox).contiguous(), ctx.neox), None, None, None
+    sin_t = rope_transpose_sin(sin, ctx.neox).contiguous()
+    if _eager_cpp(g, cos, sin_t):
+        return _cpp().rope_fwd(g.contiguous(), cos, sin_t, ctx.neox), None, None, None
+    return rope(g, cos, sin_t, ctx.neox), None, None, None
 
 
 rope.register_autograd(_rope_backward, setup_context=_rope_setup)
+
+
+class _RopeFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, cos, sin, neox):
+        _rope_setup(ctx, (x, cos, sin, neox), None)
+        return _cpp().rope_fwd(x.contiguous(), cos, sin, neox)
+
+    backward = staticmethod(_rope_backward)
+
+
+def fused_rope(x, cos, sin, neox):
+    """rope, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
+    if _eager_cpp(x, cos, sin):
+        return _RopeFn.apply(x, cos, sin, neox)
+    return rope(x, cos, sin, neox)
 
 
 # =============================================================== swiglu
@@ -297,10 +364,29 @@ def _swiglu_setup(ctx, inputs, output):
 
 def _swiglu_backward(ctx, g):
     x, y = ctx.saved_tensors
+    if x.numel() and _eager_cpp(g, x, y):
+        dx, dy = _cpp().swiglu_bwd(_rows(g.contiguous()), _rows(x), _rows(y))
+        return dx.reshape(x.shape), dy.reshape(y.shape)
     return swiglu_bwd(g, x, y)
 
 
 swiglu.register_autograd(_swiglu_backward, setup_context=_swiglu_setup)
 
-__all__: List[str] = ["norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",
+
+class _SwigluFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return _cpp().swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
+
+    backward = staticmethod(_swiglu_backward)
+
+
+def fused_swiglu(x, y):
+    """swiglu, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
+    if x.numel() and x.shape == y.shape and _eager_cpp(x, y):
+        return _SwigluFn.apply(x, y)
+    return swiglu(x, y)
+
+__all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",
                       "ref_rope", "ref_swiglu", "rope_transpose_sin", "set_backend", "backend_for"]

@@ -49,7 +49,7 @@ def fused_rms_norm(x: TensorLike, norm_weight: TensorLike, norm_bias: OptionalTe
     _no_quant("fused_rms_norm", quant_scale)
     m, n = _rows(x, begin_norm_axis, norm_weight, "fused_rms_norm")
     x2 = x.reshape(m, n)
-    out, res_out, _, _ = _fused.norm_fwd(x2, _flat(residual, -1) if residual is None else residual.reshape(m, n),
+    out, res_out, _, _ = _fused.fused_norm(x2, None if residual is None else residual.reshape(m, n),
                                          _flat(bias, n), _flat(norm_weight, n), _flat(norm_bias, n),
                                          float(epsilon), 1.0, True)
     return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else res_out
@@ -67,7 +67,7 @@ def fused_layer_norm(x: TensorLike, norm_weight: OptionalTensor, norm_bias: Opti
     _no_quant("fused_layer_norm", quant_scale)
     m, n = _rows(x, begin_norm_axis, norm_weight, "fused_layer_norm")
     x2 = x.reshape(m, n)
-    out, res_out, mean, rstd = _fused.norm_fwd(x2, None if residual is None else residual.reshape(m, n),
+    out, res_out, mean, rstd = _fused.fused_norm(x2, None if residual is None else residual.reshape(m, n),
                                                _flat(bias, n), _flat(norm_weight, n), _flat(norm_bias, n),
                                                float(epsilon), float(residual_alpha), False)
     return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else x, mean, rstd
@@ -139,7 +139,7 @@ def fused_rotary_position_embedding(q: TensorLike, k: OptionalTensor = None, v: 
         if t.dim() != 4 or t.shape[:2] != q.shape[:2] or t.shape[-1] != head_dim:
             raise ValueError(f"fused_rotary_position_embedding: k/v must match q's layout, got {list(t.shape)} "
                              f"for q {list(q.shape)}")
-        outs.append(_fused.rope(t, cos_t, sin_t, bool(use_neox_rotary_style)))
+        outs.append(_fused.fused_rope(t, cos_t, sin_t, bool(use_neox_rotary_style)))
     return tuple(outs)
 
 
@@ -154,7 +154,7 @@ def swiglu(x: TensorLike, y: OptionalTensor = None, name=None):
         x, y = torch.broadcast_tensors(x, y)
     if x.dtype != y.dtype:
         raise TypeError(f"swiglu: x and y must have the same dtype, got {x.dtype} and {y.dtype}")
-    return _fused.swiglu(x, y)
+    return _fused.fused_swiglu(x, y)
 
 
 _ACTS = {
@@ -182,7 +182,7 @@ def fused_bias_act(x: TensorLike, bias: OptionalTensor = None, dequant_scales: O
         x = x + bias
     if act_method == "swiglu":
         a, b = x.chunk(2, dim=-1)
-        return _fused.swiglu(a, b)
+        return _fused.fused_swiglu(a, b)
     if act_method == "geglu":
         a, b = x.chunk(2, dim=-1)
         return torch.nn.functional.gelu(a) * b
