@@ -10,6 +10,8 @@ states are taken at each sequence's last valid step; otherwise (LSTM with proj_s
 cells as Paddle does.
 """
 import math
+import warnings
+from typing import NamedTuple
 
 import torch
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
@@ -22,7 +24,8 @@ from .. import initializer as I
 from .container import LayerList
 from .layers import Layer
 
-__all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU"]
+__all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU",
+           "BeamSearchDecoder", "dynamic_decode"]
 
 
 def _map(fn, *structs):
@@ -453,3 +456,214 @@ class GRU(RNNBase):
                  weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None, bias_hh_attr=None, name=None):
         super().__init__("GRU", input_size, hidden_size, num_layers, direction, time_major, dropout, weight_ih_attr,
                          weight_hh_attr, bias_ih_attr, bias_hh_attr, 0)
+
+
+# ------------------------------------------------------------------ decoding (paddle.nn.decode)
+def _smap(fn, *structs):
+    """Paddle's map_structure: fn over the leaves of lists/tuples/namedtuples/dicts."""
+    first = structs[0]
+    if isinstance(first, tuple) and hasattr(first, "_fields"):
+        return type(first)(*(_smap(fn, *parts) for parts in zip(*structs)))
+    if isinstance(first, (list, tuple)):
+        return type(first)(_smap(fn, *parts) for parts in zip(*structs))
+    if isinstance(first, dict):
+        return {k: _smap(fn, *(s[k] for s in structs)) for k in first}
+    return fn(*structs)
+
+
+def _leaves(s):
+    if isinstance(s, (list, tuple)):
+        return [v for part in s for v in _leaves(part)]
+    if isinstance(s, dict):
+        return [v for k in s for v in _leaves(s[k])]
+    return [s]
+
+
+def _tmap(fn, *structs):
+    """_smap over the torch tensors of paddle Tensors, giving paddle Tensors."""
+    return _smap(lambda *vs: wrap(fn(*(to_torch(v) for v in vs))), *structs)
+
+
+class Decoder:
+    """The interface dynamic_decode drives: initialize, step, finalize (Paddle's paddle.nn.decode.Decoder)."""
+
+    def initialize(self, inits):
+        raise NotImplementedError
+
+    def step(self, time, inputs, states, **kwargs):
+        raise NotImplementedError
+
+    def finalize(self, outputs, final_states, sequence_lengths):
+        raise NotImplementedError
+
+    @property
+    def tracks_own_finished(self):
+        return False
+
+
+class BeamSearchDecoder(Decoder):
+    """Beam search over an RNN cell, as Paddle's: log-softmax scores summed along each beam, finished beams
+    can only extend with `end_token` at no cost, top `beam_size` of beam * vocab candidates per step."""
+
+    def __init__(self, cell, start_token, end_token, beam_size, embedding_fn=None, output_fn=None):
+        self.cell, self.embedding_fn, self.output_fn = cell, embedding_fn, output_fn
+        self.start_token, self.end_token, self.beam_size = start_token, end_token, beam_size
+
+    class OutputWrapper(NamedTuple):
+        scores: Tensor
+        predicted_ids: Tensor
+        parent_ids: Tensor
+
+    class StateWrapper(NamedTuple):
+        cell_states: Tensor
+        log_probs: Tensor
+        finished: Tensor
+        lengths: Tensor
+
+    @staticmethod
+    def tile_beam_merge_with_batch(x, beam_size):
+        t = to_torch(x)
+        return wrap(t.unsqueeze(1).expand(t.shape[0], beam_size, *t.shape[1:]).reshape(-1, *t.shape[1:]))
+
+    def _split_batch_beams(self, x):
+        t = to_torch(x)
+        return wrap(t.reshape(-1, self.beam_size, *t.shape[1:]))
+
+    def _merge_batch_beams(self, x):
+        t = to_torch(x)
+        return wrap(t.reshape(-1, *t.shape[2:]))
+
+    def _expand_to_beam_size(self, x):
+        t = to_torch(x).unsqueeze(1)
+        return wrap(t.repeat(1, self.beam_size, *([1] * (t.dim() - 2))))
+
+    def _float(self):
+        return torch.float64 if _dtypes.get_default_dtype() == "float64" else torch.float32
+
+    def initialize(self, initial_cell_states):
+        self.kinf = 1e9
+        state = to_torch(_flatten(initial_cell_states)[0])
+        self.batch_size = state.shape[0]
+        dev = state.device
+        cell_states = _smap(self._expand_to_beam_size, initial_cell_states)
+        inputs = torch.full([self.batch_size, self.beam_size], self.start_token, dtype=torch.int64, device=dev)
+        row = torch.tensor([[0.0] + [-self.kinf] * (self.beam_size - 1)], dtype=torch.float32, device=dev)
+        log_probs = row.repeat(self.batch_size, 1).to(self._float())
+        finished = torch.zeros([self.batch_size, self.beam_size], dtype=torch.bool, device=dev)
+        lengths = torch.zeros_like(inputs)
+        inputs = wrap(inputs)
+        if self.embedding_fn:
+            inputs = self.embedding_fn(inputs)
+        finished = wrap(finished)
+        return inputs, self.StateWrapper(cell_states, wrap(log_probs), finished, wrap(lengths)), finished
+
+    def _gather(self, x, beam_indices):
+        t = to_torch(x)
+        rows = torch.arange(t.shape[0], device=t.device).unsqueeze(1)
+        return t[rows, beam_indices]
+
+    def _beam_search_step(self, time, logits, next_cell_states, beam_state):
+        logits = to_torch(logits)
+        self.vocab_size = v = logits.shape[-1]
+        noend = torch.full([v], -self.kinf, dtype=torch.float32, device=logits.device)
+        noend[self.end_token] = 0
+        noend = noend.to(self._float())
+        step_log_probs = torch.log(torch.softmax(logits, -1))
+        fin = to_torch(beam_state.finished).to(step_log_probs.dtype).unsqueeze(2)
+        step_log_probs = fin * noend - step_log_probs * (fin - 1)
+        log_probs = step_log_probs + to_torch(beam_state.log_probs).unsqueeze(2)
+        scores = log_probs.reshape(-1, self.beam_size * v)
+        topk_scores, topk_indices = torch.topk(scores, self.beam_size)
+        beam_indices = torch.div(topk_indices, v, rounding_mode="floor")
+        token_indices = topk_indices % v
+        next_log_probs = self._gather(scores, topk_indices)
+        next_cell_states = _tmap(lambda t: self._gather(t, beam_indices), next_cell_states)
+        next_finished = self._gather(beam_state.finished, beam_indices)
+        lengths = to_torch(beam_state.lengths)
+        next_lengths = self._gather(lengths, beam_indices) + (~next_finished).to(lengths.dtype)
+        next_finished = next_finished | (token_indices == self.end_token)
+        out = self.OutputWrapper(wrap(topk_scores), wrap(token_indices), wrap(beam_indices))
+        state = self.StateWrapper(next_cell_states, wrap(next_log_probs), wrap(next_finished), wrap(next_lengths))
+        return out, state
+
+    def step(self, time, inputs, states, **kwargs):
+        inputs = _smap(self._merge_batch_beams, inputs)
+        cell_states = _smap(self._merge_batch_beams, states.cell_states)
+        cell_outputs, next_cell_states = self.cell(inputs, cell_states, **kwargs)
+        cell_outputs = _smap(self._split_batch_beams, cell_outputs)
+        next_cell_states = _smap(self._split_batch_beams, next_cell_states)
+        if self.output_fn is not None:
+            cell_outputs = self.output_fn(cell_outputs)
+        out, state = self._beam_search_step(time, cell_outputs, next_cell_states, states)
+        sample_ids = out.predicted_ids
+        sample_ids.stop_gradient = True
+        next_inputs = self.embedding_fn(sample_ids) if self.embedding_fn else sample_ids
+        return out, state, next_inputs, state.finished
+
+    def finalize(self, outputs, final_states, sequence_lengths):
+        from ..functional.extension import gather_tree
+
+        return gather_tree(outputs.predicted_ids, outputs.parent_ids), final_states
+
+    @property
+    def tracks_own_finished(self):
+        return True
+
+
+def _maybe_copy(state, new_state, step_mask):
+    """Keep `state` where step_mask (finished) is set, else take `new_state` (Paddle's arithmetic blend)."""
+    is_bool = state.dtype == torch.bool
+    if is_bool:
+        state, new_state = state.float(), new_state.float()
+    m = step_mask.to(state.dtype).unsqueeze(1)
+    m = m.reshape(m.shape + (1,) * (state.dim() - m.dim()))
+    out = state * m - new_state * (m - 1)
+    return out.bool() if is_bool else out
+
+
+def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=False, impute_finished=False,
+                   is_test=False, return_length=False, **kwargs):
+    """Run `decoder` step by step until every entry is finished (or past `max_step_num`), as Paddle's dygraph
+    loop does; outputs are stacked over time ([batch, time, ...] unless output_time_major)."""
+    inputs, states, finished = decoder.initialize(inits)
+    sequence_lengths = wrap(torch.zeros(to_torch(finished).shape, dtype=torch.int64,
+                                        device=to_torch(finished).device))
+    arrays = None
+    step = 0
+    time = wrap(torch.zeros([1], dtype=torch.int64))
+    while not bool(to_torch(finished).all()):
+        step_outputs, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
+        if not decoder.tracks_own_finished:
+            nf = to_torch(next_finished) | to_torch(finished)
+            finished._t = nf  # Paddle assigns into `finished` in place
+            next_finished = wrap(nf)
+            sl = to_torch(sequence_lengths)
+            next_lengths = wrap(sl + (~nf).to(sl.dtype))
+            if impute_finished:
+                next_states = _tmap(lambda a, b: _maybe_copy(a, b, nf), states, next_states)
+        else:
+            if not hasattr(next_states, "lengths"):
+                warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would "
+                              "be all zeros.")
+            next_lengths = getattr(next_states, "lengths", sequence_lengths)
+        if arrays is None:
+            template, arrays = step_outputs, [[x] for x in _leaves(step_outputs)]
+        else:
+            for a, x in zip(arrays, _leaves(step_outputs)):
+                a.append(x)
+        inputs, states, finished, sequence_lengths = next_inputs, next_states, next_finished, next_lengths
+        time = wrap(to_torch(time) + 1)
+        step += 1
+        if max_step_num is not None and step > max_step_num:
+            break
+    stacked = iter([wrap(torch.stack([to_torch(v) for v in a], 0)) for a in arrays])
+    outputs = _smap(lambda _: next(stacked), template)
+    final_states = states
+    try:
+        outputs, final_states = decoder.finalize(outputs, final_states, sequence_lengths)
+    except NotImplementedError:
+        pass
+    if not output_time_major:
+        outputs = _tmap(lambda t: t.permute(1, 0, *range(2, t.dim())), outputs)
+    return (outputs, final_states, sequence_lengths) if return_length else (outputs, final_states)
+
