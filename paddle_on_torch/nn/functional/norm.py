@@ -27,15 +27,21 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     xt = x.movedim(-1, 1) if last else x  # torch's fused kernel wants channels at dim 1
     if use_global:
         out = torch.batch_norm(xt, weight, bias, running_mean, running_var, False, 0.0, epsilon, False)
-    else:
-        # normalise with the batch statistics in one fused op (its backward is fused too) ...
+    elif training:
+        # One fused op normalises with the batch statistics and updates the running ones (torch's
+        # momentum is the share of the new value: 1 - Paddle's).  torch tracks the unbiased batch
+        # variance, Paddle the biased one: rescale the new share by (n - 1) / n afterwards.
+        # (The op gets copies of the [C] buffers: autograd keeps what it was given, and the buffers
+        # themselves are written again below.)
+        new_mean, new_var = running_mean.detach().clone(), running_var.detach().clone()
+        out = torch.batch_norm(xt, weight, bias, new_mean, new_var, True, 1.0 - momentum, epsilon, False)
+        n = xt.numel() // xt.shape[1]
+        with torch.no_grad():
+            kept = running_var * momentum
+            running_mean.copy_(new_mean)
+            running_var.copy_((new_var - kept) * ((n - 1) / n) + kept)
+    else:  # batch statistics without tracking them (use_global_stats=False outside training)
         out = torch.batch_norm(xt, weight, bias, None, None, True, 0.0, epsilon, False)
-        if training:  # ... and track Paddle's running statistics: biased variance, momentum = kept share
-            with torch.no_grad():
-                dims = [d for d in range(xt.dim()) if d != 1]
-                var, mean = torch.var_mean(xt, dim=dims, unbiased=False)
-                running_mean.mul_(momentum).add_(mean.to(running_mean.dtype), alpha=1.0 - momentum)
-                running_var.mul_(momentum).add_(var.to(running_var.dtype), alpha=1.0 - momentum)
     return out.movedim(1, -1) if last else out
 
 
