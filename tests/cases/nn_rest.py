@@ -159,3 +159,74 @@ def dynamic_decode_plain_decoder_impute(paddle):
                                                  impute_finished=impute, return_length=True)
         res += [outs, st, lens]
     return res
+
+
+# ---------------------------------------------------------------- hsigmoid_loss / HSigmoidLoss
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_default_tree(paddle):
+    F = paddle.nn.functional
+    res = []
+    for n in (2, 5, 8, 13):
+        x = _x(paddle, [6, 4], n)
+        w = _x(paddle, [n - 1, 4], n + 1)
+        b = _x(paddle, [n - 1, 1], n + 2)
+        y = paddle.to_tensor([i % n for i in (0, 1, 4, 7, 12, 3)])
+        out = F.hsigmoid_loss(x, y, n, w, b)
+        out.sum().backward()
+        res += [out, x.grad, w.grad, b.grad]
+    return res
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_no_bias_label_column_float64(paddle):
+    F = paddle.nn.functional
+    x = _x(paddle, [3, 5], 20, dtype="float64")
+    w = _x(paddle, [6, 5], 21, dtype="float64")
+    return F.hsigmoid_loss(x, paddle.to_tensor([[6], [0], [3]]), 7, w)
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_clipped_pre_out(paddle):
+    # |pre| > 40 is clipped; Paddle's gradient ignores the clip
+    F = paddle.nn.functional
+    x = _x(paddle, [2, 3], 22, scale=30.0)
+    w = _x(paddle, [3, 3], 23, scale=3.0)
+    out = F.hsigmoid_loss(x, paddle.to_tensor([1, 2]), 4, w)
+    out.sum().backward()
+    return [out, x.grad, w.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_custom_tree(paddle):
+    F = paddle.nn.functional
+    x = _x(paddle, [4, 3], 24)
+    w = _x(paddle, [6, 3], 25)
+    b = _x(paddle, [6, 1], 26)
+    table = paddle.to_tensor([[0, 2, 5], [0, 1, -1], [0, 3, 4], [0, -1, 4]])
+    code = paddle.to_tensor([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    out = F.hsigmoid_loss(x, paddle.to_tensor([0, 1, 2, 3]), 6, w, b, path_table=table, path_code=code)
+    out.mean().backward()
+    return [out, x.grad, w.grad, b.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_layer_default_and_custom(paddle):
+    paddle.seed(1)
+    m = fill_parameters(paddle.nn.HSigmoidLoss(4, 6), seed=3)
+    x = _x(paddle, [3, 4], 27)
+    res = [m(x, paddle.to_tensor([5, 0, 2])), m.weight.shape, m.bias.shape]
+    mc = fill_parameters(paddle.nn.HSigmoidLoss(4, 5, is_custom=True, is_sparse=True), seed=4)
+    table = paddle.to_tensor([[0, 1], [0, 2], [3, 4]])
+    code = paddle.to_tensor([[0, 1], [1, 1], [1, 0]])
+    res += [mc(x, paddle.to_tensor([0, 1, 2]), table, code), mc.weight.shape]
+    return res
+
+
+@case
+def hsigmoid_num_classes_too_small(paddle):
+    return paddle.nn.functional.hsigmoid_loss(paddle.ones([2, 3]), paddle.to_tensor([0, 1]), 1, paddle.ones([1, 3]))
+
+
+@case
+def hsigmoid_layer_num_classes_too_small(paddle):
+    return paddle.nn.HSigmoidLoss(3, 1)

@@ -18,7 +18,7 @@ __all__ = [
     "poisson_nll_loss", "kl_div", "mse_loss", "ctc_loss", "softmax_with_cross_entropy", "cross_entropy",
     "sigmoid_focal_loss", "multi_label_soft_margin_loss", "hinge_embedding_loss", "cosine_embedding_loss",
     "triplet_margin_with_distance_loss", "triplet_margin_loss", "multi_margin_loss", "multi_label_margin_loss",
-    "soft_margin_loss", "gaussian_nll_loss", "adaptive_log_softmax_with_loss",
+    "soft_margin_loss", "gaussian_nll_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
 ]
 
 _APPRO_INF = 1e20  # Paddle's TolerableValue: an infinite -log(p) becomes 1e20
@@ -594,3 +594,39 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
     if not batched:
         output = output.squeeze(0)
     return wrap(output), wrap(loss)
+
+
+# ------------------------------------------------------------------ hierarchical sigmoid
+def _hsigmoid_paths(label, num_classes, path_table, path_code):
+    """(node index, bit, in-path mask), each [batch, code_length], as Paddle's MatrixBitCodeFunctor walks them."""
+    if path_table is None:  # the default complete binary tree: leaf c = label + num_classes
+        width = (num_classes - 1).bit_length()
+        c = label.reshape(-1).long() + num_classes
+        j = torch.arange(width, device=c.device)
+        idx = (c.unsqueeze(1) >> (j + 1)) - 1
+        bit = (c.unsqueeze(1) >> j) & 1
+        mask = idx >= 0  # bits below the highest set bit of c
+        return idx, bit.bool(), mask
+    idx = path_table.long()
+    mask = torch.cumsum((idx < 0).long(), 1) == 0  # the path ends at its first negative entry
+    return idx, path_code != 0, mask
+
+
+@op
+def hsigmoid_loss(input: TensorLike, label: TensorLike, num_classes, weight: TensorLike, bias: OptionalTensor = None,
+                  path_table: OptionalTensor = None, path_code: OptionalTensor = None, is_sparse=False, name=None):
+    """Paddle's hierarchical sigmoid: per node on the label's path, pre = w_node . x + b_node clipped to [-40, 40];
+    loss = sum softplus(pre) - sum_{bit=1} pre, where every column past a path's end counts softplus(0) = log 2
+    (Paddle's kernel keeps that constant).  The clip passes gradients straight through, as Paddle's grad kernel."""
+    if num_classes < 2:
+        raise ValueError(f"Expected num_classes >= 2 (got {num_classes})")
+    idx, bit, mask = _hsigmoid_paths(label, num_classes, path_table, path_code)
+    safe = torch.where(mask, idx, torch.zeros_like(idx))
+    pre = torch.zeros(idx.shape, dtype=input.dtype, device=input.device)
+    if bias is not None:
+        pre = pre + bias.reshape(-1)[safe]
+    pre = pre + torch.einsum("bld,bd->bl", weight[safe], input)
+    pre = torch.where(mask, pre, torch.zeros_like(pre))
+    pre = pre + (pre.clamp(-40.0, 40.0) - pre).detach()
+    taken = torch.where(mask & bit, pre, torch.zeros_like(pre)).sum(1, keepdim=True)
+    return torch.log(1.0 + torch.exp(pre)).sum(1, keepdim=True) - taken

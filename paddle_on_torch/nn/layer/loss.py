@@ -7,7 +7,7 @@ __all__ = [
     "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "L1Loss", "BCELoss", "NLLLoss", "PoissonNLLLoss",
     "KLDivLoss", "MarginRankingLoss", "CTCLoss", "SmoothL1Loss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
     "CosineEmbeddingLoss", "TripletMarginWithDistanceLoss", "TripletMarginLoss", "MultiMarginLoss",
-    "MultiLabelMarginLoss", "SoftMarginLoss", "GaussianNLLLoss", "AdaptiveLogSoftmaxWithLoss",
+    "MultiLabelMarginLoss", "SoftMarginLoss", "GaussianNLLLoss", "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss",
 ]
 
 
@@ -312,3 +312,28 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         log_prob = self._get_full_log_prob(input[not_in_shortlist], head_output[not_in_shortlist])
         indices = paddle.masked_select(paddle.arange(len(not_in_shortlist)), not_in_shortlist)
         return paddle.scatter(output, indices, paddle.argmax(log_prob, axis=1).cast("float32"))
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid over a default tree (num_classes - 1 nodes) or a custom one (num_classes nodes)."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False,
+                 name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError("num_classes must not be less than 2 with default tree")
+        if not is_custom and is_sparse:
+            print("Sparse mode should not be used without custom tree")
+            is_sparse = False
+        self._feature_size, self._num_classes = feature_size, num_classes
+        self._is_custom, self._is_sparse, self._name = is_custom, is_sparse, name
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        self._dtype = _dtypes.get_default_dtype()
+        print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
+        c = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([c, feature_size], attr=weight_attr, is_bias=False, dtype=self._dtype)
+        self.bias = self.create_parameter([c, 1], attr=bias_attr, is_bias=True, dtype=self._dtype)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table=path_table,
+                               path_code=path_code, is_sparse=self._is_sparse, name=self._name)
