@@ -7,7 +7,7 @@ setup(
     packages=find_packages(include=["paddle_on_torch", "paddle_on_torch.*"]),
     package_data={"paddle_on_torch": ["_paddle_api.json"]},
     python_requires=">=3.10",
-    install_requires=["torch>=2.6,<2.15", "numpy>=1.24", "safetensors>=0.4"],
+    install_requires=["torch>=2.6,<2.15", "numpy>=1.24", "safetensors>=0.4", "pillow>=9"],
     extras_require={
         "kernels": ["ninja>=1.11", "triton>=3.0"],
         "test": ["pytest>=8", "hypothesis>=6"],
