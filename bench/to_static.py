@@ -52,9 +52,7 @@ if side.startswith("shim"):
                 return model(*xs)
 else:
     from bench import twins
-    import importlib
-    tmod = importlib.import_module(f"bench.twins.{work}")
-    model = twins.load(work)
+    tmod, model = twins.load(work)
     if side == "torch_compile":
         cmodel = torch.compile(model)
     else:
