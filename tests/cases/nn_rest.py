@@ -230,3 +230,104 @@ def hsigmoid_num_classes_too_small(paddle):
 @case
 def hsigmoid_layer_num_classes_too_small(paddle):
     return paddle.nn.HSigmoidLoss(3, 1)
+
+
+# ---------------------------------------------------------------- class_center_sample (one process)
+@case
+def class_center_sample_all_positive(paddle):
+    F = paddle.nn.functional
+    lab = paddle.to_tensor([7, 3, 3, 9, 0, 7])
+    res = list(F.class_center_sample(lab, 10, 4)) + list(F.class_center_sample(lab, 12, 3))
+    res += list(F.class_center_sample(lab.astype("int32"), 10, 2, group=False))
+    return res
+
+
+@case
+def class_center_sample_negatives_properties(paddle):
+    # the negatives are random: check what is fixed (positives first and sorted, distinct, remap, range)
+    F = paddle.nn.functional
+    lab = paddle.to_tensor([11, 2, 5, 2, 17, 11, 0])
+    paddle.seed(5)
+    remap, centers = F.class_center_sample(lab, 20, 9)
+    c = centers.numpy().tolist()
+    return [remap, centers.shape, str(centers.dtype), c[:4], len(set(c)) == len(c), all(0 <= v < 20 for v in c),
+            [c[i] for i in remap.numpy().tolist()] == lab.numpy().tolist(), remap.stop_gradient]
+
+
+@case(random=True)
+def class_center_sample_random_shape(paddle):
+    return list(paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 4, 1]), 30, 10))
+
+
+@case
+def class_center_sample_too_many_samples(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 2]), 5, 6)
+
+
+@case
+def class_center_sample_2d_label(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([[1, 2]]), 5, 3)
+
+
+@case
+def class_center_sample_bad_group(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 2]), 5, 3, group=3)
+
+
+# ---------------------------------------------------------------- margin_cross_entropy (one process)
+def _margin_reference(cos, label, m1, m2, m3, s, reduction):
+    """NumPy transcription of Paddle's GPU kernel (its CPU build has none) and of its gradient."""
+    cos = cos.astype("float64")
+    n = cos.shape[0]
+    rows = np.arange(n)
+    theta = np.arccos(cos[rows, label])
+    z = cos.copy()
+    z[rows, label] = np.cos(m1 * theta + m2) - m3
+    z = z * s
+    z = z - z.max(1, keepdims=True)
+    sm = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    loss = -np.log(sm[rows, label])[:, None]
+    dloss = np.ones_like(loss) / (n if reduction == "mean" else 1)
+    g = sm * dloss
+    g[rows, label] -= dloss[:, 0]
+    g[rows, label] *= m1 * np.sin(m1 * theta + m2) / np.sqrt(1 - cos[rows, label] ** 2)
+    g = g * s
+    loss = loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+    return [np.asarray(loss, "float32"), sm.astype("float32"), g.astype("float32")]
+
+
+@case(rtol=2e-5, atol=2e-5)
+def margin_cross_entropy_values_and_grad(paddle):
+    F = paddle.nn.functional
+    rng = np.random.default_rng(3)
+    cos = rng.uniform(-0.95, 0.95, [4, 6]).astype("float32")
+    label = np.array([1, 5, 0, 3])
+    res = []
+    for m1, m2, m3, s, red in ((1.0, 0.5, 0.0, 64.0, "mean"), (1.0, 0.0, 0.35, 30.0, "sum"),
+                               (1.35, 0.25, 0.1, 8.0, None), (1.0, 0.0, 0.0, 1.0, "mean")):
+        x = paddle.to_tensor(cos, stop_gradient=False)
+        try:
+            loss, sm = F.margin_cross_entropy(x, paddle.to_tensor(label), m1, m2, m3, s, return_softmax=True,
+                                              reduction=red)
+            loss.sum().backward()
+            res += [loss.numpy(), sm.numpy(), x.grad.numpy()]
+        except RuntimeError:  # real Paddle's CPU build: "(Unavailable) Do not support ... for cpu kernel now"
+            res += _margin_reference(cos, label, m1, m2, m3, s, red)
+    return res
+
+
+@case(rtol=2e-5, atol=2e-5)
+def margin_cross_entropy_label_column_and_shapes(paddle):
+    F = paddle.nn.functional
+    cos = np.random.default_rng(4).uniform(-0.9, 0.9, [3, 5]).astype("float32")
+    try:
+        loss = F.margin_cross_entropy(paddle.to_tensor(cos), paddle.to_tensor([[4], [0], [2]]), reduction="none")
+        return [loss.numpy(), loss.shape]
+    except RuntimeError:
+        ref = _margin_reference(cos, np.array([4, 0, 2]), 1.0, 0.5, 0.0, 64.0, "none")[0]
+        return [ref, list(ref.shape)]
+
+
+@case
+def margin_cross_entropy_bad_label_rank(paddle):
+    return paddle.nn.functional.margin_cross_entropy(paddle.ones([2, 3]) * 0.5, paddle.ones([2, 1, 1], "int64"))

@@ -10,7 +10,7 @@ from . import _layout as L
 
 __all__ = ["alpha_dropout", "bilinear", "cosine_similarity", "dropout", "dropout1d", "dropout2d", "dropout3d",
            "feature_alpha_dropout", "fold", "interpolate", "label_smooth", "linear", "pad", "unfold", "upsample",
-           "zeropad2d"]
+           "zeropad2d", "class_center_sample"]
 
 
 @op
@@ -289,3 +289,41 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
 
 
 del math
+
+
+# ---------------------------------------------------------------- class_center_sample (PartialFC)
+def _single_process_group(group, api):
+    """Paddle's group check; more than one process is not supported here (the ops need collective sampling)."""
+    if not (group is False or group is None or hasattr(group, "is_member")):
+        raise ValueError(f"Expected group is False, None or instance of paddle.distributed.collective.Group "
+                         f"             (got group: {group})")
+    if group is False:
+        return
+    from ... import distributed
+
+    if distributed.get_world_size(group) > 1:
+        raise NotImplementedError(f"{api} across {distributed.get_world_size(group)} processes is not supported by "
+                                  "paddle_on_torch (single-process only)")
+
+
+@op
+def class_center_sample(label: TensorLike, num_classes, num_samples, group=None):
+    """All distinct positive classes of `label` (ascending), then random negatives up to `num_samples`; the label
+    remapped to positions in that list.  Single process only."""
+    _single_process_group(group, "paddle.nn.functional.class_center_sample")
+    if num_samples > num_classes:
+        raise ValueError(f"Expected num_samples less than or equal to {num_classes}, got num_samples {num_samples}")
+    if label.numel() < 1:
+        raise ValueError(f"Expected label_size > 0              (got label_size: {label.numel()})")
+    if label.dim() != 1:
+        raise ValueError(f"Expected label_dims == 1              (got label_dims: {label.dim()})")
+    positive, remapped = torch.unique(label, sorted=True, return_inverse=True)
+    if positive.numel() < num_samples:
+        is_pos = torch.zeros(num_classes, dtype=torch.bool, device=label.device)
+        is_pos[positive.long()] = True
+        negatives = torch.nonzero(~is_pos).reshape(-1)
+        pick = negatives[torch.randperm(negatives.numel(), device=label.device)[:num_samples - positive.numel()]]
+        sampled = torch.cat([positive, pick.to(label.dtype)])
+    else:
+        sampled = positive
+    return remapped.to(label.dtype), sampled

@@ -19,6 +19,7 @@ __all__ = [
     "sigmoid_focal_loss", "multi_label_soft_margin_loss", "hinge_embedding_loss", "cosine_embedding_loss",
     "triplet_margin_with_distance_loss", "triplet_margin_loss", "multi_margin_loss", "multi_label_margin_loss",
     "soft_margin_loss", "gaussian_nll_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
+    "margin_cross_entropy",
 ]
 
 _APPRO_INF = 1e20  # Paddle's TolerableValue: an infinite -log(p) becomes 1e20
@@ -630,3 +631,40 @@ def hsigmoid_loss(input: TensorLike, label: TensorLike, num_classes, weight: Ten
     pre = pre + (pre.clamp(-40.0, 40.0) - pre).detach()
     taken = torch.where(mask & bit, pre, torch.zeros_like(pre)).sum(1, keepdim=True)
     return torch.log(1.0 + torch.exp(pre)).sum(1, keepdim=True) - taken
+
+
+# ------------------------------------------------------------------ margin_cross_entropy (ArcFace / CosFace)
+@op
+def margin_cross_entropy(logits: TensorLike, label: TensorLike, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+                         group=None, return_softmax=False, reduction="mean"):
+    """Softmax cross entropy over scale * cos-logits whose label entry becomes cos(margin1 * acos(x) + margin2) -
+    margin3 (the math of Paddle's GPU kernel; Paddle's CPU build has none).  Single process only."""
+    from .common import _single_process_group
+
+    assert reduction in ["mean", "sum", "none", None]
+    _single_process_group(group, "paddle.nn.functional.margin_cross_entropy")
+    if logits.shape[-1] == 0:
+        raise ValueError(f"Expected logit_dims[-1] > 0 (got logit_dims {list(logits.shape)})")
+    if logits.dim() - 1 != label.dim() and logits.dim() != label.dim():
+        raise ValueError(f"Expected input_dims - 1 = label_dims or input_dims == label_dims             "
+                         f"(got input_dims{logits.dim()}, label_dims{label.dim()})")
+    if logits.dim() - 1 == label.dim():
+        label = label.unsqueeze(-1)
+    out_type = logits.dtype
+    x = logits.float() if out_type == torch.float16 else logits
+    lab = label.long()
+    target = torch.gather(x, -1, lab)
+    if abs(margin1 - 1.0) > 1e-8 or abs(margin2) > 1e-8:
+        target = torch.cos(margin1 * torch.acos(target) + margin2)
+    target = target - margin3
+    x = torch.scatter(x, -1, lab, target) * scale
+    log_softmax = torch.log_softmax(x, -1)
+    loss = -torch.gather(log_softmax, -1, lab)
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    softmax = torch.exp(log_softmax)
+    if out_type == torch.float16:
+        softmax, loss = softmax.to(out_type), loss.to(out_type)
+    return (loss, softmax) if return_softmax else loss
