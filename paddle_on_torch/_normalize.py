@@ -158,7 +158,7 @@ def _shape(shape):
     t = type(shape)
     if t is list or t is tuple:  # the common case: plain ints, checked without a per-element call
         for v in shape:
-            if type(v) is not int:
+            if type(v) is not int and not isinstance(v, torch.SymInt):  # (symbolic sizes stay symbolic)
                 break
         else:
             return list(shape)
@@ -183,7 +183,13 @@ _CONVERTERS = {
 
 # Paddle 3.3 accepts torch's keyword names beside its own.
 ALIASES = {"input": "x", "other": "y", "dim": "axis", "keepdims": "keepdim"}
-_MISSING = type("_Missing", (), {"__repr__": lambda self: "<required>"})()
+class _MissingType(type):
+    def __repr__(cls):
+        return "<required>"
+
+
+# A class, not an instance of a throwaway class: dynamo can rebuild it from an op's defaults.
+_MISSING = _MissingType("_MISSING", (), {})
 
 
 def _write_out(out, r):

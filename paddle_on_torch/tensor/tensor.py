@@ -32,7 +32,7 @@ class Size(list):
     __str__ = __repr__
 
     def __getitem__(self, i):
-        r = list.__getitem__(self, i)
+        r = super().__getitem__(i)  # (not list.__getitem__(self, i): dynamo traces super() calls)
         return Size(r) if isinstance(i, slice) else r
 
     def __add__(self, other):
