@@ -331,3 +331,68 @@ def margin_cross_entropy_label_column_and_shapes(paddle):
 @case
 def margin_cross_entropy_bad_label_rank(paddle):
     return paddle.nn.functional.margin_cross_entropy(paddle.ones([2, 3]) * 0.5, paddle.ones([2, 1, 1], "int64"))
+
+
+# ---------------------------------------------------------------- rnnt_loss / RNNTLoss (warprnnt's CPU kernel)
+def _rnnt_inputs(paddle, b, t, u, v, seed, log_softmax=True, dtype="float32"):
+    acts = data([b, t, u + 1, v], seed, dtype=dtype)
+    x = paddle.to_tensor(acts, stop_gradient=False)
+    inp = paddle.nn.functional.log_softmax(x, -1) if log_softmax else x
+    rng = np.random.default_rng(seed)
+    label = paddle.to_tensor(rng.integers(1, v, [b, u]).astype("int32"))
+    return x, inp, label
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_lengths_and_fastemit(paddle):
+    F = paddle.nn.functional
+    res = []
+    for lam in (0.0, 0.001, 0.3):
+        x, inp, label = _rnnt_inputs(paddle, 3, 5, 3, 6, 1)
+        il = paddle.to_tensor([5, 3, 4], dtype="int32")
+        ll = paddle.to_tensor([3, 1, 2], dtype="int32")
+        loss = F.rnnt_loss(inp, label, il, ll, fastemit_lambda=lam, reduction="none")
+        (loss * paddle.to_tensor([1.0, 2.0, -0.5])).sum().backward()
+        res += [loss, x.grad]
+    return res
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_raw_acts_blank_and_reductions(paddle):
+    # the CPU kernel takes its input as log-probabilities as they are (no log_softmax inside)
+    F = paddle.nn.functional
+    res = []
+    for red in ("mean", "sum", "none"):
+        x, _, label = _rnnt_inputs(paddle, 2, 4, 2, 5, 2, log_softmax=False)
+        label = paddle.where(label == 4, paddle.zeros_like(label), label)  # blank is 4: labels use 0..3
+        loss = F.rnnt_loss(x, label, paddle.to_tensor([4, 2], dtype="int32"),
+                           paddle.to_tensor([2, 2], dtype="int32"), blank=4, reduction=red)
+        loss.sum().backward()
+        res += [loss, x.grad]
+    return res
+
+
+@case(rtol=1e-6, atol=1e-6)
+def rnnt_loss_float64_empty_label(paddle):
+    F = paddle.nn.functional
+    x, inp, label = _rnnt_inputs(paddle, 2, 3, 2, 4, 3, dtype="float64")
+    loss = F.rnnt_loss(inp, label, paddle.to_tensor([3, 3], dtype="int32"), paddle.to_tensor([0, 2], dtype="int32"),
+                       fastemit_lambda=0.01)
+    loss.backward()
+    return [loss, x.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_layer(paddle):
+    x, inp, label = _rnnt_inputs(paddle, 2, 6, 4, 7, 4)
+    m = paddle.nn.RNNTLoss(blank=0, fastemit_lambda=0.05, reduction="sum")
+    loss = m(inp, label, paddle.to_tensor([6, 5], dtype="int32"), paddle.to_tensor([4, 3], dtype="int32"))
+    loss.backward()
+    return [loss, x.grad]
+
+
+@case
+def rnnt_loss_int64_label(paddle):
+    x, inp, label = _rnnt_inputs(paddle, 1, 2, 1, 3, 5)
+    return paddle.nn.functional.rnnt_loss(inp, label.astype("int64"), paddle.to_tensor([2], dtype="int32"),
+                                          paddle.to_tensor([1], dtype="int32"))

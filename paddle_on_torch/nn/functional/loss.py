@@ -19,7 +19,7 @@ __all__ = [
     "sigmoid_focal_loss", "multi_label_soft_margin_loss", "hinge_embedding_loss", "cosine_embedding_loss",
     "triplet_margin_with_distance_loss", "triplet_margin_loss", "multi_margin_loss", "multi_label_margin_loss",
     "soft_margin_loss", "gaussian_nll_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
-    "margin_cross_entropy",
+    "margin_cross_entropy", "rnnt_loss",
 ]
 
 _APPRO_INF = 1e20  # Paddle's TolerableValue: an infinite -log(p) becomes 1e20
@@ -668,3 +668,114 @@ def margin_cross_entropy(logits: TensorLike, label: TensorLike, margin1=1.0, mar
     if out_type == torch.float16:
         softmax, loss = softmax.to(out_type), loss.to(out_type)
     return (loss, softmax) if return_softmax else loss
+
+
+# ------------------------------------------------------------------ rnnt_loss (warprnnt's CPU kernel)
+def _rnnt_alpha_beta(logp, label, t_len, u_len, blank):
+    """Forward/backward variables of the transducer lattice, [B, T, U] in float64.  `logp` is used as given
+    (warprnnt's CPU kernel does no log_softmax).  Time steps and label positions are scanned in turn."""
+    b_sz, t_max, u_max, _ = logp.shape
+    ninf = float("-inf")
+    dev = logp.device
+    blank_lp = logp[..., blank]                                      # [B, T, U]
+    u_idx = torch.arange(u_max, device=dev)
+    lab = torch.zeros(b_sz, u_max, dtype=torch.long, device=dev)
+    if u_max > 1:
+        lab[:, :u_max - 1] = label[:, :u_max - 1].long()
+    emit = torch.gather(logp, 3, lab[:, None, :, None].expand(b_sz, t_max, u_max, 1)).squeeze(3)
+    emit = emit.masked_fill((u_idx[None, :] >= (u_len[:, None] - 1))[:, None, :], ninf)  # no emission past labels
+    alphas = []
+    a = torch.full((b_sz, u_max), ninf, dtype=logp.dtype, device=dev)
+    a[:, 0] = 0.0
+    for t in range(t_max):
+        if t:
+            a = alphas[-1] + blank_lp[:, t - 1]
+        alphas.append(_scan_emit(a, emit[:, t]))
+    alpha = torch.stack(alphas, 1)
+    t_last = (t_len.long() - 1).clamp_min(0)
+    u_last = (u_len.long() - 1).clamp_min(0)
+    rows = torch.arange(b_sz, device=dev)
+    loglik = alpha[rows, t_last, u_last] + blank_lp[rows, t_last, u_last]
+    betas = [None] * t_max
+    nxt = torch.full((b_sz, u_max), ninf, dtype=logp.dtype, device=dev)
+    for t in range(t_max - 1, -1, -1):
+        start = torch.full((b_sz, u_max), ninf, dtype=logp.dtype, device=dev)
+        start[rows, u_last] = blank_lp[rows, t, u_last]
+        bvec = torch.where((t == t_last)[:, None], start, nxt + blank_lp[:, t])
+        bvec = bvec.masked_fill((t > t_last)[:, None], ninf)
+        nxt = _scan_emit_rev(bvec, emit[:, t])
+        betas[t] = nxt
+    beta = torch.stack(betas, 1)
+    return alpha, beta, loglik, blank_lp, emit, lab
+
+
+def _scan_emit(a, e):
+    """x[u] = logaddexp(a[u], x[u-1] + e[u-1]) for every u: lse_{k<=u}(a[k] + sum e[k..u-1])."""
+    out = [a[:, 0]]
+    for u in range(1, a.shape[1]):
+        out.append(torch.logaddexp(a[:, u], out[-1] + e[:, u - 1]))
+    return torch.stack(out, 1)
+
+
+def _scan_emit_rev(b, e):
+    """y[u] = logaddexp(b[u], y[u+1] + e[u])."""
+    n = b.shape[1]
+    out = [b[:, n - 1]]
+    for u in range(n - 2, -1, -1):
+        out.append(torch.logaddexp(b[:, u], out[-1] + e[:, u]))
+    return torch.stack(out[::-1], 1)
+
+
+class _WarpRNNT(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, acts, label, t_len, u_len, blank, fastemit_lambda):
+        logp = acts.detach().double()
+        alpha, beta, loglik, blank_lp, emit, lab = _rnnt_alpha_beta(logp, label, t_len, u_len, blank)
+        b_sz, t_max, u_max, _ = logp.shape
+        ll = loglik[:, None, None]
+        dev = logp.device
+        t_last = (t_len.long() - 1)[:, None, None]
+        u_last = (u_len.long() - 1)[:, None, None]
+        t_idx = torch.arange(t_max, device=dev)[None, :, None]
+        u_idx = torch.arange(u_max, device=dev)[None, None, :]
+        beta_next_t = torch.cat([beta[:, 1:], torch.full_like(beta[:, :1], float("-inf"))], 1)
+        g_blank = torch.where(t_idx < t_last, torch.exp(alpha + blank_lp + beta_next_t - ll),
+                              torch.zeros_like(alpha))
+        last = (t_idx == t_last) & (u_idx == u_last)
+        g_blank = torch.where(last, torch.exp(alpha + blank_lp - ll), g_blank)
+        beta_next_u = torch.cat([beta[:, :, 1:], torch.full_like(beta[:, :, :1], float("-inf"))], 2)
+        g_emit = (1.0 + fastemit_lambda) * torch.exp(alpha + emit + beta_next_u - ll)
+        g_emit = torch.nan_to_num(g_emit, nan=0.0)
+        grad = torch.zeros_like(logp)
+        grad.scatter_add_(3, lab[:, None, :, None].expand(b_sz, t_max, u_max, 1), -g_emit.unsqueeze(3))
+        grad[..., blank] -= g_blank
+        ctx.save_for_backward(grad.to(acts.dtype))
+        return (-loglik).to(acts.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (grad,) = ctx.saved_tensors
+        return grad * g[:, None, None, None], None, None, None, None, None
+
+
+def _int32_only(t, what):
+    if t.dtype != torch.int32:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve (int32) does not match the "
+                         f"type of data ({str(t.dtype).replace('torch.', '')}) currently contained in the container.")
+
+
+@op
+def rnnt_loss(input: TensorLike, label: TensorLike, input_lengths: TensorLike, label_lengths: TensorLike, blank=0,
+              fastemit_lambda=0.001, reduction="mean", name=None):
+    """Transducer loss as Paddle's warprnnt CPU kernel: `input` [B, T, U+1, V] is taken as log-probabilities (no
+    log_softmax inside), loss = -log P(label); FastEmit scales the gradient of label emissions by
+    (1 + fastemit_lambda) and leaves the loss value unchanged."""
+    for t, what in ((label, "label"), (input_lengths, "input_lengths"), (label_lengths, "label_lengths")):
+        _int32_only(t, what)
+    loss = _WarpRNNT.apply(input, label, input_lengths, label_lengths + 1, blank, float(fastemit_lambda))
+    assert reduction in ["mean", "sum", "none"]
+    if reduction == "mean":
+        return loss.sum() / input.shape[0]
+    if reduction == "sum":
+        return loss.sum()
+    return loss

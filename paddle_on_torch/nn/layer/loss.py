@@ -8,6 +8,7 @@ __all__ = [
     "KLDivLoss", "MarginRankingLoss", "CTCLoss", "SmoothL1Loss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
     "CosineEmbeddingLoss", "TripletMarginWithDistanceLoss", "TripletMarginLoss", "MultiMarginLoss",
     "MultiLabelMarginLoss", "SoftMarginLoss", "GaussianNLLLoss", "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss",
+    "RNNTLoss",
 ]
 
 
@@ -337,3 +338,13 @@ class HSigmoidLoss(Layer):
     def forward(self, input, label, path_table=None, path_code=None):
         return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table=path_table,
                                path_code=path_code, is_sparse=self._is_sparse, name=self._name)
+
+
+class RNNTLoss(Layer):
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        self.blank, self.reduction, self.fastemit_lambda, self.name = blank, reduction, fastemit_lambda, name
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, blank=self.blank,
+                           fastemit_lambda=self.fastemit_lambda, reduction=self.reduction, name=self.name)
