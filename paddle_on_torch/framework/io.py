@@ -596,22 +596,75 @@ def _read_varint(buf, pos):
         shift += 7
 
 
-def _save_binary(obj, path):
-    Tensor = _tensor_cls()
-    if not isinstance(obj, Tensor):
-        raise NotImplementedError(f"When use_binary_format = True, `paddle.save`  expected Tensor, but received "
-                                  f"{type(obj)}.")
-    t = obj._t.detach().cpu().contiguous()
+def dense_tensor_bytes(t):
+    """One DenseTensor in Paddle's binary layout (version, LoD, TensorDesc protobuf, raw data)."""
+    t = t.detach().cpu().contiguous()
     if t.dtype is torch.bfloat16:
         code, array = _PROTO_BFLOAT16, t.view(torch.uint16).numpy()
     else:
         array = t.numpy()
         if array.dtype not in _PROTO_BY_NUMPY:
-            raise TypeError(f"use_binary_format does not support dtype {obj.dtype}")
+            raise TypeError(f"Paddle's binary tensor format does not support dtype {array.dtype}")
         code = _PROTO_BY_NUMPY[array.dtype]
     desc = b"\x08" + _varint(code) + b"".join(b"\x10" + _varint(d) for d in array.shape)
-    data = (struct.pack("<IQ", 0, 0) + struct.pack("<Ii", 0, len(desc)) + desc
-            + array.tobytes(order="C"))
+    return struct.pack("<IQ", 0, 0) + struct.pack("<Ii", 0, len(desc)) + desc + array.tobytes(order="C")
+
+
+def read_dense_tensor(data, pos=0):
+    """Parse one DenseTensor at `pos`: (numpy array, Paddle dtype code, position after it).
+
+    Raises ValueError (or struct.error) on anything malformed; bfloat16 comes back as uint16."""
+    (version,) = struct.unpack_from("<I", data, pos)
+    if version != 0:
+        raise ValueError(f"unsupported tensor version {version}")
+    (levels,) = struct.unpack_from("<Q", data, pos + 4)
+    pos += 12
+    for _ in range(levels):  # LoD levels: skipped
+        (size,) = struct.unpack_from("<Q", data, pos)
+        pos += 8 + size
+    tversion, desc_size = struct.unpack_from("<Ii", data, pos)
+    pos += 8
+    if tversion != 0 or desc_size < 0 or pos + desc_size > len(data):
+        raise ValueError("bad tensor header")
+    desc, pos = data[pos:pos + desc_size], pos + desc_size
+    code, dims, p = None, [], 0
+    while p < len(desc):
+        key, p = _read_varint(desc, p)
+        field, wire = key >> 3, key & 7
+        if field == 1 and wire == 0:
+            code, p = _read_varint(desc, p)
+        elif field == 2 and wire == 0:
+            d, p = _read_varint(desc, p)
+            dims.append(d - (1 << 64) if d >= 1 << 63 else d)
+        elif field == 2 and wire == 2:  # packed dims
+            n, p = _read_varint(desc, p)
+            end = p + n
+            while p < end:
+                d, p = _read_varint(desc, p)
+                dims.append(d - (1 << 64) if d >= 1 << 63 else d)
+        else:
+            raise ValueError(f"unexpected field {field} in TensorDesc")
+    if code not in _PROTO_DTYPES:
+        raise ValueError(f"unsupported data type {code}")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"negative dimension in {dims}")
+    dtype = np.dtype(_PROTO_DTYPES[code])
+    count = int(np.prod(dims)) if dims else 1
+    nbytes = count * dtype.itemsize
+    if pos + nbytes > len(data):
+        raise ValueError("the data is shorter than the tensor's shape")
+    return np.frombuffer(data, dtype, count, pos).reshape(dims).copy(), code, pos + nbytes
+
+
+def _save_binary(obj, path):
+    Tensor = _tensor_cls()
+    if not isinstance(obj, Tensor):
+        raise NotImplementedError(f"When use_binary_format = True, `paddle.save`  expected Tensor, but received "
+                                  f"{type(obj)}.")
+    try:
+        data = dense_tensor_bytes(obj._t)
+    except TypeError:
+        raise TypeError(f"use_binary_format does not support dtype {obj.dtype}") from None
     with _open_for_writing(path) as f:
         f.write(data)
 
@@ -623,40 +676,6 @@ def _is_binary_dense_tensor(data):
 
 def _load_binary(data, where):
     try:
-        pos = 4
-        (levels,) = struct.unpack_from("<Q", data, pos)
-        pos += 8
-        for _ in range(levels):
-            (size,) = struct.unpack_from("<Q", data, pos)
-            pos += 8 + size
-        version, desc_size = struct.unpack_from("<Ii", data, pos)
-        pos += 8
-        if version != 0 or desc_size < 0:
-            raise ValueError(f"unsupported tensor version {version}")
-        desc, pos = data[pos:pos + desc_size], pos + desc_size
-        code, dims, p = None, [], 0
-        while p < len(desc):
-            key, p = _read_varint(desc, p)
-            field, wire = key >> 3, key & 7
-            if field == 1 and wire == 0:
-                code, p = _read_varint(desc, p)
-            elif field == 2 and wire == 0:
-                d, p = _read_varint(desc, p)
-                dims.append(d - (1 << 64) if d >= 1 << 63 else d)
-            elif field == 2 and wire == 2:  # packed dims
-                n, p = _read_varint(desc, p)
-                end = p + n
-                while p < end:
-                    d, p = _read_varint(desc, p)
-                    dims.append(d - (1 << 64) if d >= 1 << 63 else d)
-            else:
-                raise ValueError(f"unexpected field {field} in TensorDesc")
-        if code not in _PROTO_DTYPES:
-            raise ValueError(f"unsupported data type {code}")
-        dtype = np.dtype(_PROTO_DTYPES[code])
-        count = int(np.prod(dims)) if dims else 1
-        if any(d < 0 for d in dims) or len(data) - pos < count * dtype.itemsize:
-            raise ValueError("the data is shorter than the tensor's shape")
-        return np.frombuffer(data, dtype, count, pos).reshape(dims).copy()
+        return read_dense_tensor(data)[0]
     except (struct.error, ValueError) as e:
         raise ValueError(f"`paddle.load` can not parse the file:{where}. ({e})") from None

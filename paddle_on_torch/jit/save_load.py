@@ -53,79 +53,26 @@ _LOAD_CONFIGS = ("model_filename", "params_filename")
 
 
 # ===================================================================== Paddle's combined params format
-def _dense_tensor_bytes(array):
-    from ..framework.io import _PROTO_BFLOAT16, _PROTO_BY_NUMPY, _varint
-
-    if array.dtype not in _PROTO_BY_NUMPY:
-        raise TypeError(f"paddle.jit.save cannot store a tensor of dtype {array.dtype}")
-    return _desc_and_data(_PROTO_BY_NUMPY[array.dtype], array, _varint)
-
-
-def _desc_and_data(code, array, varint):
-    desc = b"\x08" + varint(code) + b"".join(b"\x10" + varint(d) for d in array.shape)
-    return struct.pack("<IQ", 0, 0) + struct.pack("<Ii", 0, len(desc)) + desc + np.ascontiguousarray(array).tobytes()
-
-
 def _tensor_record(t):
-    from ..framework.io import _PROTO_BFLOAT16, _varint
+    from ..framework.io import dense_tensor_bytes
 
-    t = t.detach().cpu().contiguous()
-    if t.dtype is torch.bfloat16:
-        return _desc_and_data(_PROTO_BFLOAT16, t.view(torch.uint16).numpy(), _varint)
-    return _dense_tensor_bytes(t.numpy())
+    try:
+        return dense_tensor_bytes(t)
+    except TypeError:
+        raise TypeError(f"paddle.jit.save cannot store a tensor of dtype {t.dtype}") from None
 
 
 def read_combined_params(data, where):
     """Every DenseTensor of a combined params file (Paddle's or ours), in file order, as numpy arrays."""
-    from ..framework.io import _PROTO_DTYPES, _read_varint
+    from ..framework.io import read_dense_tensor
 
     out, pos = [], 0
     try:
         while pos < len(data):
-            (version,) = struct.unpack_from("<I", data, pos)
-            if version != 0:
-                raise ValueError(f"unsupported tensor version {version}")
-            (levels,) = struct.unpack_from("<Q", data, pos + 4)
-            pos += 12
-            for _ in range(levels):
-                (size,) = struct.unpack_from("<Q", data, pos)
-                pos += 8 + size
-            tversion, desc_size = struct.unpack_from("<Ii", data, pos)
-            pos += 8
-            if tversion != 0 or desc_size < 0 or pos + desc_size > len(data):
-                raise ValueError("bad tensor header")
-            desc, pos = data[pos:pos + desc_size], pos + desc_size
-            code, dims, p = None, [], 0
-            while p < len(desc):
-                key, p = _read_varint(desc, p)
-                field, wire = key >> 3, key & 7
-                if field == 1 and wire == 0:
-                    code, p = _read_varint(desc, p)
-                elif field == 2 and wire == 0:
-                    d, p = _read_varint(desc, p)
-                    dims.append(d - (1 << 64) if d >= 1 << 63 else d)
-                elif field == 2 and wire == 2:
-                    n, p = _read_varint(desc, p)
-                    end = p + n
-                    while p < end:
-                        d, p = _read_varint(desc, p)
-                        dims.append(d - (1 << 64) if d >= 1 << 63 else d)
-                else:
-                    raise ValueError(f"unexpected field {field} in TensorDesc")
-            if code not in _PROTO_DTYPES:
-                raise ValueError(f"unsupported data type {code}")
-            if any(d < 0 for d in dims):
-                raise ValueError(f"negative dimension in {dims}")
-            dtype = np.dtype(_PROTO_DTYPES[code])
-            count = int(np.prod(dims)) if dims else 1
-            nbytes = count * dtype.itemsize
-            if pos + nbytes > len(data):
-                raise ValueError("the data is shorter than the tensor's shape")
-            array = np.frombuffer(data, dtype, count, pos).reshape(dims).copy()
+            array, code, pos = read_dense_tensor(data, pos)
             if code == 22:  # bfloat16, stored as uint16
                 array = torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
             out.append(array)
-            pos += nbytes
     except (struct.error, ValueError) as e:
         raise ValueError(f"paddle.jit.load can not parse the params file {where}: {e}") from None
     return out
