@@ -31,7 +31,9 @@ import json
 import os
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import best_per_call  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "model_zoo")
@@ -41,22 +43,7 @@ TARGET_S = 0.01      # each repeat runs the step enough times to last about this
 
 
 def _time(fn):
-    """Best per-call (cpu_ms, wall_ms) of `fn`: process CPU time (this process's threads only, so
-    time spent descheduled by other processes' load does not count) and wall-clock time."""
-    for _ in range(3):
-        fn()
-    t = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - t, 1e-6)
-    n = max(1, int(TARGET_S / once))
-    cpu = wall = float("inf")
-    for _ in range(REPEATS):
-        c, t = time.process_time(), time.perf_counter()
-        for _ in range(n):
-            fn()
-        wall = min(wall, (time.perf_counter() - t) / n)
-        cpu = min(cpu, (time.process_time() - c) / n)
-    return cpu * 1e3, wall * 1e3
+    return best_per_call(fn, REPEATS, TARGET_S)
 
 
 def _recorded(name):

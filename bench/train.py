@@ -42,6 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import best_per_call  # noqa: E402
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -57,21 +60,7 @@ FIRST_LOSS_RTOL = 1e-4
 
 
 def _time(fn):
-    """Best per-call (cpu_ms, wall_ms) of `fn` over REPEATS batches of calls, after warm-up."""
-    for _ in range(3):
-        fn()
-    t = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - t, 1e-6)
-    n = max(1, int(TARGET_S / once))
-    cpu = wall = float("inf")
-    for _ in range(REPEATS):
-        c, t = time.process_time(), time.perf_counter()
-        for _ in range(n):
-            fn()
-        wall = min(wall, (time.perf_counter() - t) / n)
-        cpu = min(cpu, (time.process_time() - c) / n)
-    return cpu * 1e3, wall * 1e3
+    return best_per_call(fn, REPEATS, TARGET_S)
 
 
 def _recorded_first_loss(name):
