@@ -50,7 +50,7 @@ class _AdamCore:
         m2 = self._acc(self._moment2_acc_str, target)
         b1p = self._acc(self._beta1_pow_acc_str, target)
         b2p = self._acc(self._beta2_pow_acc_str, target)
-        g = grad.to(m1.dtype)
+        g = grad if grad.dtype is m1.dtype else grad.to(m1.dtype)
         m1.mul_(b1).add_(g * _om(p, b1))
         m2.mul_(b2).add_(g * g * _om(p, b2))
         v = m2

@@ -14,6 +14,7 @@ its gradient as a torch tensor of the target's dtype, `lr` a Python float, `opts
 of the parameter's group.  Everything runs under torch.no_grad.
 """
 import collections
+import functools
 import logging
 
 import numpy as np
@@ -29,13 +30,25 @@ __all__ = ["Optimizer"]
 _HALF = (torch.float16, torch.bfloat16)
 
 
+@functools.lru_cache(maxsize=512)
+def _round32(v):
+    return float(np.float32(v))
+
+
+@functools.lru_cache(maxsize=512)
+def _one_minus32(v):
+    return float(np.float32(1) - np.float32(v))
+
+
 def _k(t, *vals):
     """Paddle's kernels hold their float attributes (betas, epsilon, ...) in the compute type: float32
-    unless the parameter is float64.  Rounding them the same way keeps the updates bit-close."""
-    vals = tuple(float(v.item()) if isinstance(v, _tensor_type()) else v for v in vals)  # Tensor betas
+    unless the parameter is float64.  Rounding them the same way keeps the updates bit-close.
+    (The roundings are cached: this runs for every parameter at every step.)"""
+    tensor = _tensor_type()
+    vals = tuple(float(v.item()) if isinstance(v, tensor) else v for v in vals)  # Tensor betas
     if t.dtype == torch.float64:
         return vals if len(vals) > 1 else vals[0]
-    out = tuple(float(np.float32(v)) for v in vals)
+    out = tuple(_round32(v) for v in vals)
     return out if len(out) > 1 else out[0]
 
 
@@ -43,9 +56,10 @@ def _om(t, v):
     """1 - v, computed in the compute type as Paddle's kernels do (1 - 0.999f is not 0.001f)."""
     if t.dtype == torch.float64:
         return 1.0 - v
-    return float(np.float32(1) - np.float32(v))
+    return _one_minus32(v)
 
 
+@functools.lru_cache(maxsize=None)
 def _tensor_type():
     from ..tensor.tensor import Tensor
 
