@@ -370,3 +370,18 @@ def test_no_compiler_falls_back_with_one_warning(monkeypatch, tmp_path):
         x = torch.randn(3, 4)
         fused.norm_fwd(x, None, None, None, None, 1e-6, 1.0, True)
     assert sum("C++ kernels unavailable" in str(r.message) for r in rec) == 1
+
+
+def test_float64_gradcheck():
+    """fp64 runs the reference path (the statistics stay float32, as Paddle's)."""
+    torch.manual_seed(0)
+    x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    r = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda x, w, r: fused.fused_norm(x, r, None, w, w, 1e-6, 0.5, False)[:2],
+                                    (x, w, r), atol=1e-5)
+    q = torch.randn(1, 3, 2, 4, dtype=torch.float64, requires_grad=True)
+    c, s = torch.randn(1, 3, 4, dtype=torch.float64), torch.randn(1, 3, 4, dtype=torch.float64)
+    for neox in (True, False):
+        assert torch.autograd.gradcheck(lambda q: fused.fused_rope(q, c, s, neox), (q,))
+    assert torch.autograd.gradcheck(fused.fused_swiglu, (x, r))

@@ -106,16 +106,21 @@ from torch.utils._python_dispatch import _get_current_dispatch_mode as _dispatch
 _functorch_active = torch._C._are_functorch_transforms_active
 
 
+def _acc(t):
+    """fp32 for half types, fp64 stays fp64."""
+    return t if t.dtype == torch.float64 else t.float()
+
+
 # =============================================================== norms (rms / layer)
 
 
 def ref_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms):
     """Reference composition (differentiable with plain autograd); x is [M, N]."""
-    xf = x.float()
+    xf = _acc(x)
     if residual is not None:
-        s = xf + alpha * residual.float()
+        s = xf + alpha * _acc(residual)
         if bias is not None:
-            s = s + bias.float()
+            s = s + _acc(bias)
         residual_out = s.to(x.dtype)  # the kernels normalise the unrounded fp32 sum
     else:
         s = xf
@@ -129,16 +134,16 @@ def ref_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms):
         rstd = torch.rsqrt((s - mean[:, None]).pow(2).mean(-1) + eps)
         y = (s - mean[:, None]) * rstd[:, None]
     if weight is not None:
-        y = y * weight.float()
+        y = y * _acc(weight)
     if norm_bias is not None:
-        y = y + norm_bias.float()
-    return y.to(x.dtype), residual_out, mean, rstd
+        y = y + _acc(norm_bias)
+    return y.to(x.dtype), residual_out, mean.float(), rstd.float()  # statistics are float32 (Paddle)
 
 
 def ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db):
-    dyf, sf = dy.float(), s.float()
+    dyf, sf = _acc(dy), _acc(s)
     xhat = (sf if rms else sf - mean[:, None]) * rstd[:, None]
-    g = dyf * weight.float() if weight is not None else dyf
+    g = dyf * _acc(weight) if weight is not None else dyf
     n = sf.shape[-1]
     c_gx = (g * xhat).sum(-1, keepdim=True) / n
     ds = g - xhat * c_gx
@@ -248,7 +253,7 @@ def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms):
 def ref_rope(x, cos, sin, neox):
     """Reference composition; x [A0, A1, H, D], cos/sin [C0, C1, D] float32."""
     c, s = cos[:, :, None, :], sin[:, :, None, :]
-    xf = x.float()
+    xf = _acc(x)
     if neox:
         x0, x1 = xf[..., 0::2], xf[..., 1::2]
         rot = torch.stack((-x1, x0), dim=-1).flatten(-2)
@@ -318,7 +323,7 @@ def fused_rope(x, cos, sin, neox):
 
 
 def ref_swiglu(x, y):
-    return (torch.nn.functional.silu(x.float()) * y.float()).to(x.dtype)
+    return (torch.nn.functional.silu(_acc(x)) * _acc(y)).to(x.dtype)
 
 
 def _rows(t):
