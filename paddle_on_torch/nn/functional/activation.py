@@ -208,13 +208,6 @@ def glu(x: TensorLike, axis=-1, name=None):
 
 
 @op
-def swiglu(x: TensorLike, y: TensorLike = None, name=None):
-    if y is None:
-        x, y = x.chunk(2, dim=-1)
-    return TF.silu(x) * y
-
-
-@op
 def gumbel_softmax(x: TensorLike, temperature=1.0, hard=False, axis=-1, name=None):
     g = -torch.log(-torch.log(torch.empty_like(x).uniform_(0, 1)))
     y = torch.softmax((x + g) / temperature, axis)
@@ -232,3 +225,7 @@ leaky_relu_ = make_inplace(leaky_relu, "leaky_relu_")
 softmax_ = make_inplace(softmax, "softmax_")
 tanh_ = make_inplace(tanh, "tanh_")
 thresholded_relu_ = make_inplace(thresholded_relu, "thresholded_relu_")
+
+
+# paddle.nn.functional.swiglu is the fused op (one home: paddle.incubate.nn.functional)
+from ...incubate.nn.functional import swiglu  # noqa: E402,F401
