@@ -9,9 +9,8 @@ from .._normalize import OptionalTensor, TensorLike, op
 from ..nn.initializer import Normal
 
 __all__ = ["box_coder", "deform_conv2d", "DeformConv2D", "read_file", "roi_pool", "RoIPool", "psroi_pool",
-           "PSRoIPool", "roi_align", "RoIAlign", "nms"]
-# Not provided (they raise UnsupportedAPIError): yolo_loss, yolo_box, prior_box, distribute_fpn_proposals,
-# generate_proposals, matrix_nms, decode_jpeg.
+           "PSRoIPool", "roi_align", "RoIAlign", "nms", "prior_box", "yolo_box", "distribute_fpn_proposals"]
+# Not provided (they raise UnsupportedAPIError): yolo_loss, generate_proposals, matrix_nms, decode_jpeg.
 
 
 class ConvNormActivation(nn.Sequential):
@@ -423,6 +422,140 @@ class DeformConv2D(nn.Layer):
         return deform_conv2d(x=x, offset=offset, weight=self.weight, bias=self.bias, stride=self._stride,
                              padding=self._padding, dilation=self._dilation,
                              deformable_groups=self._deformable_groups, groups=self._groups, mask=mask)
+
+
+# ---------------------------------------------------------------- prior_box / yolo_box
+
+
+def _as_list(v):
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+@op
+def prior_box(input: TensorLike, image: TensorLike, min_sizes, max_sizes=None, aspect_ratios=[1.0],
+              variance=[0.1, 0.1, 0.2, 0.2], flip=False, clip=False, steps=[0.0, 0.0], offset=0.5,
+              min_max_aspect_ratios_order=False, name=None):
+    """SSD prior boxes for every position of `input` ([H, W, num_priors, 4]) and their variances."""
+    min_sizes = [float(v) for v in _as_list(min_sizes)]
+    steps = _as_list(steps)
+    if len(steps) != 2:
+        raise ValueError("steps should be (step_w, step_h)")
+    max_sizes = [] if max_sizes is None else [float(v) for v in _as_list(max_sizes)]
+    if max_sizes and len(max_sizes) != len(min_sizes):
+        raise ValueError(f"(InvalidArgument) The length of min_size and max_size must be equal. But received: "
+                         f"min_size's length is {len(min_sizes)}, max_size's length is {len(max_sizes)}.")
+    ars = [1.0]
+    for ar in _as_list(aspect_ratios):
+        ar = float(ar)
+        if any(abs(ar - a) < 1e-6 for a in ars):
+            continue
+        ars.append(ar)
+        if flip:
+            ars.append(1.0 / ar)
+    fh, fw = int(input.shape[2]), int(input.shape[3])
+    ih, iw = int(image.shape[2]), int(image.shape[3])
+    step_w, step_h = float(steps[0]), float(steps[1])
+    if step_w == 0 or step_h == 0:
+        step_w, step_h = iw / fw, ih / fh
+    half = []  # (half width, half height) of each prior, in Paddle's order
+    for s, mn in enumerate(min_sizes):
+        by_ratio = [(mn * math.sqrt(a) / 2, mn / math.sqrt(a) / 2) for a in ars]
+        by_max = [(math.sqrt(mn * max_sizes[s]) / 2,) * 2] if max_sizes else []
+        if min_max_aspect_ratios_order:
+            half += by_ratio[:1] + by_max + [b for a, b in zip(ars, by_ratio) if abs(a - 1.0) >= 1e-6]
+        else:
+            half += by_ratio + by_max
+    dt = input.dtype if input.dtype == torch.float64 else torch.float32
+    dev = input.device
+    cx = (torch.arange(fw, dtype=torch.float64, device=dev) + offset) * step_w
+    cy = (torch.arange(fh, dtype=torch.float64, device=dev) + offset) * step_h
+    hw = torch.tensor(half, dtype=torch.float64, device=dev).reshape(-1, 2)
+    cx = cx[None, :, None].expand(fh, fw, hw.shape[0])
+    cy = cy[:, None, None].expand(fh, fw, hw.shape[0])
+    box = torch.stack([(cx - hw[:, 0]) / iw, (cy - hw[:, 1]) / ih, (cx + hw[:, 0]) / iw, (cy + hw[:, 1]) / ih], -1)
+    if clip:
+        box = box.clamp(0.0, 1.0)
+    var = torch.tensor([float(v) for v in _as_list(variance)], dtype=torch.float32, device=dev)  # float attrs
+    var = var.to(dt).expand(box.shape).contiguous()
+    return box.to(dt), var
+
+
+@op
+def yolo_box(x: TensorLike, img_size: TensorLike, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True,
+             name=None, scale_x_y=1.0, iou_aware=False, iou_aware_factor=0.5):
+    """Decode a YOLOv3 head [N, C, H, W] into boxes [N, S*H*W, 4] and scores [N, S*H*W, class_num].
+
+    Boxes whose confidence is under `conf_thresh` are all zeros (boxes and scores), as in Paddle.
+    """
+    anchors = [int(a) for a in anchors]
+    an = len(anchors) // 2
+    n, c, h, w = (int(d) for d in x.shape)
+    per = 6 + class_num if iou_aware else 5 + class_num
+    if c != an * per:
+        raise ValueError(f"(InvalidArgument) The channel of Input(X) must be {an * per} (anchors {an}, class_num "
+                         f"{class_num}, iou_aware {iou_aware}), but received {c}.")
+    if iou_aware:
+        iou = torch.sigmoid(x[:, :an])  # [N, S, H, W]
+        p = x[:, an:].reshape(n, an, 5 + class_num, h, w)
+    else:
+        p = x.reshape(n, an, 5 + class_num, h, w)
+    conf = torch.sigmoid(p[:, :, 4])
+    if iou_aware:
+        conf = conf.pow(1 - iou_aware_factor) * iou.pow(iou_aware_factor)
+    keep = (conf >= conf_thresh)[..., None]  # [N, S, H, W, 1]
+    img_h = img_size[:, 0].to(x.dtype)[:, None, None, None]
+    img_w = img_size[:, 1].to(x.dtype)[:, None, None, None]
+    scale_x_y = float(np.float32(scale_x_y))  # float attributes in the kernel
+    bias = float(np.float32(-0.5 * (scale_x_y - 1.0)))
+    gx = torch.arange(w, dtype=x.dtype, device=x.device)[None, None, None, :]
+    gy = torch.arange(h, dtype=x.dtype, device=x.device)[None, None, :, None]
+    aw = torch.tensor(anchors[0::2], dtype=x.dtype, device=x.device)[None, :, None, None]
+    ah = torch.tensor(anchors[1::2], dtype=x.dtype, device=x.device)[None, :, None, None]
+    cx = (gx + torch.sigmoid(p[:, :, 0]) * scale_x_y + bias) * img_w / w
+    cy = (gy + torch.sigmoid(p[:, :, 1]) * scale_x_y + bias) * img_h / h
+    bw = torch.exp(p[:, :, 2]) * aw * img_w / (downsample_ratio * w)
+    bh = torch.exp(p[:, :, 3]) * ah * img_h / (downsample_ratio * h)
+    x1, y1, x2, y2 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if clip_bbox:
+        x1, y1 = x1.clamp(min=0), y1.clamp(min=0)
+        x2, y2 = torch.minimum(x2, img_w - 1), torch.minimum(y2, img_h - 1)
+    boxes = torch.stack([x1, y1, x2, y2], -1)
+    scores = conf[..., None] * torch.sigmoid(p[:, :, 5:].permute(0, 1, 3, 4, 2))
+    zero = torch.zeros((), dtype=x.dtype, device=x.device)
+    boxes = torch.where(keep, boxes, zero).reshape(n, an * h * w, 4)
+    scores = torch.where(keep, scores, zero).reshape(n, an * h * w, class_num)
+    return boxes, scores
+
+
+# ---------------------------------------------------------------- FPN
+
+
+@op
+def distribute_fpn_proposals(fpn_rois: TensorLike, min_level, max_level, refer_level, refer_scale, pixel_offset=False,
+                             rois_num: OptionalTensor = None, name=None):
+    """Assign each RoI to an FPN level by its scale: (rois per level, restore index [N, 1], rois_num per level)."""
+    assert max_level > 0 and min_level > 0, "min_level and max_level should be greater than 0"
+    num_lvl = max_level - min_level + 1
+    assert num_lvl > 1, "max_level should be greater than min_level"
+    assert num_lvl < 100, "Only support max to 100 levels, (max_level - min_level + 1 < 100)"
+    assert rois_num is not None, "rois_num should not be None in dygraph mode."
+    r = fpn_rois
+    one = 1.0 if pixel_offset else 0.0
+    w, h = r[:, 2] - r[:, 0] + one, r[:, 3] - r[:, 1] + one
+    area = torch.where((r[:, 2] < r[:, 0]) | (r[:, 3] < r[:, 1]), torch.zeros_like(w), w * h)
+    ratio = (torch.sqrt(area) / refer_scale).to(torch.float64)  # the kernel adds 1e-8 in double
+    lvl = torch.floor(torch.log2(ratio + 1e-8) + refer_level).clamp(min_level, max_level).to(torch.int64)
+    img = _batch_ids(rois_num, r.shape[0], r.device)
+    order = torch.argsort(lvl, stable=True)
+    restore = torch.empty_like(order)
+    restore[order] = torch.arange(order.numel(), device=order.device)
+    multi, nums = [], []
+    n_img = rois_num.numel()
+    for level in range(min_level, max_level + 1):
+        sel = lvl == level
+        multi.append(r[sel])
+        nums.append(torch.bincount(img[sel], minlength=n_img).to(torch.int32))
+    return multi, restore.to(torch.int32).reshape(-1, 1), nums
 
 
 # ---------------------------------------------------------------- files
