@@ -8,6 +8,7 @@ from .adamax import Adamax  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .lamb import Lamb  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from .momentum import Momentum  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
