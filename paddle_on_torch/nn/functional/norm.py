@@ -5,7 +5,8 @@ import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
 
-__all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "normalize"]
+__all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "normalize",
+           "rms_norm"]
 
 _FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
@@ -115,3 +116,27 @@ def normalize(x: TensorLike, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         raise ValueError(f"Axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
     norm = torch.linalg.vector_norm(x, ord=p, dim=axis, keepdim=True)
     return x / torch.clamp(norm, min=epsilon)
+
+
+@op
+def rms_norm(input: TensorLike, normalized_shape, weight: OptionalTensor = None, eps=1e-5, name=None):
+    """Paddle's rms_norm: out = x * invvar * weight, invvar = 1/sqrt(mean(x**2) + eps) per row.
+
+    Rows are the input flattened to [prod(shape[:-len(normalized_shape)]), prod(normalized_shape)];
+    invvar has shape [rows].  Paddle 3.3.1 registers this kernel only for CUDA (its CPU build raises
+    NotFound), so this follows the documented math: statistics in float32 (float64 for float64
+    input), out cast back to the input dtype.
+    """
+    shape = [int(normalized_shape)] if isinstance(normalized_shape, int) else [int(v) for v in normalized_shape]
+    if len(shape) > input.dim() or list(input.shape[input.dim() - len(shape):]) != shape:
+        raise ValueError(f"normalized_shape {shape} does not match the trailing dims of input {list(input.shape)}")
+    cols = 1
+    for v in shape:
+        cols *= v
+    ct = torch.float64 if input.dtype == torch.float64 else torch.float32
+    x2 = input.to(ct).reshape(-1, cols)
+    invvar = torch.rsqrt(x2.square().mean(dim=-1) + eps)
+    y = (x2 * invvar.unsqueeze(-1)).reshape(input.shape)
+    if weight is not None:
+        y = y * weight.to(ct)
+    return y.to(input.dtype), invvar

@@ -4,7 +4,7 @@ from .layers import Layer
 
 __all__ = ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool2d", "AdaptiveMaxPool3D", "AdaptiveMaxPool3d", "AvgPool1D",
-           "AvgPool2D", "AvgPool3D", "LPPool1D", "LPPool1d", "LPPool2D", "LPPool2d", "MaxPool1D", "MaxPool2D",
+           "AvgPool2D", "AvgPool3D", "FractionalMaxPool2D", "FractionalMaxPool3D", "LPPool1D", "LPPool1d", "LPPool2D", "LPPool2d", "MaxPool1D", "MaxPool2D",
            "MaxPool3D", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
 
 
@@ -211,3 +211,27 @@ class MaxUnPool3D(_MaxUnPool):
 
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D
 LPPool1d, LPPool2d = LPPool1D, LPPool2D
+
+
+class _FractionalMaxPool(Layer):
+    _fn = None
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+        super().__init__()
+        self._output_size, self._kernel_size, self._random_u = output_size, kernel_size, random_u
+        self._return_mask, self._name = return_mask, name
+
+    def forward(self, x):
+        return type(self)._fn(x, output_size=self._output_size, kernel_size=self._kernel_size,
+                              random_u=self._random_u, return_mask=self._return_mask)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+class FractionalMaxPool2D(_FractionalMaxPool):
+    _fn = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3D(_FractionalMaxPool):
+    _fn = staticmethod(F.fractional_max_pool3d)
