@@ -46,18 +46,77 @@ def test_run_and_env_subprocesses(tmp_path):
 def test_every_subcommand_has_help(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert "{run,check,convert,env}" in out and " port " not in out
-    for sub in ("run", "check", "convert", "env"):
+    assert "{run,check,convert,env,port}" in out
+    for sub in ("run", "check", "convert", "env", "port"):
         assert main([sub, "--help"]) == 0
         assert "usage: paddle-on-torch " + sub in capsys.readouterr().out
 
 
 def test_port_and_usage_errors(capsys):
-    assert main(["port", "x.py"]) == 2
-    assert "not implemented yet" in capsys.readouterr().err
+    assert main(["port", "x.py"]) == 2  # --example-input and --out are required
     assert main([]) == 2
     assert main(["frobnicate"]) == 2
     assert main(["run"]) == 2
+
+
+# ===================================================================== port
+
+_PORT_RUNNER = r"""
+import importlib.util, sys, numpy as np, torch
+for name, d in zip(sys.argv[1::2], sys.argv[2::2]):
+    spec = importlib.util.spec_from_file_location("m_" + name, d + "/model.py")
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    model = mod.load()
+    rec = np.load(d + "/../" + name + ".npz")
+    with torch.no_grad():
+        out = model(torch.from_numpy(rec["input0"]))
+    outs = out if isinstance(out, tuple) else (out,)
+    for i, o in enumerate(outs):
+        np.testing.assert_allclose(o.numpy(), rec["eval/out%d" % i], rtol=1e-5, atol=1e-5)
+assert "paddle_on_torch" not in sys.modules and "paddle" not in sys.modules
+print("ok")
+"""
+
+
+def test_port_model_zoo_to_standalone_torch(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    monkeypatch.chdir(ROOT)
+    zoo = os.path.join(ROOT, "tests", "data", "model_zoo")
+    args = []
+    for name, shape in (("resnet", "4,3,32,32"), ("lstm_tagger", "3x7:int64")):
+        out = tmp_path / name
+        assert main(["port", f"tests.model_zoo.{name}:build", "--weights", os.path.join(zoo, name + ".pdparams"),
+                     "--example-input", shape, "--out", str(out)]) == 0, capsys.readouterr().err
+        src = (out / "model.py").read_text()
+        assert "paddle" not in src.split('"""', 2)[2].split("WEIGHTS")[0]  # imports: torch only
+        shutil.copy(os.path.join(zoo, name + ".npz"), tmp_path / (name + ".npz"))
+        args += [name, str(out)]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-c", _PORT_RUNNER, *args], capture_output=True, text=True, env=env,
+                       cwd=str(tmp_path), timeout=120)
+    assert p.returncode == 0 and "ok" in p.stdout, p.stderr
+
+
+def test_port_errors_and_check(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    zoo = os.path.join(ROOT, "tests", "data", "model_zoo")
+    base = ["port", "tests.model_zoo.lstm_tagger:build", "--out", str(tmp_path / "o")]
+    assert main(base + ["--example-input", "3x7:int64", "--weights", str(tmp_path / "nope.pdparams")]) == 3
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.pdparams"
+    bad.write_bytes(b"not a pickle")
+    assert main(base + ["--example-input", "3x7:int64", "--weights", str(bad)]) == 3
+    assert main(base + ["--example-input", "3xq", "--weights", str(bad)]) == 2
+    assert main(base + ["--example-input", "3x7:int64", "--weights", str(bad)]) == 3
+    assert main(["port", "nocolon", "--example-input", "3", "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()
+    # --check: the Paddle layer vs the written module in a fresh process
+    assert main(base + ["--example-input", "3x7:int64", "--weights", os.path.join(zoo, "lstm_tagger.pdparams"),
+                        "--check"]) == 0, capsys.readouterr().err
+    assert "matches" in capsys.readouterr().out
+    assert main(base + ["--example-input", "3x7:int64"]) == 2  # exists without --force
+    capsys.readouterr()
 
 
 # ===================================================================== check

@@ -5,6 +5,8 @@
                                                       which of them paddle_on_torch supports
     paddle-on-torch convert IN OUT [--to torch]        .pdparams/.pdopt <-> safetensors <-> torch .pt files
     paddle-on-torch env [--json]                       versions, devices and build tools
+    paddle-on-torch port MODULE:FACTORY --weights W --example-input SHAPE[:DTYPE] --out DIR [--check]
+                                                      a Paddle Layer as standalone torch module source
 
 Exit codes (see docs/cli.md): 0 success; 1 the command ran but what it checked failed (coverage
 under --fail-under, a --verify mismatch, a conversion that cannot be represented); 2 a usage error
@@ -16,7 +18,7 @@ import sys
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INPUT = 0, 1, 2, 3
 
-_COMMANDS = ("run", "check", "convert", "env")
+_COMMANDS = ("run", "check", "convert", "env", "port")
 
 
 class CLIError(Exception):
@@ -39,7 +41,7 @@ def progress(iterable, desc, total=None):
 
 
 def _parser():
-    from . import check, convert, env, run
+    from . import check, convert, env, port, run
 
     p = argparse.ArgumentParser(prog="paddle-on-torch",
                                 description="Run, check and convert PaddlePaddle programs and checkpoints on PyTorch.")
@@ -49,6 +51,7 @@ def _parser():
     check.add_parser(sub)
     convert.add_parser(sub)
     env.add_parser(sub)
+    port.add_parser(sub)
     return p
 
 
@@ -58,9 +61,6 @@ def main(argv=None):
         from . import run
 
         return run.main(argv[1:])
-    if argv and argv[0] == "port":  # Paddle Layer -> torch module source: not written yet, not in --help
-        print("paddle-on-torch port: not implemented yet", file=sys.stderr)
-        return EXIT_USAGE
     parser = _parser()
     try:
         args = parser.parse_args(argv)
