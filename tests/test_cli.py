@@ -84,7 +84,8 @@ def test_port_model_zoo_to_standalone_torch(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     zoo = os.path.join(ROOT, "tests", "data", "model_zoo")
     args = []
-    for name, shape in (("resnet", "4,3,32,32"), ("lstm_tagger", "3x7:int64")):
+    for name, shape in (("resnet", "4,3,32,32"), ("lstm_tagger", "3x7:int64"), ("mobilenetv3", "3,3,48,48"),
+                        ("gpt", "2x10:int64")):
         out = tmp_path / name
         assert main(["port", f"tests.model_zoo.{name}:build", "--weights", os.path.join(zoo, name + ".pdparams"),
                      "--example-input", shape, "--out", str(out)]) == 0, capsys.readouterr().err
@@ -301,3 +302,4 @@ def test_convert_usage_errors(tmp_path, capsys):
     assert main(["convert", src, str(tmp_path / "exists.pt")]) == 2
     assert (tmp_path / "exists.pt").read_bytes() == b"keep"
     assert main(["convert", src, str(tmp_path / "y.pt"), "--model", "m:f"]) == 2
+
