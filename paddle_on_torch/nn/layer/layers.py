@@ -290,58 +290,34 @@ class Layer:
             raise _report.unsupported(f"paddle.nn.Layer.{name}")
         return object.__getattribute__(self, name)
 
+    # Paddle's attribute tables, in the order __setattr__ consults them (a Parameter is also a Tensor)
+    _SETATTR_TABLES = (("_parameters", "parameter", "Parameter"), ("_sub_layers", "sublayer", "Layer"),
+                       ("_buffers", "buffers", "core.DenseTensor"))
+
     def __setattr__(self, name, value):
         d = self.__dict__
-
-        def remove_from(*tables):
-            for t in tables:
-                t.pop(name, None)
-
         if isinstance(getattr(type(self), name, None), property):
             object.__setattr__(self, name, value)
             return
-        params = d.get("_parameters")
-        if isinstance(value, Parameter):
-            if params is None:
-                raise ValueError("super().__init__() should be called first")
-            remove_from(d, d["_buffers"], d["_sub_layers"])
-            params[name] = value
-            return
-        if params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"assignment to parameter '{name}' should be of type Parameter or None, but got "
-                                f"'{type(value).__name__}'")
-            params[name] = None
-            return
-        layers = d.get("_sub_layers")
-        if isinstance(value, Layer):
-            if layers is None:
-                raise ValueError("super().__init__() should be called first")
-            remove_from(d, d["_parameters"], d["_buffers"])
-            layers[name] = value
-            return
-        if layers is not None and name in layers:
-            if value is not None:
-                raise TypeError(f"assignment to sublayer '{name}' should be of type Layer or None, but got "
-                                f"'{type(value).__name__}'")
-            layers[name] = None
-            return
-        buffers = d.get("_buffers")
-        if isinstance(value, Tensor):
-            if buffers is None:
-                raise ValueError("super().__init__() should be called first")
-            remove_from(d, d["_parameters"], d["_sub_layers"])
-            # a Tensor assigned as an attribute is a buffer, non-persistable unless register_buffer made it
-            if name not in buffers:
-                d["_non_persistable_buffer_names_set"].add(name)
-            buffers[name] = value
-            return
-        if buffers is not None and name in buffers:
-            if value is not None:
-                raise TypeError(f"assignment to buffers '{name}' should be of type core.DenseTensor or None, but "
-                                f"got '{type(value).__name__}'")
-            buffers[name] = None
-            return
+        kinds = {"_parameters": Parameter, "_sub_layers": Layer, "_buffers": Tensor}
+        for table, what, type_name in self._SETATTR_TABLES:
+            entries = d.get(table)
+            if isinstance(value, kinds[table]):
+                if entries is None:
+                    raise ValueError("super().__init__() should be called first")
+                for other in (d, *(d[t] for t, _, _ in self._SETATTR_TABLES if t != table)):
+                    other.pop(name, None)
+                if table == "_buffers" and name not in entries:
+                    # a Tensor assigned as an attribute is a buffer, non-persistable unless register_buffer made it
+                    d["_non_persistable_buffer_names_set"].add(name)
+                entries[name] = value
+                return
+            if entries is not None and name in entries:
+                if value is not None:
+                    raise TypeError(f"assignment to {what} '{name}' should be of type {type_name} or None, but "
+                                    f"got '{type(value).__name__}'")
+                entries[name] = None
+                return
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
