@@ -1,0 +1,35 @@
+"""Launchers that only set up torch.distributed's environment run Paddle scripts under the runner.
+`accelerate launch --multi_gpu` starts its processes with torchrun's machinery, which works on CPU with
+gloo; `--cpu` would pick accelerate's MULTI_CPU launcher, which needs mpirun (docs/devices.md)."""
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, "tests", "dist_scripts", "dp_train.py")
+needs_accelerate = pytest.mark.skipif(importlib.util.find_spec("accelerate") is None,
+                                      reason="accelerate is not installed (optional extra)")
+dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+
+
+def _run(cmd, tmp_path, nranks):
+    out_dir = tmp_path / f"out{nranks}"
+    out_dir.mkdir()
+    env = dict(os.environ, OUT_DIR=str(out_dir), PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1",
+               HF_HOME=str(tmp_path / "hf"))  # accelerate looks for its config under HF_HOME
+    p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    return [(out_dir / f"rank{r}.txt").read_text() for r in range(nranks)]
+
+
+@dist_job
+@needs_accelerate
+def test_accelerate_launch_two_cpu_processes_match_one(tmp_path):
+    out = _run([sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+                "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
+                "-m", "paddle_on_torch", SCRIPT], tmp_path, 2)
+    (ref,) = _run([sys.executable, "-m", "paddle_on_torch", SCRIPT, "--single"], tmp_path, 1)
+    assert out == [ref, ref]
