@@ -10,8 +10,7 @@ from ..nn.initializer import Normal
 
 __all__ = ["box_coder", "deform_conv2d", "DeformConv2D", "read_file", "roi_pool", "RoIPool", "psroi_pool",
            "PSRoIPool", "roi_align", "RoIAlign", "nms", "prior_box", "yolo_box", "distribute_fpn_proposals",
-           "matrix_nms", "generate_proposals"]
-# Not provided (they raise UnsupportedAPIError): yolo_loss, decode_jpeg.
+           "matrix_nms", "generate_proposals", "yolo_loss", "decode_jpeg"]
 
 
 class ConvNormActivation(nn.Sequential):
@@ -528,6 +527,182 @@ def yolo_box(x: TensorLike, img_size: TensorLike, anchors, class_num, conf_thres
     return boxes, scores
 
 
+def _yolo_check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num):
+    if x.dim() != 4:
+        raise ValueError(f"(InvalidArgument) Input(X) should be a 4-D tensor. But received X dimension size({x.dim()})")
+    if x.shape[2] != x.shape[3]:
+        raise ValueError(f"(InvalidArgument) Input(X) dim[3] and dim[4] should be equal. But received "
+                         f"dim[3]({x.shape[2]}) != dim[4]({x.shape[3]})")
+    if len(anchors) % 2:
+        raise ValueError(f"(InvalidArgument) Attr(anchors) length should be even integer. But received anchors "
+                         f"length({len(anchors)})")
+    if class_num <= 0:
+        raise ValueError(f"(InvalidArgument) Attr(class_num) should be an integer greater then 0. But received "
+                         f"class_num({class_num})")
+    if x.shape[1] != len(anchor_mask) * (5 + class_num):
+        raise ValueError(f"(InvalidArgument) Input(X) dim[1] should be equal to (anchor_mask_number * (5 + "
+                         f"class_num)). But received dim[1]({x.shape[1]}) != "
+                         f"{len(anchor_mask) * (5 + class_num)}")
+    for m in anchor_mask:
+        if not 0 <= m < len(anchors) // 2:
+            raise ValueError(f"(InvalidArgument) Attr(anchor_mask) should not crossover Attr(anchors). But received "
+                             f"anchor_mask[i]({m}) >= anchor_num({len(anchors) // 2})")
+    if gt_box.dim() != 3 or gt_box.shape[2] != 4:
+        raise ValueError(f"(InvalidArgument) Input(GTBox) should be a 3-D tensor with last dimension 4, but received "
+                         f"shape {list(gt_box.shape)}")
+    if gt_label.dim() != 2 or gt_label.shape[1] != gt_box.shape[1]:
+        raise ValueError(f"(InvalidArgument) Input(GTBox) and Input(GTLabel) dim[1] should be same, but received "
+                         f"GTLabel shape {list(gt_label.shape)}")
+    if gt_score is not None and (gt_score.dim() != 2 or gt_score.shape[1] != gt_box.shape[1]):
+        raise ValueError(f"(InvalidArgument) Input(GTBox) and Input(GTScore) dim[1] should be same, but received "
+                         f"GTScore shape {list(gt_score.shape)}")
+    if x.dtype not in (torch.float32, torch.float64) or gt_box.dtype != x.dtype or \
+            (gt_score is not None and gt_score.dtype != x.dtype):
+        raise ValueError(f"(InvalidArgument) yolo_loss takes float32 or float64 X with GTBox/GTScore of the same "
+                         f"dtype, but received {x.dtype}, {gt_box.dtype}")
+    if gt_label.dtype != torch.int32:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve (int32) does not match the "
+                         f"type of data ({str(gt_label.dtype).replace('torch.', '')}) of GTLabel.")
+
+
+def _center_iou(x1, w1, y1, h1, x2, w2, y2, h2):
+    """IoU of center-size boxes as Paddle's yolo kernels compute it (no intersection if either side < 0)."""
+    iw = torch.minimum(x1 + w1 / 2, x2 + w2 / 2) - torch.maximum(x1 - w1 / 2, x2 - w2 / 2)
+    ih = torch.minimum(y1 + h1 / 2, y2 + h2 / 2) - torch.maximum(y1 - h1 / 2, y2 - h2 / 2)
+    inter = torch.where((iw < 0) | (ih < 0), torch.zeros_like(iw), iw * ih)
+    return inter / (w1 * h1 + w2 * h2 - inter)
+
+
+def _yolo_targets(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio,
+                  use_label_smooth, scale_x_y):
+    """Everything Paddle's CPU kernel decides without gradients: the objectness mask and the matched entries."""
+    n, _, h, w = x.shape
+    m, b = len(anchor_mask), gt_box.shape[1]
+    dt, dev = x.dtype, x.device
+    input_size = downsample_ratio * h
+    scale = float(np.float32(scale_x_y))
+    bias = float(np.float32(-0.5 * (scale - 1.0)))
+    p = x.reshape(n, m, 5 + class_num, h, w)
+    aw = torch.tensor([anchors[2 * a] for a in anchor_mask], dtype=dt, device=dev)[None, :, None, None]
+    ah = torch.tensor([anchors[2 * a + 1] for a in anchor_mask], dtype=dt, device=dev)[None, :, None, None]
+    gx = torch.arange(w, dtype=dt, device=dev)[None, None, None, :]
+    gy = torch.arange(h, dtype=dt, device=dev)[None, None, :, None]
+    # the kernel divides x by the grid height too (it requires h == w)
+    px = (gx + torch.sigmoid(p[:, :, 0]) * scale + bias) / h
+    py = (gy + torch.sigmoid(p[:, :, 1]) * scale + bias) / h
+    pw = torch.exp(p[:, :, 2]) * aw / input_size
+    ph = torch.exp(p[:, :, 3]) * ah / input_size
+    valid = (gt_box[..., 2] >= 1e-6) & (gt_box[..., 3] >= 1e-6)  # [n, b]
+    g = [gt_box[..., k][:, None, None, None, :] for k in range(4)]
+    iou = _center_iou(px[..., None], pw[..., None], py[..., None], ph[..., None], g[0], g[2], g[1], g[3])
+    iou = torch.where(valid[:, None, None, None, :] & (iou > 0), iou, torch.zeros_like(iou))  # NaN never wins
+    obj = torch.zeros([n, m, h, w], dtype=dt, device=dev)
+    if b:
+        obj[iou.amax(-1) > ignore_thresh] = -1
+
+    # each valid gt box picks its best anchor by shape alone (first maximum; IoU kept in float as the kernel does)
+    an = len(anchors) // 2
+    a_w = torch.tensor(anchors[0::2], dtype=dt, device=dev) / input_size
+    a_h = torch.tensor(anchors[1::2], dtype=dt, device=dev) / input_size
+    zero = torch.zeros((), dtype=dt, device=dev)
+    a_iou = _center_iou(zero, a_w, zero, a_h, zero, gt_box[..., 2:3], zero, gt_box[..., 3:4]).float()
+    a_iou = torch.where(a_iou > 0, a_iou, torch.zeros_like(a_iou))
+    best_n = a_iou.argmax(-1) if an else torch.zeros([n, b], dtype=torch.int64, device=dev)
+    to_mask = torch.full([max(an, 1)], -1, dtype=torch.int64, device=dev)
+    for j, a in enumerate(anchor_mask):
+        if to_mask[a] < 0:
+            to_mask[a] = j
+    mask_idx = torch.where(valid, to_mask[best_n], torch.full_like(best_n, -1))
+    ii, tt = torch.nonzero(mask_idx >= 0, as_tuple=True)  # row-major: the kernel's (image, box) order
+    gi = (gt_box[ii, tt, 0] * w).to(torch.int64)  # C's int(): truncation
+    gj = (gt_box[ii, tt, 1] * h).to(torch.int64)
+    mi = mask_idx[ii, tt]
+    score = gt_score[ii, tt] if gt_score is not None else torch.ones(ii.shape, dtype=dt, device=dev)
+    obj[ii, mi, gj, gi] = score  # later boxes overwrite earlier ones in the same cell
+    an_sel = best_n[ii, tt]
+    anc = torch.tensor(anchors, dtype=dt, device=dev).reshape(-1, 2)
+    gb = gt_box[ii, tt]
+    tx = gb[:, 0] * h - gi
+    ty = gb[:, 1] * h - gj
+    tw = torch.log(gb[:, 2] * input_size / anc[an_sel, 0])
+    th = torch.log(gb[:, 3] * input_size / anc[an_sel, 1])
+    box_w = (2.0 - gb[:, 2] * gb[:, 3]) * score
+    pos, neg = 1.0, 0.0
+    if use_label_smooth:
+        smooth = min(1.0 / class_num, 1.0 / 40)
+        pos, neg = 1.0 - smooth, smooth
+    labels = torch.full([ii.numel(), class_num], neg, dtype=dt, device=dev)
+    labels[torch.arange(ii.numel(), device=dev), gt_label[ii, tt].long().clamp(0, class_num - 1)] = pos
+    labels[(gt_label[ii, tt] < 0) | (gt_label[ii, tt] >= class_num)] = neg  # out-of-range labels match no class
+    return obj, (ii, mi, gj, gi), torch.stack([tx, ty, tw, th], 1), box_w, labels, score
+
+
+def _sce(x, label):
+    return torch.clamp(x, min=0) - x * label + torch.log1p(torch.exp(-x.abs()))
+
+
+class _YoloLossFn(torch.autograd.Function):
+    """Paddle's yolo_loss; the backward is Paddle's hand-written one (a later gt box in the same cell and anchor
+    replaces, not adds to, an earlier one's location and class gradients; L1's gradient at 0 is -1)."""
+
+    @staticmethod
+    def forward(ctx, x, targets, class_num):
+        obj, (ii, mi, gj, gi), t, box_w, labels, score = targets
+        n, _, h, w = x.shape
+        p = x.reshape(n, obj.shape[1], 5 + class_num, h, w)
+        cell = p[ii, mi, :, gj, gi]  # [k, 5 + class_num]
+        per_gt = (_sce(cell[:, 0], t[:, 0]) + _sce(cell[:, 1], t[:, 1]) + (cell[:, 2] - t[:, 2]).abs()
+                  + (cell[:, 3] - t[:, 3]).abs()) * box_w + (_sce(cell[:, 5:], labels) * score[:, None]).sum(1)
+        loss = torch.zeros([n], dtype=x.dtype, device=x.device).index_add_(0, ii, per_gt)
+        xo = p[:, :, 4]
+        o = torch.where(obj > 1e-5, _sce(xo, torch.ones_like(xo)) * obj,
+                        torch.where(obj > -0.5, _sce(xo, torch.zeros_like(xo)), torch.zeros_like(xo)))
+        loss = loss + o.sum((1, 2, 3))
+        ctx.save_for_backward(x, obj, ii, mi, gj, gi, t, box_w, labels, score)
+        ctx.class_num = class_num
+        return loss
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, obj, ii, mi, gj, gi, t, box_w, labels, score = ctx.saved_tensors
+        n, _, h, w = x.shape
+        m = obj.shape[1]
+        p = x.reshape(n, m, 5 + ctx.class_num, h, w)
+        gx = torch.zeros_like(p)
+        xo = p[:, :, 4]
+        g = grad[:, None, None, None]
+        sig = torch.sigmoid(xo)
+        gx[:, :, 4] = torch.where(obj > 1e-5, (sig - 1) * obj * g, torch.where(obj > -0.5, sig * g, torch.zeros_like(sig)))
+        if ii.numel():
+            key = ((ii * m + mi) * h + gj) * w + gi
+            later = key[:, None] == key[None, :]
+            last = ~torch.triu(later, diagonal=1).any(1)  # the kernel writes, so the last box in a cell wins
+            ii, mi, gj, gi, t, box_w, labels, score = (v[last] for v in (ii, mi, gj, gi, t, box_w, labels, score))
+            cell = p[ii, mi, :, gj, gi]
+            gl = grad[ii]
+            loc = torch.stack([torch.sigmoid(cell[:, 0]) - t[:, 0], torch.sigmoid(cell[:, 1]) - t[:, 1],
+                               torch.where(cell[:, 2] > t[:, 2], 1.0, -1.0).to(x.dtype),
+                               torch.where(cell[:, 3] > t[:, 3], 1.0, -1.0).to(x.dtype)], 1) * (box_w * gl)[:, None]
+            cls = (torch.sigmoid(cell[:, 5:]) - labels) * (score * gl)[:, None]
+            gx[ii, mi, :4, gj, gi] = loc
+            gx[ii, mi, 5:, gj, gi] = cls
+        return gx.reshape(x.shape), None, None
+
+
+@op
+def yolo_loss(x: TensorLike, gt_box: TensorLike, gt_label: TensorLike, anchors, anchor_mask, class_num,
+              ignore_thresh, downsample_ratio, gt_score: OptionalTensor = None, use_label_smooth=True, name=None,
+              scale_x_y=1.0):
+    """YOLOv3 loss per image [N], following Paddle's CPU kernel (and its hand-written gradient)."""
+    anchors, anchor_mask, class_num = [int(a) for a in anchors], [int(a) for a in anchor_mask], int(class_num)
+    _yolo_check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num)
+    with torch.no_grad():
+        targets = _yolo_targets(x.detach(), gt_box.detach(), gt_label, None if gt_score is None else gt_score.detach(),
+                                anchors, anchor_mask, class_num, float(np.float32(ignore_thresh)),
+                                int(downsample_ratio), use_label_smooth, scale_x_y)
+    return _YoloLossFn.apply(x, targets, class_num)
+
+
 # ---------------------------------------------------------------- FPN
 
 
@@ -721,9 +896,18 @@ def read_file(filename, name=None):
     """The bytes of a file as a 1-D uint8 Tensor."""
     from .._normalize import wrap
 
-    with open(filename, "rb") as f:
-        data = f.read()
+    try:
+        with open(filename, "rb") as f:
+            data = f.read()
+    except OSError as e:  # Paddle's read_file kernel fails with a RuntimeError on a missing file
+        raise RuntimeError(f"(PreconditionNotMet) read_file cannot read {filename!r}: {e}") from e
     return wrap(torch.frombuffer(bytearray(data), dtype=torch.uint8))
+
+
+def decode_jpeg(x, mode="unchanged", name=None):
+    """Paddle 3.3.1 decodes JPEG only on GPU (nvJPEG); its CPU kernel raises, and so does this one."""
+    raise _report.unsupported("paddle.vision.ops.decode_jpeg", ": Paddle's DecodeJpeg op only supports GPU (its "
+                              "CPU kernel raises too); decode with paddle.vision.image_load or PIL instead")
 
 
 __getattr__ = _report.module_getattr("paddle.vision.ops")
