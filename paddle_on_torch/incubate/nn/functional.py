@@ -11,8 +11,11 @@ import torch
 from ..._normalize import OptionalTensor, TensorLike, op
 from ... import _report
 from ...ops import fused as _fused
+from . import _transformer
+from ._transformer import *  # noqa: F401,F403  (fused linear / dropout / transformer-block ops)
 
-__all__ = ["fused_rms_norm", "fused_layer_norm", "fused_rotary_position_embedding", "swiglu", "fused_bias_act"]
+__all__ = ["fused_rms_norm", "fused_layer_norm", "fused_rotary_position_embedding", "swiglu",
+           "fused_bias_act"] + _transformer.__all__
 
 __getattr__ = _report.module_getattr("paddle.incubate.nn.functional")
 
