@@ -66,6 +66,39 @@ class _AdamCore:
         b2p.mul_(b2)
 
 
+    def _adam_group(self, targets, grads, lrs, opts):
+        """_adam over many targets of one dtype with foreach ops: the same float32 operations, in the
+        same order, as _adam does for each one.  The per-parameter scalars (step size, epsilon times
+        sqrt(1 - beta2^t)) are computed on all the beta-power accumulators at once."""
+        ps = [t._t for t in targets]
+        b1, b2, eps = _k(ps[0], _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"]))
+        m1 = self._acc_list(self._moment1_acc_str, targets)
+        m2 = self._acc_list(self._moment2_acc_str, targets)
+        b1p = self._acc_list(self._beta1_pow_acc_str, targets)
+        b2p = self._acc_list(self._beta2_pow_acc_str, targets)
+        torch._foreach_mul_(m1, b1)
+        torch._foreach_add_(m1, torch._foreach_mul(grads, _om(ps[0], b1)))
+        torch._foreach_mul_(m2, b2)
+        gg = torch._foreach_mul(grads, grads)
+        torch._foreach_mul_(gg, _om(ps[0], b2))
+        torch._foreach_add_(m2, gg)
+        v = m2
+        if self._amsgrad:
+            v = self._acc_list(self._moment2_acc_max_str, targets)
+            torch._foreach_maximum_(v, m2)
+        pow1, pow2 = torch.cat(b1p), torch.cat(b2p)
+        corr2 = torch.sqrt(1 - pow2)
+        lr = lrs[0] if lrs.count(lrs[0]) == len(lrs) else torch.tensor(lrs, dtype=pow1.dtype)
+        step = (lr * corr2 / (1 - pow1)).tolist()
+        denom = torch._foreach_sqrt(v)
+        torch._foreach_add_(denom, (eps * corr2).tolist())
+        upd = torch._foreach_div(m1, denom)
+        torch._foreach_mul_(upd, step)
+        torch._foreach_sub_(ps, upd)
+        torch._foreach_mul_(b1p, b1)
+        torch._foreach_mul_(b2p, b2)
+
+
 class Adam(_AdamCore, Optimizer):
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameters=None,
                  weight_decay=None, grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False,
@@ -83,6 +116,9 @@ class Adam(_AdamCore, Optimizer):
 
     def _update(self, param, target, grad, lr, opts):
         self._adam(target, grad, lr, opts)
+
+    def _update_group(self, params, targets, grads, lrs, opts):
+        self._adam_group(targets, grads, lrs, opts)
 
 
 def _check_betas(learning_rate, beta1, beta2, epsilon):

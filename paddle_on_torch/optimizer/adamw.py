@@ -1,5 +1,7 @@
 """paddle.optimizer.AdamW: Adam with decoupled weight decay, param *= 1 - lr * lr_ratio * coeff, before
 the Adam step (which uses lr * lr_ratio)."""
+import torch
+
 from .adam import _AdamCore, _check_betas, _is_tensor
 from .optimizer import Optimizer, _k, _om
 
@@ -50,3 +52,15 @@ class AdamW(_AdamCore, Optimizer):
         if with_decay and coeff:
             target._t.mul_(_om(target._t, _k(target._t, lr * coeff)))
         self._adam(target, grad, lr, opts)
+
+    def _update_group(self, params, targets, grads, lrs, opts):
+        if self._lr_ratio is not None:
+            lrs = [lr * self._lr_ratio(p) for p, lr in zip(params, lrs)]
+        coeff = _k(targets[0]._t, float(opts["weight_decay"]))
+        if coeff:
+            fun = self._apply_decay_param_fun
+            decay = [(t._t, _om(t._t, _k(t._t, lr * coeff))) for p, t, lr in zip(params, targets, lrs)
+                     if fun is None or fun(p.name)]
+            if decay:
+                torch._foreach_mul_([d for d, _ in decay], [f for _, f in decay])
+        self._adam_group(targets, grads, lrs, opts)

@@ -1,4 +1,6 @@
 """paddle.optimizer.Momentum: heavy-ball or Nesterov momentum, with L2 decay fused into the update."""
+import torch
+
 from ..regularizer import L2Decay
 from .optimizer import Optimizer
 
@@ -60,13 +62,43 @@ class Momentum(Optimizer):
             return grad  # fused into the update below
         return super()._create_regularization_of_grad(param, grad, regularization)
 
-    def _update(self, param, target, grad, lr, opts):
-        method, coeff = opts["regularization_method"], opts["regularization_coeff"]
+    @staticmethod
+    def _l2(param, opts):
+        """The L2 coefficient fused into this parameter's update (0.0 for none): its own regularizer wins."""
         reg = getattr(param, "regularizer", None)
         if isinstance(reg, L2Decay):
-            method, coeff = "l2_decay", reg._coeff
-        elif reg is not None:
-            method, coeff = "", 0.0
+            return reg._coeff
+        if reg is not None:
+            return 0.0
+        return opts["regularization_coeff"] if opts["regularization_method"] == "l2_decay" else 0.0
+
+    def _update_group(self, params, targets, grads, lrs, opts):
+        ps = [t._t for t in targets]
+        if ps[0].device.type != "cpu" and opts["rescale_grad"] != 1.0:
+            grads = torch._foreach_mul(grads, opts["rescale_grad"])
+        coeffs = [self._l2(p, opts) for p in params]
+        decayed = [i for i, c in enumerate(coeffs) if c]
+        if decayed:  # g = g + p * coeff where a parameter has L2 decay
+            terms = torch._foreach_mul([ps[i] for i in decayed], [coeffs[i] for i in decayed])
+            summed = torch._foreach_add([grads[i] for i in decayed], terms)
+            grads = list(grads)
+            for i, g in zip(decayed, summed):
+                grads[i] = g
+        mu = opts["momentum"]
+        velocity = self._acc_list(self._velocity_acc_str, targets)
+        torch._foreach_mul_(velocity, mu)
+        torch._foreach_add_(velocity, grads)
+        if opts["use_nesterov"]:
+            upd = torch._foreach_mul(velocity, mu)
+            torch._foreach_add_(upd, grads)
+            torch._foreach_mul_(upd, lrs)
+        else:
+            upd = torch._foreach_mul(velocity, lrs)
+        torch._foreach_sub_(ps, upd)
+
+    def _update(self, param, target, grad, lr, opts):
+        coeff = self._l2(param, opts)
+        method = "l2_decay" if coeff else ""
         mu = opts["momentum"]
         p = target._t
         velocity = self._acc(self._velocity_acc_str, target)

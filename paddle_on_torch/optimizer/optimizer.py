@@ -284,10 +284,10 @@ class Optimizer:
         opts = self._group_opts(group)
         self._create_accumulators([p for p, _ in params_grads if not p.stop_gradient], opts)
         global_lr = float(self.get_lr())
-        for p, g in params_grads:
-            if g is None or p.stop_gradient:
-                continue
-            self._update_one(p, g, self._param_lr(p, global_lr), opts)
+        live = [(p, g) for p, g in params_grads if g is not None and not p.stop_gradient]
+        if not (self._foreach and self._update_many(live, global_lr, opts)):
+            for p, g in live:
+                self._update_one(p, g, self._param_lr(p, global_lr), opts)
         self._finish_update(params_grads, opts)
 
     def _update_one(self, p, g, lr, opts):
@@ -297,6 +297,67 @@ class Optimizer:
             p._t.copy_(master._t)
         else:
             self._update(p, p, g._t, lr, opts)
+
+    # ------------------------------------------------------------ multi-tensor step
+    # The step of all parameters at once, with torch._foreach_* ops (one C++ loop per op instead of a
+    # Python loop over parameters).  A subclass opts in with `_update_group`; the foreach ops run the
+    # same float32 operations in the same order as `_update`, so both paths give identical bits
+    # (tests/test_optimizer_fast.py).  `_foreach = False` on an instance forces the per-parameter loop.
+    _foreach = True
+    _update_group = None  # (params, targets, grads, lrs, opts): Tensor/torch lists of one dtype
+
+    def _update_many(self, live, global_lr, opts):
+        """Run `_update_group` per dtype of the update targets; False when this optimizer has no
+        multi-tensor path or the step needs the per-parameter one (duplicates, mixed-dtype targets)."""
+        if self._update_group is None or not live:
+            return False
+        params = [p for p, _ in live]
+        names = [p.name for p in params]
+        if len(set(names)) != len(names):
+            return False  # a parameter listed twice is updated twice, in order
+        lrs = self._param_lrs(params, global_lr)
+        buckets = {}
+        masters = []
+        for (p, g), lr in zip(live, lrs):
+            t = p._t
+            if self._multi_precision and t.dtype in _HALF:
+                target = self._master_weights[p.name]
+                masters.append((t, target))
+                grad = g._t.to(torch.float32)
+            else:
+                target, grad = p, g._t
+                if t.dtype in _HALF:
+                    return False  # half accumulators of a half parameter: the per-parameter path casts
+            b = buckets.setdefault(target._t.dtype, ([], [], [], []))
+            b[0].append(p)
+            b[1].append(target)
+            b[2].append(grad if grad.dtype == target._t.dtype else grad.to(target._t.dtype))
+            b[3].append(lr)
+        for ps, targets, grads, lrs in buckets.values():
+            self._update_group(ps, targets, grads, lrs, opts)
+        if masters:
+            torch._foreach_copy_([t for t, _ in masters], [m._t for _, m in masters])
+        return True
+
+    def _param_lrs(self, params, global_lr):
+        """_param_lr of each parameter, with the float32 rounding done once."""
+        f32 = self._lr_float32()
+        lr = float(np.float32(global_lr)) if f32 else global_lr
+        out = []
+        for p in params:
+            attr = getattr(p, "optimize_attr", None)
+            factor = attr.get("learning_rate", 1.0) if attr is not None else 1.0
+            if factor == 1.0:
+                out.append(lr)
+            else:
+                out.append(float(np.float32(lr) * np.float32(factor)) if f32 else global_lr * factor)
+        return out
+
+    def _acc_list(self, name, targets):
+        if self._name is not None:
+            name = self._name + "_" + name
+        accs = self._accumulators[name]
+        return [accs[t.name]._t for t in targets]
 
     def _update(self, param, target, grad, lr, opts):
         raise NotImplementedError('Class "Optimizer" cannot be used directly as an optimizer, please use its '

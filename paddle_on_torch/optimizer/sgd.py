@@ -1,6 +1,8 @@
 """paddle.optimizer.SGD: param -= lr * grad."""
 import warnings
 
+import torch
+
 from .optimizer import _HALF, Optimizer
 
 __all__ = ["SGD"]
@@ -29,3 +31,6 @@ class SGD(Optimizer):
 
     def _update(self, param, target, grad, lr, opts):
         target._t.sub_(grad * lr)
+
+    def _update_group(self, params, targets, grads, lrs, opts):
+        torch._foreach_sub_([t._t for t in targets], torch._foreach_mul(grads, lrs))

@@ -1,0 +1,144 @@
+"""The optimizers' multi-tensor (torch._foreach_*) step against their per-parameter step.
+
+Both paths must give the same bits: parameters, accumulators, master weights, over several steps, for
+every option that changes the update (weight decay kinds, apply_decay_param_fun, lr_ratio, ParamAttr
+learning rates and regularizers, gradient clipping, parameter groups, amsgrad, Nesterov, float64,
+multi_precision).  The per-parameter path is the one the golden tests (tests/cases/optim.py) settle
+against real Paddle; `opt._foreach = False` selects it.
+"""
+import numpy as np
+import pytest
+
+import paddle
+
+STEPS = 4
+
+
+def _net(dtype="float32", attr=None, bias_attr=None):
+    paddle.seed(3)
+    net = paddle.nn.Sequential(paddle.nn.Linear(5, 4, weight_attr=attr, bias_attr=bias_attr), paddle.nn.Tanh(),
+                               paddle.nn.Linear(4, 3), paddle.nn.LayerNorm(3))
+    if dtype != "float32":
+        net.to(dtype=dtype)
+    return net
+
+
+def _run(make_opt, foreach, dtype="float32", attr=None, bias_attr=None, groups=False):
+    with paddle.utils.unique_name.guard():
+        net = _net(dtype, attr, bias_attr)
+        params = net.parameters()
+        if groups:
+            params = [{"params": params[:2], "learning_rate": 0.5, "weight_decay": 0.03},
+                      {"params": params[2:]}]
+        opt = make_opt(params)
+        opt._foreach = foreach
+        if foreach:  # the multi-tensor path must be the one taken
+            opt._update = _not_called
+        rng = np.random.default_rng(0)
+        for _ in range(STEPS):
+            x = paddle.to_tensor(rng.standard_normal([6, 5]).astype("float32")).astype(dtype)
+            y = net(x)
+            loss = (y * y).mean() + y.sum() * 0.1
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        state = opt.state_dict()
+        masters = state.pop("master_weights", {})
+        state.pop("LR_Scheduler", None)
+        out = {p.name: p.numpy() for p in net.parameters()}
+        out.update({k: v.numpy() for k, v in state.items()})
+        out.update({"master:" + k: v.numpy() for k, v in masters.items()})
+        return out
+
+
+def _not_called(*args):
+    raise AssertionError("the per-parameter update ran")
+
+
+def _decay_fun(name):
+    return name.endswith("w_0")
+
+
+def _lr_ratio(p):
+    return 0.5 if p.name.endswith("b_0") else 1.0
+
+
+O = paddle.optimizer
+CLIP = paddle.nn.ClipGradByGlobalNorm(0.5)
+CASES = {
+    "sgd": lambda ps: O.SGD(0.1, parameters=ps),
+    "sgd_l2": lambda ps: O.SGD(0.1, parameters=ps, weight_decay=0.05),
+    "sgd_l1_clip": lambda ps: O.SGD(0.1, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.02),
+                                    grad_clip=paddle.nn.ClipGradByValue(0.05)),
+    "momentum": lambda ps: O.Momentum(0.05, momentum=0.9, parameters=ps),
+    "momentum_nesterov_l2": lambda ps: O.Momentum(0.05, momentum=0.8, parameters=ps, use_nesterov=True,
+                                                  weight_decay=0.01),
+    "momentum_l1": lambda ps: O.Momentum(0.05, parameters=ps, weight_decay=paddle.regularizer.L1Decay(0.01)),
+    "momentum_scheduler_clip": lambda ps: O.Momentum(O.lr.PiecewiseDecay([1, 2], [0.1, 0.05, 0.01]),
+                                                     parameters=ps, weight_decay=1e-4, grad_clip=CLIP),
+    "adam": lambda ps: O.Adam(0.01, parameters=ps),
+    "adam_l2_amsgrad": lambda ps: O.Adam(0.01, parameters=ps, weight_decay=0.02, amsgrad=True),
+    "adam_tensor_betas": lambda ps: O.Adam(0.01, beta1=paddle.to_tensor([0.8]), beta2=paddle.to_tensor([0.99]),
+                                           parameters=ps),
+    "adam_named": lambda ps: O.Adam(0.01, parameters=ps, name="my"),
+    "adamw": lambda ps: O.AdamW(0.01, parameters=ps, weight_decay=0.05),
+    "adamw_decay_fun_lr_ratio_clip": lambda ps: O.AdamW(
+        O.lr.CosineAnnealingDecay(0.01, T_max=3), parameters=ps, weight_decay=0.1,
+        apply_decay_param_fun=_decay_fun, lr_ratio=_lr_ratio, grad_clip=CLIP),
+    "adamw_no_decay_amsgrad": lambda ps: O.AdamW(0.01, parameters=ps, weight_decay=0.0, amsgrad=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_foreach_equals_per_parameter(name):
+    ref = _run(CASES[name], False)
+    got = _run(CASES[name], True)
+    assert ref.keys() == got.keys()
+    for k in ref:
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+@pytest.mark.parametrize("name", ["sgd", "momentum_nesterov_l2", "adam", "adamw_decay_fun_lr_ratio_clip"])
+def test_param_groups_and_paramattr(name):
+    attr = paddle.ParamAttr(learning_rate=0.3, regularizer=paddle.regularizer.L2Decay(0.2))
+    for kw in ({"groups": True}, {"attr": attr}, {"bias_attr": paddle.ParamAttr(learning_rate=2.0)}):
+        ref = _run(CASES[name], False, **kw)
+        got = _run(CASES[name], True, **kw)
+        for k in ref:
+            np.testing.assert_array_equal(got[k], ref[k], err_msg=f"{kw} {k}")
+
+
+@pytest.mark.parametrize("name", ["sgd", "momentum", "adam", "adamw"])
+def test_float64(name):
+    ref = _run(CASES[name], False, dtype="float64")
+    got = _run(CASES[name], True, dtype="float64")
+    for k in ref:
+        assert got[k].dtype == ref[k].dtype
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+@pytest.mark.parametrize("opt", ["SGD", "Momentum", "Adam", "AdamW"])
+def test_multi_precision_bfloat16(opt):
+    def make(ps):
+        return getattr(O, opt)(0.01, parameters=ps, multi_precision=True)
+    ref = _run(make, False, dtype="bfloat16")
+    got = _run(make, True, dtype="bfloat16")
+    assert any(k.startswith("master:") for k in ref)
+    assert ref.keys() == got.keys()
+    for k in ref:
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+def test_shared_parameter_listed_twice_falls_back():
+    with paddle.utils.unique_name.guard():
+        lin = paddle.nn.Linear(3, 2)
+        ref = paddle.nn.Linear(3, 2)
+        ref.set_state_dict(lin.state_dict())
+    outs = []
+    for layer, foreach in ((lin, True), (ref, False)):
+        opt = O.SGD(0.1, parameters=[layer.weight, layer.weight, layer.bias])
+        opt._foreach = foreach
+        layer(paddle.ones([2, 3])).sum().backward()
+        opt.step()
+        outs.append(layer.weight.numpy())
+    np.testing.assert_array_equal(outs[0], outs[1])
