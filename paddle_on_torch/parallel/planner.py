@@ -1,0 +1,288 @@
+"""`plan()`: capture, evaluate, solve, and the Plan it returns (explain, apply, save, load)."""
+import contextlib
+import json
+import time
+
+import numpy as np
+import torch
+import torch.distributed as tdist
+
+from ..distributed.auto_parallel import placement_type as _pt
+from ..distributed.auto_parallel.process_mesh import ProcessMesh, _CoreProcessMesh
+from . import rules
+from .capture import capture
+from .cost import MeshCost, Topology, parse_bytes
+from .propagate import Evaluator
+from .solver import Problem, domain, group_key, solve
+
+__all__ = ["plan", "Plan"]
+
+_OBJECTIVES = ("time", "communication", "memory")
+
+
+@contextlib.contextmanager
+def _planning_mesh(mesh):
+    """A torch DeviceMesh of `mesh`'s shape for sharding propagation.  Inside a job whose world holds
+    the mesh, the job's own process group serves; otherwise a fake process group (no processes, no
+    communication) with the mesh's world size is set up for the planning and torn down after."""
+    from torch.distributed.device_mesh import DeviceMesh
+
+    ids = torch.tensor(np.asarray(mesh.mesh), dtype=torch.int64)
+    world = int(ids.max()) + 1
+    own = not tdist.is_initialized()
+    if not own and tdist.get_world_size() < world:
+        raise ValueError(f"paddle_on_torch.parallel.plan: the mesh {mesh.shape} needs {world} processes but this "
+                         f"job has {tdist.get_world_size()}; plan it outside a distributed job (a fake process "
+                         "group is used there)")
+    if own:
+        from torch.testing._internal.distributed.fake_pg import FakeStore
+
+        tdist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
+    try:
+        yield DeviceMesh("cpu", ids, _init_backend=False)
+    finally:
+        if own:
+            tdist.destroy_process_group()
+
+
+def _pl_str(pl):
+    out = []
+    for p in pl:
+        out.append(f"S({p.dim})" if p.is_shard() else "P" if p.is_partial() else "R")
+    return "[" + ", ".join(out) + "]"
+
+
+def _pl_parse(s):
+    from torch.distributed.tensor import Partial, Replicate, Shard
+
+    out = []
+    for tok in s.strip("[]").split(","):
+        tok = tok.strip()
+        out.append(Shard(int(tok[2:-1])) if tok.startswith("S(") else Partial() if tok == "P" else Replicate())
+    return tuple(out)
+
+
+def _marks_to_torch(marks, mesh, leaves, shapes):
+    names = {n for n, _ in leaves}
+    out = {}
+    for key, placements in (marks or {}).items():
+        name = f"input{key}" if isinstance(key, int) and not isinstance(key, bool) else key
+        if name not in names:
+            raise ValueError(f"paddle_on_torch.parallel.plan: marks names {key!r}, which is neither a trainable "
+                             f"parameter of the layer nor an input (known: {sorted(names)[:8]}...)")
+        ndim = len(shapes[[n for n, _ in leaves].index(name)])
+        out[name] = tuple(_pt.to_torch_placements(_pt.check_placements(mesh, placements, ndim), ndim))
+    return out
+
+
+def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit=None, topology=None,
+         labels=(), loss_fn=None, optimizer_states=2, tie=True, solver="auto", time_budget=50.0,
+         exact_limit=4096):
+    """Plan the placements of every parameter (and unmarked input) of `layer` on `mesh`.
+
+    `marks`: {parameter name or input index: Paddle placements} -- hard constraints (an input that is
+    not marked is planned too).  `objective`: "time" (estimated step time: compute + communication),
+    "communication" or "memory".  `memory_limit`: bytes per rank (or "16GB"), parameters + gradients
+    + `optimizer_states` copies (2 for Adam) + activations saved for the backward.  `topology`: a
+    Topology.  The step is the layer on `example_inputs`, then `loss_fn(output, *labels)` (default
+    the mean of the output), then the backward.
+    """
+    if not isinstance(mesh, _CoreProcessMesh):
+        raise TypeError(f"paddle_on_torch.parallel.plan: mesh must be a paddle.distributed.ProcessMesh, "
+                        f"got {type(mesh).__name__}")
+    if objective not in _OBJECTIVES:
+        raise ValueError(f"paddle_on_torch.parallel.plan: objective must be one of {_OBJECTIVES}, got {objective!r}")
+    topology = topology or Topology()
+    if not isinstance(topology, Topology):
+        raise TypeError("paddle_on_torch.parallel.plan: topology must be a paddle_on_torch.parallel.Topology")
+    limit = parse_bytes(memory_limit)
+    if not isinstance(example_inputs, (list, tuple)):
+        example_inputs = [example_inputs]
+    t0 = time.monotonic()
+    cap = capture(layer, list(example_inputs), list(labels), loss_fn)
+    t_capture = time.monotonic() - t0
+    fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
+    with _planning_mesh(mesh) as dm:
+        mc = MeshCost(mesh.mesh, topology)
+        ev = Evaluator(cap, dm, mc, optimizer_states)
+        groups = {}
+        for (name, kind), shape in zip(cap.leaves, cap.shapes):
+            if name not in fixed:
+                groups.setdefault(group_key(name, shape, tie) + (kind,), []).append(name)
+        variables = [(names, domain(key[1], mc.sizes)) for key, names in groups.items()]
+        problem = Problem(ev, fixed, variables, objective, limit)
+        choice, score, optimal, used, secs = solve(problem, solver, time_budget, exact_limit, len(mc.sizes))
+        final = problem.assignment(choice)
+        result = ev.evaluate(final, detail=True)
+        alternatives = _alternatives(problem, choice, score, deadline=time.monotonic() + 5.0)
+    why = {n: "marked" for n in fixed}
+    for (names, _), alt in zip(variables, alternatives):
+        for n in names:
+            tied = f"tied with {len(names) - 1} other(s); " if len(names) > 1 else ""
+            why[n] = tied + alt
+    return Plan(
+        mesh=mesh, topology=topology, objective=objective, memory_limit=limit,
+        leaves=[{"name": n, "kind": k, "shape": list(s), "placements": _pl_str(final[n]), "why": why[n]}
+                for (n, k), s in zip(cap.leaves, cap.shapes)],
+        collectives=[{"where": w, "why": y, "kind": k, "mesh_dim": d, "bytes": b, "seconds": s}
+                     for w, y, k, d, b, s in result.comms],
+        estimate={"compute_s": result.compute, "comm_s": result.comm, "step_s": result.time,
+                  "memory_per_rank": result.memory, "param_state_memory_per_rank": result.param_memory},
+        solver={"method": used, "optimal": optimal, "evaluations": problem.evaluations, "solve_s": secs,
+                "capture_s": t_capture, "total_s": time.monotonic() - t0, "variables": len(variables),
+                "graph_nodes": len(cap.graph.nodes), "fallback_ops": sorted(set(result.fallbacks)),
+                "feasible": score[0] == 0})
+
+
+def _alternatives(problem, choice, score, deadline):
+    """For each variable: its next best placement with the others fixed, and what it would cost."""
+    out = []
+    for i, (_, dom) in enumerate(problem.vars):
+        best = None
+        if len(dom) > 1 and time.monotonic() < deadline:
+            for cand in dom:
+                if cand == choice[i]:
+                    continue
+                s = problem.score(choice[:i] + [cand] + choice[i + 1:])
+                if best is None or s < best[1]:
+                    best = (cand, s)
+        if best is None:
+            out.append("chosen")
+        elif best[1][0] > 0 and score[0] == 0:
+            out.append(f"chosen; next best {_pl_str(best[0])} exceeds the memory limit")
+        else:
+            delta = best[1][1] - score[1]
+            out.append(f"chosen; next best {_pl_str(best[0])} costs {delta * 1e3:+.3f} ms")
+    return out
+
+
+def _fmt_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
+        n /= 1024
+
+
+class Plan:
+    """Placements for every parameter and input of a layer on a mesh, with the estimate behind them."""
+
+    def __init__(self, mesh, topology, objective, memory_limit, leaves, collectives, estimate, solver):
+        self.mesh, self.topology, self.objective, self.memory_limit = mesh, topology, objective, memory_limit
+        self.leaves, self.collectives, self.estimate, self.solver = leaves, collectives, estimate, solver
+
+    # ------------------------------------------------------------- reading
+    def placements(self, name):
+        """Paddle placements planned for a parameter name or an input ("input0", or the index)."""
+        name = f"input{name}" if isinstance(name, int) else name
+        for leaf in self.leaves:
+            if leaf["name"] == name:
+                return _pt.from_torch_placements(_pl_parse(leaf["placements"]))
+        raise KeyError(name)
+
+    @property
+    def parameter_placements(self):
+        return {lf["name"]: self.placements(lf["name"]) for lf in self.leaves if lf["kind"] == "param"}
+
+    def explain(self, print_=True):
+        """A table of every leaf (shape, placements, why), every collective (bytes, estimated time, summed
+        over identical ones) and the estimate per rank; printed, and returned."""
+        lines = [f"Plan on mesh {self.mesh.shape} {self.mesh.dim_names}, objective {self.objective}, solver "
+                 f"{self.solver['method']} ({'optimal' if self.solver['optimal'] else 'heuristic'}, "
+                 f"{self.solver['evaluations']} evaluations, {self.solver['total_s']:.2f} s)"]
+        w = max([len(lf["name"]) for lf in self.leaves] + [6])
+        lines.append(f"{'tensor':<{w}}  {'shape':<16} {'placements':<22} why")
+        for lf in self.leaves:
+            lines.append(f"{lf['name']:<{w}}  {str(lf['shape']):<16} {lf['placements']:<22} {lf['why']}")
+        lines.append("")
+        lines.append(f"{'collective':<15} {'mesh dim':<9} {'bytes':>12} {'est. time':>11}  where")
+        agg = {}
+        for c in self.collectives:
+            key = (c["kind"], c["mesh_dim"], c["bytes"], c["why"] if c["why"] == "gradient" else "activation")
+            a = agg.setdefault(key, [0, 0.0, []])
+            a[0] += 1
+            a[1] += c["seconds"]
+            a[2].append(c["where"])
+        for (kind, dim, nbytes, why), (count, secs, where) in agg.items():
+            names = ", ".join(where[:3]) + (f", ... ({count} in all)" if count > 3 else "")
+            lines.append(f"{kind:<15} {self.mesh.dim_names[dim]:<9} {_fmt_bytes(nbytes):>12} "
+                         f"{secs * 1e3:>8.3f} ms  {why}: {names}")
+        if not self.collectives:
+            lines.append("(none)")
+        e = self.estimate
+        lines.append("")
+        lines.append(f"estimated step {e['step_s'] * 1e3:.3f} ms = compute {e['compute_s'] * 1e3:.3f} ms + "
+                     f"communication {e['comm_s'] * 1e3:.3f} ms; peak memory per rank "
+                     f"{_fmt_bytes(e['memory_per_rank'])} (parameters, gradients, optimizer states "
+                     f"{_fmt_bytes(e['param_state_memory_per_rank'])})"
+                     + (f", limit {_fmt_bytes(self.memory_limit)}" if self.memory_limit else ""))
+        if not self.solver["feasible"]:
+            lines.append("WARNING: no plan found within the memory limit; this is the one that exceeds it least")
+        if self.solver["fallback_ops"]:
+            lines.append(f"ops placed by the planner's rules ({rules.RULES[0].split(':')[0]}): "
+                         + ", ".join(self.solver["fallback_ops"][:10]))
+        text = "\n".join(lines)
+        if print_:
+            print(text)
+        return text
+
+    __str__ = lambda self: self.explain(print_=False)  # noqa: E731
+
+    # ------------------------------------------------------------- applying
+    def apply(self, layer):
+        """Make every parameter of `layer` a distributed Tensor with its planned placements (inside a job
+        that holds the mesh).  Returns the layer."""
+        from ..distributed.auto_parallel.api import is_dist_tensor, shard_tensor
+
+        mesh = self.mesh._as_process_mesh()
+        params = dict(layer.named_parameters())
+        for lf in self.leaves:
+            if lf["kind"] != "param":
+                continue
+            if lf["name"] not in params:
+                raise ValueError(f"Plan.apply: the layer has no parameter {lf['name']!r}; apply a plan to the "
+                                 "layer it was made for")
+            p = params[lf["name"]]
+            if is_dist_tensor(p):
+                continue
+            owner, _, attr = lf["name"].rpartition(".")
+            sub = layer
+            for part in owner.split(".") if owner else []:
+                sub = sub._sub_layers[part]
+            setattr(sub, attr, shard_tensor(p, mesh, self.placements(lf["name"])))
+        return layer
+
+    def shard_inputs(self, *inputs):
+        """The inputs as distributed Tensors with their planned placements (each rank passes the same
+        global values)."""
+        from ..distributed.auto_parallel.api import is_dist_tensor, shard_tensor
+
+        mesh = self.mesh._as_process_mesh()
+        out = [x if is_dist_tensor(x) else shard_tensor(x, mesh, self.placements(i)) for i, x in enumerate(inputs)]
+        return out[0] if len(out) == 1 else out
+
+    # ------------------------------------------------------------- json
+    def to_dict(self):
+        return {"format": "paddle_on_torch.parallel.Plan/1",
+                "mesh": {"shape": self.mesh.shape, "process_ids": self.mesh.process_ids,
+                         "dim_names": self.mesh.dim_names},
+                "topology": self.topology.to_dict(), "objective": self.objective, "memory_limit": self.memory_limit,
+                "leaves": self.leaves, "collectives": self.collectives, "estimate": self.estimate,
+                "solver": self.solver}
+
+    def save(self, path):
+        with open(path, "w") as f:
+            json.dump(self.to_dict(), f, indent=1)
+
+    @classmethod
+    def from_dict(cls, d):
+        if d.get("format") != "paddle_on_torch.parallel.Plan/1":
+            raise ValueError("Plan.load: not a paddle_on_torch plan file")
+        m = d["mesh"]
+        mesh = ProcessMesh(np.array(m["process_ids"]).reshape(m["shape"]).tolist(), dim_names=m["dim_names"])
+        return cls(mesh, Topology(**d["topology"]), d["objective"], d["memory_limit"], d["leaves"],
+                   d["collectives"], d["estimate"], d["solver"])
+
+    @classmethod
+    def load(cls, path):
+        with open(path) as f:
+            return cls.from_dict(json.load(f))

@@ -1,0 +1,149 @@
+"""Choosing placements for the unmarked leaves (parameters, inputs) of a captured step.
+
+Variables are groups of leaves: parameters whose names differ only in layer indices and that have
+the same shape ("blocks.3.fc1.weight" ~ "blocks.7.fc1.weight") share one choice when `tie=True`
+(the repeated blocks of a deep model get one plan, and the search stays small).  A variable's domain
+is every combination, over the mesh dimensions, of Replicate and Shard(d) for a tensor dim d that
+the mesh dimension divides evenly.  Activations are not variables: DTensor's propagation places
+them given the leaves (propagate.py).
+
+Two solvers, with the same objective ((memory overflow, objective value), compared in order):
+- `exact`: every combination of the variables' domains (optimal for the model; used when the
+  product of the domain sizes is at most `exact_limit`).
+- `search`: coordinate descent from two starts (all Replicate; every variable at its smallest
+  memory), moving one variable on one mesh dimension, then two neighbouring variables together on
+  one mesh dimension (what column/row tensor parallelism needs), until no move improves or the
+  time budget is spent.  Not guaranteed optimal: tests compare it with `exact` on small graphs.
+"""
+import itertools
+import re
+import time
+
+from torch.distributed.tensor import Replicate, Shard
+
+__all__ = ["Problem", "solve", "domain", "group_key"]
+
+
+def domain(shape, sizes):
+    per_dim = []
+    for n in sizes:
+        opts = [Replicate()]
+        if n > 1:
+            opts += [Shard(d) for d, s in enumerate(shape) if s >= n and s % n == 0]
+        per_dim.append(opts)
+    return [tuple(c) for c in itertools.product(*per_dim)]
+
+
+def group_key(name, shape, tie):
+    return (re.sub(r"(?<=\.)\d+(?=\.)", "*", name) if tie else name, tuple(shape))
+
+
+class Problem:
+    """The variables (groups of leaf names with a domain) and how to score an assignment."""
+
+    def __init__(self, evaluator, fixed, variables, objective, memory_limit):
+        self.ev, self.fixed, self.vars = evaluator, dict(fixed), variables  # vars: [(names, domain)]
+        self.objective, self.limit = objective, memory_limit
+        self.evaluations = 0
+
+    def assignment(self, choice):
+        a = dict(self.fixed)
+        for (names, _), pl in zip(self.vars, choice):
+            for n in names:
+                a[n] = pl
+        return a
+
+    def score(self, choice):
+        self.evaluations += 1
+        e = self.ev.evaluate(self.assignment(choice))
+        over = max(0.0, e.memory - self.limit) if self.limit is not None else 0.0
+        if self.objective == "time":
+            val = (e.time,)
+        elif self.objective == "communication":
+            val = (e.comm, e.compute)
+        else:  # memory
+            val = (e.memory, e.time)
+        # rounding makes equal-cost plans compare equal, so the earlier (simpler) one is kept
+        return (round(over, 0),) + tuple(round(v, 12) for v in val)
+
+
+def _exact(problem, deadline):
+    best, best_s = None, None
+    for choice in itertools.product(*[d for _, d in problem.vars]):
+        s = problem.score(choice)
+        if best_s is None or s < best_s:
+            best, best_s = choice, s
+    return list(best), best_s, True
+
+
+def _descent(problem, start, deadline, ndim):
+    cur = list(start)
+    cur_s = problem.score(cur)
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        # single moves: one variable, one mesh dimension
+        for i, (_, dom) in enumerate(problem.vars):
+            for d in range(ndim):
+                for cand in dom:
+                    if cand[d] == cur[i][d] or any(cand[j] != cur[i][j] for j in range(ndim) if j != d):
+                        continue
+                    trial = cur[:i] + [cand] + cur[i + 1:]
+                    s = problem.score(trial)
+                    if s < cur_s:
+                        cur, cur_s, improved = trial, s, True
+                if time.monotonic() > deadline:
+                    return cur, cur_s
+        if improved:
+            continue
+        # pair moves: neighbouring variables on one mesh dimension together
+        for i in range(len(problem.vars) - 1):
+            da, db = problem.vars[i][1], problem.vars[i + 1][1]
+            for d in range(ndim):
+                for ca in da:
+                    if ca[d] == cur[i][d] or any(ca[j] != cur[i][j] for j in range(ndim) if j != d):
+                        continue
+                    for cb in db:
+                        if cb[d] == cur[i + 1][d] or any(cb[j] != cur[i + 1][j] for j in range(ndim) if j != d):
+                            continue
+                        trial = cur[:i] + [ca, cb] + cur[i + 2:]
+                        s = problem.score(trial)
+                        if s < cur_s:
+                            cur, cur_s, improved = trial, s, True
+                if time.monotonic() > deadline:
+                    return cur, cur_s
+    return cur, cur_s
+
+
+def _search(problem, deadline, ndim):
+    starts = [[dom[0] for _, dom in problem.vars]]  # all Replicate (the first of each domain)
+    smallest = []
+    for _, dom in problem.vars:  # every variable at its smallest share of the tensor
+        smallest.append(max(dom, key=lambda pl: sum(p.is_shard() for p in pl)))
+    starts.append(smallest)
+    best, best_s = None, None
+    for st in starts:
+        c, s = _descent(problem, st, deadline, ndim)
+        if best_s is None or s < best_s:
+            best, best_s = c, s
+    return best, best_s, False
+
+
+def solve(problem, method="auto", time_budget=50.0, exact_limit=4096, ndim=1):
+    """(choice per variable, score, optimal?, method used, seconds)."""
+    t0 = time.monotonic()
+    deadline = t0 + time_budget
+    size = 1
+    for _, d in problem.vars:
+        size *= len(d)
+    if method not in ("auto", "exact", "search"):
+        raise ValueError(f"solver must be 'auto', 'exact' or 'search', got {method!r}")
+    if not problem.vars:
+        return [], problem.score([]), True, "none", time.monotonic() - t0
+    if method == "exact" or (method == "auto" and size <= exact_limit):
+        choice, score, opt = _exact(problem, deadline)
+        used = "exact"
+    else:
+        choice, score, opt = _search(problem, deadline, ndim)
+        used = "search"
+    return choice, score, opt, used, time.monotonic() - t0
