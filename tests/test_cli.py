@@ -108,7 +108,7 @@ def test_port_errors_and_check(tmp_path, monkeypatch, capsys):
     bad = tmp_path / "bad.pdparams"
     bad.write_bytes(b"not a pickle")
     assert main(base + ["--example-input", "3x7:int64", "--weights", str(bad)]) == 3
-    assert main(base + ["--example-input", "3xq", "--weights", str(bad)]) == 2
+    assert main(base + ["--example-input", "3x?", "--weights", str(bad)]) == 2
     assert main(base + ["--example-input", "3x7:int64", "--weights", str(bad)]) == 3
     assert main(["port", "nocolon", "--example-input", "3", "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
@@ -118,6 +118,18 @@ def test_port_errors_and_check(tmp_path, monkeypatch, capsys):
     assert "matches" in capsys.readouterr().out
     assert main(base + ["--example-input", "3x7:int64"]) == 2  # exists without --force
     capsys.readouterr()
+
+
+def test_port_variable_sizes(tmp_path, monkeypatch, capsys):
+    """Dims given as a name or -1 stay variable: --check runs the port at the traced and at other sizes."""
+    monkeypatch.chdir(ROOT)
+    zoo = os.path.join(ROOT, "tests", "data", "model_zoo")
+    for name, shape in (("resnet", "batch,3,32,32"), ("gpt", "-1x-1:int64")):
+        out = tmp_path / name
+        assert main(["port", f"tests.model_zoo.{name}:build", "--weights", os.path.join(zoo, name + ".pdparams"),
+                     f"--example-input={shape}", "--out", str(out), "--check"]) == 0, capsys.readouterr().err
+        assert "matches" in capsys.readouterr().out
+    assert "INPUTS = [[['batch', 3, 32, 32], 'float32']]" in (tmp_path / "resnet" / "model.py").read_text()
 
 
 # ===================================================================== check

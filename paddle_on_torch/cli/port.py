@@ -7,12 +7,14 @@ inputs (as paddle.jit.save does).  The graph's aten-level code becomes DIR/model
 nn.Module whose parameters and buffers are registered under safe attribute names ("conv1.weight"
 becomes conv1_weight), with a `load(path)` helper; DIR/model.safetensors holds the weights.
 model.py imports only torch (and safetensors inside load()).  The trace is specialised to the
-example input shapes and dtypes, and to the device it ran on (CPU).
+example input shapes and dtypes, and to the device it ran on (CPU), except for the dimensions
+written as a name or -1 in --example-input: those stay variable (torch.export dynamic shapes; one name
+is one size across inputs, each -1 a size of its own).
 
 --check runs the Paddle layer under paddle_on_torch and the written module in a fresh Python
-process that never imports paddle_on_torch, on one random input of the example shapes (floats
-from a normal distribution, integers in [0, 10)), and compares every output to 1e-5 (exit 1 on
-a mismatch).  DIR is written atomically: a temporary directory renamed into place.
+process that never imports paddle_on_torch, on random inputs of the example shapes (floats
+from a normal distribution, integers in [0, 10)), and again with other sizes for the variable
+dimensions, and compares every output to 1e-5 (exit 1 on a mismatch).  DIR is written atomically: a temporary directory renamed into place.
 """
 import argparse
 import importlib
@@ -30,7 +32,7 @@ from . import EXIT_FAILED, EXIT_INPUT, EXIT_OK, EXIT_USAGE, CLIError
 _KNOWN_GLOBALS = {"torch", "device", "inf", "nan", "NoneType", "fx_pytree", "pytree"}
 _HEADER = '''"""{name} ported from Paddle by `paddle-on-torch port` (a torch.export trace; imports only torch).
 
-Traced for inputs {inputs}.  Use:  model = load("model.safetensors"); out = model(*inputs)
+Traced for inputs {inputs} (a name is a variable size).  Use:  model = load("model.safetensors"); out = model(*inputs)
 """
 import os
 from math import inf, nan
@@ -69,7 +71,7 @@ def add_parser(sub):
     p.add_argument("--weights", metavar="W.pdparams", help="a Paddle state dict loaded with set_state_dict")
     p.add_argument("--example-input", metavar="SHAPE[:DTYPE]", action="append", required=True, dest="inputs",
                    help="one per forward argument: dims joined by ',' or 'x' (e.g. 4,3,32,32 or 3x7:int64); "
-                        "dtype float32 by default")
+                        "a dim written as a name (batch) or -1 stays variable; dtype float32 by default")
     p.add_argument("--out", metavar="DIR", required=True, help="the output directory (model.py, model.safetensors)")
     p.add_argument("--class-name", default="PortedModel", help="the generated nn.Module's class name")
     p.add_argument("--check", action="store_true", help="compare the Paddle layer and the written module on a "
@@ -79,19 +81,57 @@ def add_parser(sub):
 
 
 def _parse_input(spec):
+    """(dims, dtype): each dim an int, or a str naming a variable size (each -1 gets a name of its own)."""
     import torch
 
     shape, _, dtype = spec.partition(":")
-    try:
-        dims = [int(d) for d in re.split(r"[,x]", shape.strip())] if shape.strip() else []
-    except ValueError:
-        raise CLIError(f"--example-input {spec!r}: SHAPE must be integers joined by ',' or 'x'", EXIT_USAGE) from None
-    if any(d < 0 for d in dims):
-        raise CLIError(f"--example-input {spec!r}: negative dimension", EXIT_USAGE)
+    dims = []
+    for d in re.split(r"[,x]", shape.strip()) if shape.strip() else []:
+        d = d.strip()
+        if d == "-1":
+            dims.append(None)  # named in _dynamic_sizes
+        elif d.isidentifier():
+            dims.append(d)
+        elif d.isdigit():
+            dims.append(int(d))
+        else:
+            raise CLIError(f"--example-input {spec!r}: a dim must be an integer, -1 or a name", EXIT_USAGE)
     dt = getattr(torch, dtype or "float32", None)
     if not isinstance(dt, torch.dtype):
         raise CLIError(f"--example-input {spec!r}: unknown dtype {dtype!r}", EXIT_USAGE)
     return dims, dt
+
+
+def _dynamic_sizes(specs):
+    """Name every -1 and give each variable size two example values that no fixed dim has (export
+    would otherwise be free to assume a size equals a fixed one, and it specialises 0 and 1)."""
+    fixed = {d for dims, _ in specs for d in dims if isinstance(d, int)}
+    names, anon = [], 0
+    for dims, _ in specs:
+        for i, d in enumerate(dims):
+            if d is None:
+                anon += 1
+                dims[i] = d = f"dim{anon}"
+            if isinstance(d, str) and d not in names:
+                names.append(d)
+    free = (n for n in range(5, 10**6) if n not in fixed)
+    return {name: (next(free), next(free)) for name in names}
+
+
+def _concrete(specs, sizes, which):
+    return [([sizes[d][which] if isinstance(d, str) else d for d in dims], dt) for dims, dt in specs]
+
+
+def _dynamic_shapes(specs, sizes):
+    """torch.export's dynamic_shapes for the user inputs (None when every size is fixed).  Dim.DYNAMIC
+    lets export infer each size's range and the equalities the model needs (it raises if the model
+    forces a variable size to one value); one name gets one example size, so such equalities hold."""
+    import torch
+
+    if not sizes:
+        return None
+    return [{i: torch.export.Dim.DYNAMIC for i, d in enumerate(dims) if isinstance(d, str)} or None
+            for dims, _ in specs]
 
 
 def _random(dims, dt, gen):
@@ -173,7 +213,7 @@ def _structure_expr(obj, counter):
     return repr(obj)
 
 
-def _trace(model, inputs, cls):
+def _trace(model, inputs, cls, dynamic_shapes=None, input_specs=None):
     """(model.py source, {safe name: tensor}, the eager outputs on `inputs`)."""
     import torch
 
@@ -203,7 +243,8 @@ def _trace(model, inputs, cls):
     fn = _Fn()
     try:
         with torch.no_grad():
-            ep = torch.export.export(fn, (weights, list(inputs)), strict=False)
+            ep = torch.export.export(fn, (weights, list(inputs)), strict=False,
+                                    dynamic_shapes=dynamic_shapes and ([None] * len(weights), dynamic_shapes))
             out = fn(weights, list(inputs))
     except Exception as e:  # noqa: BLE001 - keep torch's message: it names the construct
         raise CLIError(f"could not trace the model with torch.export: {type(e).__name__}: {e}", EXIT_FAILED) from None
@@ -261,7 +302,7 @@ def _trace(model, inputs, cls):
     if isinstance(out, torch.Tensor):
         ret = "_o[0]"
     src = _HEADER.format(name=cls, weights=json.dumps({n: k for n, (k, _) in zip(names, entries)}, indent=1),
-                         inputs=repr([[list(x.shape), str(x.dtype).replace("torch.", "")] for x in inputs]))
+                         inputs=repr([[list(d), str(dt).replace("torch.", "")] for d, dt in input_specs]))
     src += f"\nclass {cls}(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
     src += "\n".join(init) + ("\n" if init else "        pass\n")
     src += f"\n    def forward(self, {in_params}):\n"
@@ -313,6 +354,7 @@ def _check(model, out_dir, specs):
 
     gen = torch.Generator().manual_seed(0)
     inputs = [_random(d, dt, gen) for d, dt in specs]
+    shapes = " x ".join(str(d) for d, _ in specs)
     with torch.no_grad():
         expected = _flat(_to_torch_tree(model(*[_normalize.wrap(x) for x in inputs])))
     with tempfile.TemporaryDirectory() as tmp:
@@ -322,16 +364,17 @@ def _check(model, out_dir, specs):
         p = subprocess.run([sys.executable, "-c", _RUNNER, os.path.join(out_dir, "model.py"), inp, outp],
                            capture_output=True, text=True, env=env, cwd=tmp)
         if p.returncode != 0:
-            return [f"the written module failed in a fresh process:\n{p.stderr.strip()}"]
+            return [f"the written module failed in a fresh process on {shapes}:\n{p.stderr.strip()}"]
         got = torch.load(outp, weights_only=True)
     if len(got) != len(expected):
-        return [f"{len(got)} outputs, expected {len(expected)}"]
+        return [f"{len(got)} outputs, expected {len(expected)} (inputs {shapes})"]
     problems = []
     for i, (g, e) in enumerate(zip(got, expected)):
         if g.shape != e.shape or g.dtype != e.dtype:
-            problems.append(f"output {i}: {g.dtype}{list(g.shape)} vs {e.dtype}{list(e.shape)}")
+            problems.append(f"output {i} on {shapes}: {g.dtype}{list(g.shape)} vs {e.dtype}{list(e.shape)}")
         elif not torch.allclose(g, e, rtol=1e-5, atol=1e-5, equal_nan=True):
-            problems.append(f"output {i}: max abs difference {(g.double() - e.double()).abs().max().item():.3g}")
+            problems.append(f"output {i} on {shapes}: max abs difference "
+                            f"{(g.double() - e.double()).abs().max().item():.3g}")
     return problems
 
 
@@ -344,10 +387,11 @@ def run(args):
     out_dir = os.path.abspath(args.out)
     if os.path.exists(out_dir) and not args.force and not (os.path.isdir(out_dir) and not os.listdir(out_dir)):
         raise CLIError(f"{args.out} exists (use --force to replace it)", EXIT_USAGE)
+    sizes = _dynamic_sizes(specs)
     model = _build(args.model, args.weights)
     gen = __import__("torch").Generator().manual_seed(0)
-    examples = [_random(d, dt, gen) for d, dt in specs]
-    src, state, _ = _trace(model, examples, args.class_name)
+    examples = [_random(d, dt, gen) for d, dt in _concrete(specs, sizes, 0)]
+    src, state, _ = _trace(model, examples, args.class_name, _dynamic_shapes(specs, sizes), specs)
 
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
@@ -369,7 +413,9 @@ def run(args):
         raise
     print(f"wrote {os.path.join(args.out, 'model.py')} and model.safetensors ({len(state)} tensors)")
     if args.check:
-        problems = _check(model, out_dir, specs)
+        problems = []
+        for which in (0, 1) if sizes else (0,):  # with variable sizes: the traced ones and others
+            problems += _check(model, out_dir, _concrete(specs, sizes, which))
         if problems:
             for p in problems:
                 print(f"paddle-on-torch port: mismatch: {p}", file=sys.stderr)
