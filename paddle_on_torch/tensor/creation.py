@@ -265,6 +265,9 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
     if dtype is None:
         dtype = _dtypes.default_float_torch() if floats else torch.int64
     device = to_torch_device(device)
+    if not floats and any(isinstance(v, torch.SymInt) for v in (start, end, step)):
+        # a traced (torch.export) size: int() below would specialise it to the example's value
+        return torch.arange(start, end, step, dtype=dtype, device=device).requires_grad_(requires_grad)
     n = max(int(np.ceil((end - start) / step)), 0)
     if not (dtype.is_floating_point or dtype.is_complex) and floats:
         r = (torch.arange(n, dtype=torch.float64, device=device) * step + start).to(dtype)
