@@ -27,6 +27,7 @@ from ...tensor.tensor import Tensor
 from .api import dtensor_from_local, _redistribute
 from .placement_type import Replicate, Shard
 from .process_mesh import _CoreProcessMesh, check_fits_world
+from .sharding import _ShardOptimizer, shard_optimizer  # noqa: F401 (shard_optimizer lives there)
 
 __all__ = ["ShardDataloader", "shard_dataloader", "shard_optimizer", "DistModel", "to_static"]
 
@@ -204,90 +205,6 @@ class ShardDataloader:
 def shard_dataloader(dataloader, meshes, input_keys=None, shard_dims=None, is_dataset_splitted=False,
                      dense_tensor_idx=None):
     return ShardDataloader(dataloader, meshes, input_keys, shard_dims, is_dataset_splitted, dense_tensor_idx)
-
-
-class _ShardOptimizer:
-    """shard_optimizer without a sharding stage: the wrapped optimizer, updating DTensor parameters as they are."""
-
-    def __init__(self, optimizer, shard_fn=None, gradient_accumulation_steps=1):
-        from ...optimizer.optimizer import Optimizer
-
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"shard_optimizer expects a paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
-        if shard_fn is not None:
-            raise _report.unsupported(f"paddle.distributed.shard_optimizer(shard_fn={type(shard_fn).__name__})",
-                                      " (sharding stages)")
-        if gradient_accumulation_steps != 1:
-            raise _report.unsupported("paddle.distributed.shard_optimizer(gradient_accumulation_steps > 1)")
-        self.__dict__["_inner_opt"] = optimizer
-        self.__dict__["_shard_fn"] = shard_fn
-        self.__dict__["gradient_accumulation_steps"] = gradient_accumulation_steps
-
-    def _params(self):
-        groups = self._inner_opt._param_groups or []
-        if groups and isinstance(groups[0], dict):
-            return [p for g in groups for p in g["params"]]
-        return list(groups)
-
-    @torch.no_grad()
-    def step(self):
-        """The inner optimizer's step on each process's own pieces of the distributed parameters.
-
-        A gradient is first brought to its parameter's placements (a Partial gradient -- the sum over
-        data-parallel ranks -- is reduced), then the element-wise update runs on the local pieces;
-        processes outside a parameter's mesh leave it alone.  Optimizer states are local pieces too."""
-        swapped = []
-        try:
-            for p in self._params():
-                t = p._t
-                if not isinstance(t, DTensor):
-                    continue
-                if any(pl.is_partial() for pl in t.placements):
-                    raise _report.unsupported("paddle.distributed.shard_optimizer for a parameter with Partial "
-                                              "placements")
-                if self._inner_opt._grad_clip is not None:
-                    raise _report.unsupported("paddle.distributed.shard_optimizer with grad_clip",
-                                              " (the norms would be of local pieces)")
-                g = t.grad
-                inside = t.device_mesh.get_coordinate() is not None
-                # a leaf Parameter over the same storage: updating it in place updates the DTensor
-                local = torch.nn.Parameter(t._local_tensor, requires_grad=t.requires_grad)
-                if inside and g is not None:
-                    if isinstance(g, DTensor):
-                        if tuple(g.placements) != tuple(t.placements):
-                            g = g.redistribute(t.device_mesh, t.placements)
-                        g = g.to_local()
-                    local.grad = g
-                else:
-                    local.grad = None
-                swapped.append((p, t))
-                p._t = local
-            return self._inner_opt.step()
-        finally:
-            for p, t in swapped:
-                p._t.grad = None
-                p._t = t
-
-    def clear_grad(self, set_to_zero=True):
-        return self._inner_opt.clear_grad(set_to_zero)
-
-    clear_gradients = clear_grad
-
-    def state_dict(self):
-        return self._inner_opt.state_dict()
-
-    def set_state_dict(self, state_dict):
-        return self._inner_opt.set_state_dict(state_dict)
-
-    def __getattr__(self, item):
-        return getattr(self.__dict__["_inner_opt"], item)
-
-    def __setattr__(self, item, value):
-        setattr(self._inner_opt, item, value)
-
-
-def shard_optimizer(optimizer, shard_fn=None, gradient_accumulation_steps=1):
-    return _ShardOptimizer(optimizer, shard_fn, gradient_accumulation_steps)
 
 
 def _inner_optimizer(opt):
