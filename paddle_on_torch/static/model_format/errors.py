@@ -1,0 +1,15 @@
+"""The two errors a model file can give: a file that is not (or not yet) readable, and ops we cannot lower."""
+
+
+class ModelFormatError(ValueError):
+    """A program file that is truncated, foreign, malformed or of a newer format version."""
+
+
+class UnsupportedOpsError(NotImplementedError):
+    """The program uses ops that have no torch lowering; `ops` lists every one (a NotImplementedError)."""
+
+    def __init__(self, ops, where):
+        self.ops = sorted(ops)
+        super().__init__(
+            f"{where}: the program uses {len(self.ops)} op type(s) that paddle_on_torch cannot lower to "
+                  f"torch: {', '.join(self.ops)}")

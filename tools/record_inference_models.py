@@ -1,0 +1,240 @@
+"""Record real Paddle inference models for tests/test_inference_models.py (run under REAL Paddle 3.3.1).
+
+    ~/oracle/bin/python tools/record_inference_models.py             # every model, both formats
+    ~/oracle/bin/python tools/record_inference_models.py resnet gpt  # just these
+
+For each model (the tests/model_zoo architectures at tiny widths, an LSTM, a transformer encoder
+and a model that uses the remaining ops of the lowering table) it builds the Layer with
+paddle.seed(2024), perturbs every parameter and buffer with seeded noise (BatchNorm statistics are
+not the trivial 0/1), and writes with real `paddle.jit.save`:
+
+  tests/data/inference_models/<name>/pir/model.json + model.pdiparams        (PIR, Paddle 3's default)
+  tests/data/inference_models/<name>/legacy/model.pdmodel + model.pdiparams  (ProgramDesc; the save
+      runs in a child process started with FLAGS_enable_pir_api=0, which switches PIR off)
+
+and, for each format, the real inference predictor's outputs on fixed seeded inputs
+(`io.npz`: input<i>, output<i>).  A model that real Paddle cannot save in a format is reported and
+skipped for that format.  Widths are tiny so the stored files stay small.
+"""
+import os
+import subprocess
+import sys
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("GLOG_minloglevel", "3")
+warnings.filterwarnings("ignore")
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+assert "paddle_on_torch" not in paddle.__file__, "record_inference_models must run under real Paddle"
+
+import paddle.nn as nn  # noqa: E402
+import paddle.nn.functional as F  # noqa: E402
+from paddle.static import InputSpec  # noqa: E402
+
+OUT = os.path.join(ROOT, "tests", "data", "inference_models")
+SEED = 2024
+
+
+# ----------------------------------------------------------------- models not in the zoo
+class LSTMNet(nn.Layer):
+    """A bidirectional 1-layer LSTM with its final states."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(6, 8, num_layers=1, direction="bidirect")
+        self.fc = nn.Linear(16, 3)
+
+    def forward(self, x):
+        out, (h, c) = self.lstm(x)
+        return self.fc(out), h, c
+
+
+class EncoderNet(nn.Layer):
+    """nn.TransformerEncoder (pre-norm, relu) with a padding mask, mean-pooled."""
+
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1, activation="relu", normalize_before=True)
+        self.enc = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(16))
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, x, mask):
+        y = self.enc(x, src_mask=mask)
+        return F.softmax(self.head(y.mean(axis=1)), axis=-1)
+
+
+class OpsNet(nn.Layer):
+    """The table's remaining ops: depthwise/transposed conv, interpolate, argmax/top_k/where/cast/gather,
+    split/slice/stack, arange, scale, hard activations, pooling variants, clip, pow, reductions."""
+
+    def __init__(self):
+        super().__init__()
+        self.dw = nn.Conv2D(4, 4, 3, padding=1, groups=4)
+        self.pw = nn.Conv2D(4, 6, 1)
+        self.up = nn.Conv2DTranspose(6, 4, 3, stride=2, padding=1, output_padding=1)
+        self.bn = nn.BatchNorm2D(4)
+        self.drop = nn.Dropout(0.3)
+        self.emb = nn.Embedding(10, 4)
+
+    def forward(self, x, ids):
+        y = F.hardswish(self.pw(F.relu6(self.dw(x))))
+        y = F.leaky_relu(self.up(y), 0.1)
+        y = self.bn(y)
+        y = F.interpolate(y, scale_factor=0.5, mode="bilinear", align_corners=True)
+        z = F.interpolate(y, size=[5, 5], mode="nearest")
+        z = F.avg_pool2d(z, 2, stride=1, ceil_mode=True) + F.max_pool2d(z, 2, stride=1, padding=0, ceil_mode=True)
+        a, b = paddle.split(y, 2, axis=1)
+        c = paddle.concat([F.sigmoid(a) * paddle.tanh(b), F.silu(a)], axis=1)
+        c = self.drop(c)
+        s = paddle.transpose(c, [0, 2, 3, 1]).reshape([c.shape[0], -1, 2])
+        prob = F.softmax(s, axis=-1)
+        cls = paddle.argmax(prob, axis=-1)
+        vals, idx = paddle.topk(s[:, :, 0], k=3, axis=1)
+        w = paddle.where(s > 0, s, paddle.zeros_like(s) - 1.0).sum(axis=[1, 2])
+        e = self.emb(ids)
+        g = paddle.gather(e, paddle.to_tensor([2, 0]), axis=1)
+        r = paddle.arange(0, 4, dtype="float32")
+        t = (g * r).mean(axis=-1) * 2.0 + 1.0
+        h = paddle.clip(paddle.pow(z.flatten(1), 2), 0.0, 1.0).max(axis=1, keepdim=True)
+        st = paddle.stack([w, h.squeeze(-1)], axis=1)
+        return cls.astype("int32"), vals, idx, paddle.exp(-st.abs()), t, z[:, 1:3, ::2, :].unsqueeze(0).sum(0)
+
+
+def _zoo(name, **kwargs):
+    import importlib
+
+    mod = importlib.import_module(f"tests.model_zoo.{name}")
+    return lambda: mod.build() if not kwargs else _zoo_cls(mod)(**kwargs)
+
+
+def _zoo_cls(mod):
+    return {"resnet": lambda m: m.ResNet, "vit": lambda m: m.VisionTransformer}[mod.__name__.rsplit(".", 1)[1]](mod)
+
+
+def _f(rng, shape):
+    return rng.standard_normal(shape).astype("float32")
+
+
+def _ids(rng, shape, hi):
+    return rng.integers(0, hi, size=shape).astype("int64")
+
+
+# name -> (factory, input specs, inputs(rng))
+MODELS = {
+    "resnet": (_zoo("resnet", width=4, layers=(1, 1, 1, 1)),
+               [InputSpec([None, 3, 32, 32], "float32", "x")], lambda r: [_f(r, [2, 3, 32, 32])]),
+    "mobilenetv3": (_zoo("mobilenetv3"), [InputSpec([None, 3, 48, 48], "float32", "x")],
+                    lambda r: [_f(r, [2, 3, 48, 48])]),
+    "vit": (_zoo("vit", dim=16, depth=1, heads=2), [InputSpec([None, 3, 16, 16], "float32", "x")],
+            lambda r: [_f(r, [2, 3, 16, 16])]),
+    "swin": (_zoo("swin"), [InputSpec([None, 64, 12], "float32", "x")], lambda r: [_f(r, [2, 64, 12])]),
+    "lstm_tagger": (_zoo("lstm_tagger"), [InputSpec([None, 7], "int64", "ids")],
+                    lambda r: [_ids(r, [3, 7], 40)]),
+    "bert": (_zoo("bert"), [InputSpec([None, 9], "int64", "ids"), InputSpec([None, 9], "int64", "types")],
+             lambda r: [_ids(r, [2, 9], 60), _ids(r, [2, 9], 2)]),
+    "gpt": (_zoo("gpt"), [InputSpec([None, 10], "int64", "ids")], lambda r: [_ids(r, [2, 10], 50)]),
+    "unet": (_zoo("unet"), [InputSpec([None, 3, 24, 24], "float32", "x")], lambda r: [_f(r, [2, 3, 24, 24])]),
+    "densenet": (_zoo("densenet"), [InputSpec([None, 3, 32, 32], "float32", "x")],
+                 lambda r: [_f(r, [2, 3, 32, 32])]),
+    "bigru": (_zoo("bigru"), [InputSpec([None, 6], "int64", "ids"), InputSpec([None, 6], "float32", "mask")],
+              lambda r: [_ids(r, [3, 6], 30), (r.random([3, 6]) > 0.3).astype("float32")]),
+    "vgg": (_zoo("vgg"), [InputSpec([None, 3, 16, 16], "float32", "x")], lambda r: [_f(r, [2, 3, 16, 16])]),
+    "lstm": (LSTMNet, [InputSpec([None, 5, 6], "float32", "x")], lambda r: [_f(r, [2, 5, 6])]),
+    "encoder": (EncoderNet, [InputSpec([None, 7, 16], "float32", "x"), InputSpec([None, 1, 7, 7], "float32", "mask")],
+                lambda r: [_f(r, [2, 7, 16]), np.where(np.arange(7)[None, None, None, :] < np.array([7, 5])[:, None, None, None],
+                                                       0.0, -1e9).repeat(7, axis=2).astype("float32")]),
+    "ops": (OpsNet, [InputSpec([None, 4, 8, 8], "float32", "x"), InputSpec([None, 3], "int64", "ids")],
+            lambda r: [_f(r, [2, 4, 8, 8]), _ids(r, [2, 3], 10)]),
+}
+
+
+def _inputs(name):
+    arrays = MODELS[name][2](np.random.default_rng(SEED + 7))
+    if name == "bigru":
+        arrays[1][:, 0] = 1.0
+    return arrays
+
+
+def build(name):
+    paddle.seed(SEED)
+    rng = np.random.default_rng(SEED)
+    with paddle.utils.unique_name.guard():
+        model = MODELS[name][0]()
+    for _, p in sorted(model.state_dict().items(), key=lambda kv: kv[0]):
+        a = p.numpy()
+        if a.dtype.kind == "f":
+            noise = rng.normal(0, 0.05, a.shape).astype(a.dtype)
+            if _ is not None and _.endswith("_variance"):
+                noise = np.abs(noise) * 4  # variances stay positive
+            p.set_value(a + noise)
+    model.eval()
+    return model
+
+
+def predict(prefix, model_file, arrays):
+    """Real Paddle's inference predictor on `arrays`."""
+    from paddle import inference
+
+    config = inference.Config(prefix + model_file, prefix + ".pdiparams")
+    config.disable_gpu()
+    config.disable_onednn()  # plain CPU kernels (oneDNN cannot run some PIR attributes here)
+    config.set_cpu_math_library_num_threads(1)
+    predictor = inference.create_predictor(config)
+    for name, a in zip(predictor.get_input_names(), arrays):
+        h = predictor.get_input_handle(name)
+        h.reshape(a.shape)
+        h.copy_from_cpu(a)
+    predictor.run()
+    return [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
+
+
+def record(name, fmt):
+    model = build(name)
+    d = os.path.join(OUT, name, fmt)
+    os.makedirs(d, exist_ok=True)
+    prefix = os.path.join(d, "model")
+    paddle.jit.save(model, prefix, input_spec=MODELS[name][1])
+    info = prefix + ".pdiparams.info"
+    if os.path.exists(info):  # a pickle of parameter attributes: not needed for inference
+        os.remove(info)
+    arrays = _inputs(name)
+    outs = predict(prefix, ".json" if fmt == "pir" else ".pdmodel", arrays)
+    # the predictor must agree with the dygraph Layer (it is the specification the tests match)
+    with paddle.no_grad():
+        ref = model(*[paddle.to_tensor(a) for a in arrays])
+    ref = ref if isinstance(ref, (list, tuple)) else [ref]
+    for o, r in zip(outs, ref):
+        np.testing.assert_allclose(o, r.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"{name}/{fmt}")
+    np.savez(os.path.join(d, "io.npz"), **{f"input{i}": a for i, a in enumerate(arrays)},
+             **{f"output{i}": o for i, o in enumerate(outs)})
+    print(f"{name}/{fmt}: {len(outs)} outputs, files {sorted(os.listdir(d))}")
+
+
+def main(argv):
+    fmt = "pir"
+    if argv and argv[0] == "--format":
+        fmt, argv = argv[1], argv[2:]
+    names = argv or list(MODELS)
+    if fmt == "both":
+        env = dict(os.environ, FLAGS_enable_pir_api="0")
+        main(["--format", "pir", *names])
+        subprocess.run([sys.executable, __file__, "--format", "legacy", *names], env=env, check=False)
+        return
+    if fmt == "legacy":
+        assert not paddle.framework.use_pir_api(), "legacy recording needs FLAGS_enable_pir_api=0"
+    for name in names:
+        try:
+            record(name, fmt)
+        except Exception as e:  # noqa: BLE001
+            import shutil
+
+            shutil.rmtree(os.path.join(OUT, name, fmt), ignore_errors=True)
+            print(f"{name}/{fmt}: real Paddle failed: {type(e).__name__}: {str(e)[:300]}")
+
+
+if __name__ == "__main__":
+    main(["--format", "both"] + sys.argv[1:] if not sys.argv[1:2] == ["--format"] else sys.argv[1:])
