@@ -1,0 +1,52 @@
+"""paddle.distributed.fleet (collective mode) on torch.distributed.
+
+    fleet.init(is_collective=True, strategy=strategy)   # strategy.hybrid_configs: dp/mp/pp degrees
+    hcg = fleet.get_hybrid_communicate_group()
+    model = fleet.distributed_model(model)               # DataParallel / TensorParallel / PipelineParallel
+    opt = fleet.distributed_optimizer(opt)               # HybridParallelOptimizer
+
+The hybrid groups come from a torch DeviceMesh; tensor-parallel layers are in `meta_parallel`;
+pipelines run on torch.distributed.pipelining.  Parameter-server mode is not provided.
+"""
+from ... import _report
+from . import meta_parallel, utils  # noqa: F401
+from .base.distributed_strategy import DistributedStrategy
+from .base.topology import CommunicateTopology, HybridCommunicateGroup, ParallelMode  # noqa: F401
+from .fleet import Fleet
+from .model import distributed_model  # noqa: F401
+from .recompute.recompute import recompute  # noqa: F401
+
+__all__ = ["CommunicateTopology", "HybridCommunicateGroup", "DistributedStrategy", "Fleet"]
+
+fleet = Fleet()
+init = fleet.init
+is_first_worker = fleet.is_first_worker
+worker_index = fleet.worker_index
+worker_num = fleet.worker_num
+node_num = fleet.node_num
+rank = fleet.worker_index
+nranks = fleet.worker_num
+world_size = fleet.worker_num
+local_rank = fleet.local_rank
+rank_in_node = local_rank
+is_worker = fleet.is_worker
+is_server = fleet.is_server
+worker_endpoints = fleet.worker_endpoints
+barrier_worker = fleet.barrier_worker
+all_reduce = fleet.all_reduce
+get_hybrid_communicate_group = fleet.get_hybrid_communicate_group
+
+
+def distributed_optimizer(optimizer, strategy=None):
+    """The optimizer made hybrid-parallel (HybridParallelOptimizer); the optimizer itself in one process."""
+    if strategy is not None:
+        import copy
+
+        fleet._user_defined_strategy = copy.deepcopy(strategy)
+    fleet.user_defined_optimizer = optimizer
+    if fleet.worker_num() > 1:
+        return fleet.distributed_optimizer(optimizer)
+    return optimizer
+
+
+__getattr__ = _report.module_getattr("paddle.distributed.fleet")

@@ -1,0 +1,1 @@
+from .hybrid_parallel_optimizer import HybridParallelClipGrad, HybridParallelOptimizer  # noqa: F401

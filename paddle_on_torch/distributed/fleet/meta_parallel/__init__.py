@@ -1,0 +1,11 @@
+"""paddle.distributed.fleet.meta_parallel: tensor- and pipeline-parallel building blocks."""
+from .... import _report
+from .meta_parallel_base import MetaParallelBase  # noqa: F401
+from .parallel_layers import (ColumnParallelLinear, LayerDesc, ParallelCrossEntropy, PipelineLayer,  # noqa: F401
+                              RNGStatesTracker, RowParallelLinear, SharedLayerDesc, VocabParallelEmbedding,
+                              get_rng_state_tracker, model_parallel_random_seed)
+from .pipeline_parallel import NoPipelineParallel, PipelineParallel  # noqa: F401
+from .tensor_parallel import TensorParallel  # noqa: F401
+
+__all__ = []
+__getattr__ = _report.module_getattr("paddle.distributed.fleet.meta_parallel")

@@ -1,0 +1,1 @@
+from ...layers.mpu.mp_layers import *  # noqa: F401,F403

@@ -1,0 +1,72 @@
+"""fleet recompute (activation checkpointing) on torch.utils.checkpoint.
+
+`recompute(function, *args, preserve_rng_state=True, use_reentrant=True, **kwargs)` runs a Paddle
+callable without keeping its activations and re-runs it during backward; gradients equal those of
+a plain call (dropout included: the RNG state is restored for the re-run).  With
+use_reentrant=True, as in Paddle, gradients reach the function's parameters only when some input
+requires grad.
+"""
+import torch
+import torch.utils.checkpoint as _ckpt
+
+from ...._normalize import wrap
+from ....tensor.tensor import Tensor
+
+__all__ = ["recompute", "recompute_sequential"]
+
+
+def _to_torch(obj):
+    if isinstance(obj, Tensor):
+        return obj._t
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_torch(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _to_torch(v) for k, v in obj.items()}
+    return obj
+
+
+def _to_paddle(obj):
+    if isinstance(obj, torch.Tensor):
+        return wrap(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_paddle(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _to_paddle(v) for k, v in obj.items()}
+    return obj
+
+
+def recompute(function, *args, **kwargs):
+    preserve = kwargs.pop("preserve_rng_state", True)
+    use_reentrant = kwargs.pop("use_reentrant", True)
+    kwargs.pop("offload_indices", None)
+    if not torch.is_grad_enabled():
+        return function(*args, **kwargs)
+
+    def run(*targs):
+        return _to_torch(function(*_to_paddle(targs), **kwargs))
+
+    out = _ckpt.checkpoint(run, *_to_torch(args), use_reentrant=use_reentrant, preserve_rng_state=preserve)
+    return _to_paddle(out)
+
+
+def recompute_sequential(ctx, functions, *args, **kwargs):
+    """Recompute a Sequential in ctx['segments'] chunks (Paddle's recompute_sequential)."""
+    segments = ctx.get("segments", 1)
+    preserve = ctx.get("preserve_rng_state", True)
+    layers = list(functions.children()) if hasattr(functions, "children") else list(functions)
+    size = (len(layers) + segments - 1) // segments
+
+    def chunk(lo, hi):
+        def run(*xs):
+            x = xs[0] if len(xs) == 1 else xs
+            for f in layers[lo:hi]:
+                x = f(x)
+            return x
+
+        return run
+
+    x = args
+    for lo in range(0, len(layers), size):
+        x = recompute(chunk(lo, min(lo + size, len(layers))), *(x if isinstance(x, tuple) else (x,)),
+                      preserve_rng_state=preserve, **kwargs)
+    return x
