@@ -209,6 +209,160 @@ class ProgBarLogger(Callback):
         timer["count"] += 1
         timer["samples"] += logs.get("batch_size", 1)
 
+    # Paddle's attribute names per phase (users and subclasses read them): steps in the phase,
+    # samples seen (train counts none).
+    _STEPS = {"train": "steps", "eval": "eval_steps", "test": "test_steps"}
+    _SAMPLES = {"eval": "evaled_samples", "test": "tested_samples"}
+
+    def _phase_begin(self, mode, logs, banner):
+        steps = logs.get("steps", None)
+        setattr(self, self._STEPS[mode], steps)
+        setattr(self, f"{mode}_metrics", logs.get("metrics", []))
+        setattr(self, f"{mode}_step", 0)
+        setattr(self, self._SAMPLES[mode], 0)
+        timer = _new_timer()
+        setattr(self, f"_{mode}_timer", timer)
+        setattr(self, f"{mode}_progbar", ProgressBar(num=steps, verbose=self.verbose))
+        if self._is_print():
+            print(banner)
+        timer["batch_start_time"] = time.time()
+
+    def _phase_batch_end(self, mode, logs):
+        logs = logs or {}
+        step = getattr(self, f"{mode}_step") + 1
+        setattr(self, f"{mode}_step", step)
+        if mode in self._SAMPLES:
+            setattr(self, self._SAMPLES[mode], getattr(self, self._SAMPLES[mode]) + logs.get("batch_size", 1))
+        timer = getattr(self, f"_{mode}_timer")
+        self._batch_end(timer, logs)
+        steps = getattr(self, self._STEPS[mode])
+        if self._is_print() and step % self.log_freq == 0 and (steps is None or step < steps):
+            self._updates(logs, mode)
+        timer["batch_start_time"] = time.time()
+
+    def on_train_batch_begin(self, step, logs=None):
+        self._batch_begin(self._train_timer)
+
+    def on_train_batch_end(self, step, logs=None):
+        self._phase_batch_end("train", logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self._is_print() and self.steps is not None:
+            self._updates(logs, "train")
+
+    def on_eval_begin(self, logs=None):
+        self._phase_begin("eval", logs, "Eval begin...")
+
+    def on_eval_batch_begin(self, step, logs=None):
+        self._batch_begin(self._eval_timer)
+
+    def on_eval_batch_end(self, step, logs=None):
+        self._phase_batch_end("eval", logs)
+
+    def on_predict_begin(self, logs=None):
+        self._phase_begin("test", logs, "Predict begin...")
+
+    def on_predict_batch_begin(self, step, logs=None):
+        self._batch_begin(self._test_timer)
+
+    def on_predict_batch_end(self, step, logs=None):
+        self._phase_batch_end("test", logs)
+
+    def on_eval_end(self, logs=None):
+        pass
+
+    def on_predict_begin(self, logs=None):
+        pass
+
+    def on_predict_end(self, logs=None):
+        pass
+
+    def on_epoch_begin(self, epoch, logs=None):
+        pass
+
+    def on_epoch_end(self, epoch, logs=None):
+        pass
+
+    def on_train_batch_begin(self, step, logs=None):
+        pass
+
+    def on_train_batch_end(self, step, logs=None):
+        pass
+
+    def on_eval_batch_begin(self, step, logs=None):
+        pass
+
+    def on_eval_batch_end(self, step, logs=None):
+        pass
+
+    def on_predict_batch_begin(self, step, logs=None):
+        pass
+
+    def on_predict_batch_end(self, step, logs=None):
+        pass
+
+
+def _new_timer():
+    return {"data_time": 0, "batch_time": 0, "count": 0, "samples": 0}
+
+
+class ProgBarLogger(Callback):
+    """Prints "Epoch i/n" and progress lines every `log_freq` steps (verbose 1: a bar, 2: lines,
+    3: lines with reader/batch cost and ips)."""
+
+    def __init__(self, log_freq=1, verbose=2):
+        self.epochs = None
+        self.steps = None
+        self.progbar = None
+        self.verbose = verbose
+        self.log_freq = log_freq
+        self.model = None
+        self.params = {}
+
+    def _is_print(self):
+        return self.verbose and _local_rank() == 0
+
+    def on_train_begin(self, logs=None):
+        self.epochs = self.params["epochs"]
+        assert self.epochs
+        self.train_metrics = self.params["metrics"]
+        assert self.train_metrics
+        self._train_timer = _new_timer()
+        if self._is_print():
+            print("The loss value printed in the log is the current step, and the metric is the average value of "
+                  "previous steps.")
+
+    def on_epoch_begin(self, epoch=None, logs=None):
+        self.steps = self.params["steps"]
+        self.epoch = epoch
+        self.train_step = 0
+        if self.epochs and self._is_print():
+            print(f"Epoch {epoch + 1}/{self.epochs}")
+        self.train_progbar = ProgressBar(num=self.steps, verbose=self.verbose)
+        self._train_timer["batch_start_time"] = time.time()
+
+    def _updates(self, logs, mode):
+        values = [(k, logs[k]) for k in getattr(self, f"{mode}_metrics") if k in logs]
+        timer = getattr(self, f"_{mode}_timer", None)
+        if self.verbose == 3 and timer is not None:
+            cnt = timer["count"] if timer["count"] > 0 else 1.0
+            samples = timer["samples"] if timer["samples"] > 0 else 1.0
+            values.append(("avg_reader_cost", "%.5f sec" % (timer["data_time"] / cnt)))
+            values.append(("avg_batch_cost", "%.5f sec" % (timer["batch_time"] / cnt)))
+            values.append(("ips", "%.5f samples/sec" % (samples / (timer["data_time"] + timer["batch_time"]))))
+            timer.update(count=0, samples=0, data_time=0.0, batch_time=0.0)
+        getattr(self, f"{mode}_progbar").update(getattr(self, f"{mode}_step"), values)
+
+    def _batch_begin(self, timer):
+        timer["batch_data_end_time"] = time.time()
+        timer["data_time"] += timer["batch_data_end_time"] - timer["batch_start_time"]
+
+    def _batch_end(self, timer, logs):
+        timer["batch_time"] += time.time() - timer["batch_data_end_time"]
+        timer["count"] += 1
+        timer["samples"] += logs.get("batch_size", 1)
+
     def on_train_batch_begin(self, step, logs=None):
         self._batch_begin(self._train_timer)
 
