@@ -15,6 +15,7 @@ SOURCE = r"""
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using at::vec::Vectorized;
@@ -364,6 +365,89 @@ std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, con
   return {dx, dy};
 }
 
+
+// ------------------------------------------------------------ softmax cross entropy (hard labels)
+// logits: [M, V] with unit column stride; labels: [M] int64.  Row by row, in two passes over a row
+// (max, then sum of exp): loss = lse - x[label], and lse is kept for the backward, so the softmax
+// [M, V] is never stored.  Rows whose label is ignore_index get loss 0.
+std::vector<at::Tensor> ce_fwd(const at::Tensor& logits, const at::Tensor& labels, int64_t ignore_index) {
+  TORCH_CHECK(logits.dim() == 2 && logits.stride(1) == 1, "ce_fwd: logits must be [M, V] with unit column stride");
+  TORCH_CHECK(labels.dim() == 1 && labels.size(0) == logits.size(0) && labels.scalar_type() == at::kLong,
+              "ce_fwd: labels must be int64 [M]");
+  const int64_t M = logits.size(0), V = logits.size(1), ld = logits.stride(0);
+  at::Tensor lab = labels.contiguous();
+  const int64_t* pl = lab.data_ptr<int64_t>();
+  for (int64_t r = 0; r < M; ++r)
+    TORCH_CHECK_INDEX(pl[r] == ignore_index || (pl[r] >= 0 && pl[r] < V), "label value should less than the shape "
+                      "of axis dimension when label value(", pl[r], ") not equal to ignore_index(", ignore_index,
+                      "), But received label value as ", pl[r], " and shape of axis dimension is ", V);
+  auto fopt = logits.options().dtype(at::kFloat);
+  at::Tensor loss = at::empty({M}, fopt), lse = at::empty({M}, fopt);
+  float* ploss = loss.data_ptr<float>();
+  float* plse = lse.data_ptr<float>();
+  DISPATCH_FLOATING(logits.scalar_type(), "ce_fwd", [&] {
+    const scalar_t* px = logits.data_ptr<scalar_t>();
+    at::parallel_for(0, M, row_grain(V), [&](int64_t r0, int64_t r1) {
+      std::vector<float> b1(std::is_same<scalar_t, float>::value ? 0 : V);
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* x = Row<scalar_t>::in(px + r * ld, V, b1.data());
+        fVec vm(-std::numeric_limits<float>::infinity());
+        int64_t j = 0;
+        for (; j + VS <= V; j += VS) vm = at::vec::maximum(vm, fVec::loadu(x + j));
+        float m = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return at::vec::maximum(u, v); }, vm);
+        for (; j < V; ++j) m = std::max(m, x[j]);
+        if (m == -std::numeric_limits<float>::infinity()) m = 0.f;  // an all -inf row: lse = -inf
+        fVec acc(0.f), vmx(m);
+        j = 0;
+        for (; j + VS <= V; j += VS) acc = acc + (fVec::loadu(x + j) - vmx).exp();
+        float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+        for (; j < V; ++j) s += std::exp(x[j] - m);
+        const float l = m + std::log(s);
+        plse[r] = l;
+        ploss[r] = pl[r] == ignore_index ? 0.f : l - x[pl[r]];
+      }
+    });
+  });
+  return {loss, lse};
+}
+
+// dlogits = g[r] * (softmax(x) - onehot(label)), written straight into a fresh [M, V] tensor of logits' dtype;
+// rows with label == ignore_index get 0.
+at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::Tensor& lse, const at::Tensor& g,
+                  int64_t ignore_index) {
+  TORCH_CHECK(logits.dim() == 2 && logits.stride(1) == 1, "ce_bwd: logits must be [M, V] with unit column stride");
+  const int64_t M = logits.size(0), V = logits.size(1), ld = logits.stride(0);
+  at::Tensor lab = labels.contiguous(), gf = g.to(at::kFloat).contiguous(), lsef = lse.contiguous();
+  const int64_t* pl = lab.data_ptr<int64_t>();
+  const float* pg = gf.data_ptr<float>();
+  const float* plse = lsef.data_ptr<float>();
+  at::Tensor dx = at::empty({M, V}, logits.options());
+  DISPATCH_FLOATING(logits.scalar_type(), "ce_bwd", [&] {
+    const scalar_t* px = logits.data_ptr<scalar_t>();
+    scalar_t* pd = dx.data_ptr<scalar_t>();
+    at::parallel_for(0, M, row_grain(V), [&](int64_t r0, int64_t r1) {
+      const size_t nb = std::is_same<scalar_t, float>::value ? 0 : V;
+      std::vector<float> b1(nb), b2(nb);
+      for (int64_t r = r0; r < r1; ++r) {
+        float* o = Row<scalar_t>::out_buf(pd + r * V, b2.data());
+        if (pl[r] == ignore_index) {
+          std::fill(o, o + V, 0.f);
+        } else {
+          const float* x = Row<scalar_t>::in(px + r * ld, V, b1.data());
+          const float gr = pg[r], l = plse[r];
+          fVec vg(gr), vl(l);
+          int64_t j = 0;
+          for (; j + VS <= V; j += VS) ((fVec::loadu(x + j) - vl).exp() * vg).store(o + j);
+          for (; j < V; ++j) o[j] = std::exp(x[j] - l) * gr;
+          o[pl[r]] -= gr;
+        }
+        Row<scalar_t>::flush(o, pd + r * V, V);
+      }
+    });
+  });
+  return dx;
+}
+
 std::string capability() {
 #if defined(CPU_CAPABILITY_AVX512)
   return "AVX512";
@@ -380,6 +464,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("rope_fwd", &rope_fwd);
   m.def("swiglu_fwd", &swiglu_fwd);
   m.def("swiglu_bwd", &swiglu_bwd);
+  m.def("ce_fwd", &ce_fwd);
+  m.def("ce_bwd", &ce_bwd);
   m.def("capability", &capability);
 }
 """

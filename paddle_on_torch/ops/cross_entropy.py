@@ -1,0 +1,124 @@
+"""Fused softmax cross entropy with hard labels over a large vocabulary: torch custom op
+`paddle_on_torch::softmax_ce`.
+
+The eager composition (log_softmax + gather) keeps the [M, V] log-probabilities alive for the
+backward and allocates [M, V] temporaries there; this op keeps only the per-row log-sum-exp [M]
+and writes the logits gradient g * (softmax - onehot) straight into one [M, V] buffer, row by row
+(C++ kernel, paddle_on_torch/ext/fused_cpu.py: ce_fwd / ce_bwd).  bench/kernels.py --ops ce
+measures the memory saved.
+
+    softmax_ce(logits[M, V], labels[M] int64, ignore_index) -> loss[M] (logits' dtype), lse[M] (float32)
+
+Backends as in paddle_on_torch.ops.fused: the C++ kernel on CPU, the reference composition otherwise
+(there is no Triton kernel for this op yet; CUDA tensors use the reference).
+"""
+from typing import Tuple
+
+import torch
+from torch import Tensor
+
+from . import fused as _f
+
+
+def ref_softmax_ce(logits, labels, ignore_index):
+    """Reference composition (differentiable with plain autograd)."""
+    xf = _f._acc(logits)
+    lse = torch.logsumexp(xf, -1)
+    valid = labels != ignore_index
+    picked = xf.gather(-1, torch.where(valid, labels, 0)[:, None])[:, 0]
+    loss = torch.where(valid, lse - picked, torch.zeros((), dtype=xf.dtype, device=xf.device))
+    return loss.to(logits.dtype), lse.float()
+
+
+def _ref_bwd(logits, labels, lse, g, ignore_index):
+    xf = _f._acc(logits)
+    valid = labels != ignore_index
+    gv = torch.where(valid, g.to(xf.dtype), 0)[:, None]
+    d = torch.exp(xf - lse[:, None].to(xf.dtype)) * gv
+    d = d.scatter_add(-1, torch.where(valid, labels, 0)[:, None], -gv)
+    return d.to(logits.dtype)
+
+
+def _cpp_ok(t):
+    return _f.backend_for(t) == "cpp" and t.numel() > 0
+
+
+def _check_labels(logits, labels, ignore_index):
+    bad = (labels != ignore_index) & ((labels < 0) | (labels >= logits.shape[-1]))
+    if bool(bad.any()):
+        v = int(labels[bad][0])
+        raise IndexError(f"(OutOfRange) label value should less than the shape of axis dimension when label value({v}) "
+                         f"not equal to ignore_index({ignore_index}), But received label value as {v} and shape of "
+                         f"axis dimension is {logits.shape[-1]}")
+
+
+@torch.library.custom_op("paddle_on_torch::softmax_ce", mutates_args=())
+def softmax_ce(logits: Tensor, labels: Tensor, ignore_index: int) -> Tuple[Tensor, Tensor]:
+    if _cpp_ok(logits):
+        loss, lse = _f._cpp().ce_fwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, ignore_index)
+        return loss.to(logits.dtype), lse
+    _check_labels(logits, labels, ignore_index)
+    return ref_softmax_ce(logits, labels, ignore_index)
+
+
+@softmax_ce.register_fake
+def _(logits, labels, ignore_index):
+    m = logits.shape[0]
+    return logits.new_empty(m), logits.new_empty(m, dtype=torch.float32)
+
+
+@torch.library.custom_op("paddle_on_torch::softmax_ce_bwd", mutates_args=())
+def softmax_ce_bwd(logits: Tensor, labels: Tensor, lse: Tensor, g: Tensor, ignore_index: int) -> Tensor:
+    if _cpp_ok(logits):
+        return _f._cpp().ce_bwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, lse, g, ignore_index)
+    return _ref_bwd(logits, labels, lse, g, ignore_index)
+
+
+@softmax_ce_bwd.register_fake
+def _(logits, labels, lse, g, ignore_index):
+    return logits.new_empty(logits.shape)
+
+
+def _setup(ctx, inputs, output):
+    logits, labels, ignore_index = inputs
+    ctx.save_for_backward(logits, labels, output[1])
+    ctx.ignore_index = ignore_index
+
+
+def _backward(ctx, g_loss, g_lse):
+    logits, labels, lse = ctx.saved_tensors
+    if g_loss is None:
+        return None, None, None
+    if _f._eager_cpp(logits, g_loss) and logits.numel():
+        d = _f._cpp().ce_bwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, lse, g_loss,
+                             ctx.ignore_index)
+    else:
+        d = softmax_ce_bwd(logits, labels, lse, g_loss, ctx.ignore_index)
+    return d, None, None
+
+
+softmax_ce.register_autograd(_backward, setup_context=_setup)
+
+
+class _CEFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, logits, labels, ignore_index):
+        loss, lse = _f._cpp().ce_fwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, ignore_index)
+        loss = loss.to(logits.dtype)
+        _setup(ctx, (logits, labels, ignore_index), (loss, lse))
+        ctx.mark_non_differentiable(lse)
+        return loss, lse
+
+    backward = staticmethod(_backward)
+
+
+def fused_softmax_cross_entropy(logits, labels, ignore_index=-100):
+    """Per-row loss [M] of logits [M, V] against int labels [M]; the C++ kernel directly in plain eager CPU
+    calls (an autograd.Function, no dispatcher cost), else the custom op."""
+    labels = labels.reshape(-1).to(torch.int64)
+    if logits.numel() and _f._eager_cpp(logits, labels):
+        return _CEFn.apply(logits, labels, int(ignore_index))[0]
+    return softmax_ce(logits, labels, int(ignore_index))[0]
+
+
+__all__ = ["softmax_ce", "softmax_ce_bwd", "ref_softmax_ce", "fused_softmax_cross_entropy"]
