@@ -10,6 +10,7 @@ import torch.fx as fx
 from .builder import Builder, Sym, torch_dtype
 from .errors import ModelFormatError, UnsupportedOpsError
 from .ops import TABLE
+from .program import Literal
 
 
 def lowering_for(op_type):
@@ -42,8 +43,9 @@ def lower(program, params, where):
         for i in op.inputs:
             if i is None:
                 ins.append(None)
-            elif hasattr(i, "value") and not isinstance(i, int):  # a Literal from the legacy reader
-                ins.append(torch.tensor(i.value, dtype=torch_dtype(i.dtype)) if i.dtype else i.value)
+            elif isinstance(i, Literal):  # an attribute the legacy reader turned into an input
+                ins.append(torch.tensor(i.value, dtype=torch_dtype(i.dtype)) if i.dtype and i.value is not None
+                           else i.value)
             elif i in b.env:
                 v = b.env[i]
                 if v is _UNAVAILABLE:
