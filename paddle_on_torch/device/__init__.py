@@ -217,13 +217,41 @@ def _memory_api(name, torch_name, api=None, message=_CPU_MEMORY, backend_name=No
     return fn
 
 
-memory_allocated = _memory_api("memory_allocated", "memory_allocated")
-max_memory_allocated = _memory_api("max_memory_allocated", "max_memory_allocated")
-memory_reserved = _memory_api("memory_reserved", "memory_reserved")
-max_memory_reserved = _memory_api("max_memory_reserved", "max_memory_reserved")
-# torch keeps one peak-statistics reset for allocated and reserved memory together
-reset_max_memory_allocated = _memory_api("reset_max_memory_allocated", "reset_peak_memory_stats")
-reset_max_memory_reserved = _memory_api("reset_max_memory_reserved", "reset_peak_memory_stats")
+def _memory_apis(namespace="paddle.device", message=_CPU_MEMORY, backend_name=None):
+    """The six memory-statistics APIs of a namespace, in the order they are unpacked below."""
+    # torch keeps one peak-statistics reset for allocated and reserved memory together
+    pairs = (("memory_allocated", "memory_allocated"), ("max_memory_allocated", "max_memory_allocated"),
+             ("memory_reserved", "memory_reserved"), ("max_memory_reserved", "max_memory_reserved"),
+             ("reset_max_memory_allocated", "reset_peak_memory_stats"),
+             ("reset_max_memory_reserved", "reset_peak_memory_stats"))
+    return [_memory_api(name, torch_name, f"{namespace}.{name}", message, backend_name) for name, torch_name in pairs]
+
+
+(memory_allocated, max_memory_allocated, memory_reserved, max_memory_reserved, reset_max_memory_allocated,
+ reset_max_memory_reserved) = _memory_apis()
+
+
+def _device_index(device, api, kind):
+    """The device index a paddle.device.cuda / .xpu API gets from None, an int, a place, 'gpu' or 'gpu:x'
+    (kind 'gpu' or 'xpu')."""
+    mod = torch.cuda if kind == "gpu" else torch.xpu
+    if device is None:
+        return mod.current_device()
+    if isinstance(device, int) and not isinstance(device, bool):
+        return device
+    if isinstance(device, _Place) and (device.is_gpu_place() if kind == "gpu" else device.is_xpu_place()):
+        return device.get_device_id()
+    if isinstance(device, str):
+        if device.startswith(kind + ":"):
+            return int(device[len(kind) + 1:])
+        if device == kind:
+            return 0
+        if kind == "gpu":  # Paddle's cuda APIs word a bad string apart; its xpu APIs do not
+            raise ValueError(f"The current string {device} is not expected. Because {api} only support string which "
+                             "is like 'gpu:x' or 'gpu'. Please input appropriate string again!")
+    place = "paddle.CUDAPlace" if kind == "gpu" else "paddle.XPUPlace"
+    raise ValueError(f"The device type {device} is not expected. Because {api} only support int, str or "
+                     f"{place}. Please input appropriate device again!")
 
 
 def reset_peak_memory_stats(device=None):

@@ -4,9 +4,8 @@ import contextlib
 import torch
 
 from ... import _report
-from .. import (Event, Stream, _as_place, _memory_api, _properties, backends, current_stream as _current_stream,
-                set_stream)
-from ...framework.place import Place as _Place
+from .. import (Event, Stream, _as_place, _device_index, _memory_apis, _properties, backends,  # noqa: F401
+                current_stream as _current_stream, get_rng_state, manual_seed, set_rng_state, set_stream)
 
 __all__ = ["Stream", "Event", "current_stream", "synchronize", "device_count", "empty_cache", "max_memory_allocated",
            "max_memory_reserved", "memory_allocated", "memory_reserved", "reset_max_memory_allocated",
@@ -19,22 +18,7 @@ def _cuda():
 
 
 def _device_id(device, api):
-    """Paddle's device argument for paddle.device.cuda APIs: None, an int, a CUDAPlace, 'gpu' or 'gpu:x'."""
-    if device is None:
-        return torch.cuda.current_device()
-    if isinstance(device, int) and not isinstance(device, bool):
-        return device
-    if isinstance(device, _Place) and device.is_gpu_place():
-        return device.get_device_id()
-    if isinstance(device, str):
-        if device.startswith("gpu:"):
-            return int(device[4:])
-        if device == "gpu":
-            return 0
-        raise ValueError(f"The current string {device} is not expected. Because {api} only support string which is "
-                         "like 'gpu:x' or 'gpu'. Please input appropriate string again!")
-    raise ValueError(f"The device type {device} is not expected. Because {api} only support int, str or "
-                     "paddle.CUDAPlace. Please input appropriate device again!")
+    return _device_index(device, api, "gpu")
 
 
 def device_count():
@@ -63,17 +47,8 @@ _CPU = ("The API {api} is not supported in CPU-only PaddlePaddle. Please reinsta
         "device support to call this API.")
 
 
-def _mem(name, torch_name):
-    return _memory_api(name, torch_name, f"paddle.device.cuda.{name}", _CPU, "gpu")
-
-
-memory_allocated = _mem("memory_allocated", "memory_allocated")
-max_memory_allocated = _mem("max_memory_allocated", "max_memory_allocated")
-memory_reserved = _mem("memory_reserved", "memory_reserved")
-max_memory_reserved = _mem("max_memory_reserved", "max_memory_reserved")
-# torch resets the allocated and reserved peaks together
-reset_max_memory_allocated = _mem("reset_max_memory_allocated", "reset_peak_memory_stats")
-reset_max_memory_reserved = _mem("reset_max_memory_reserved", "reset_peak_memory_stats")
+(memory_allocated, max_memory_allocated, memory_reserved, max_memory_reserved, reset_max_memory_allocated,
+ reset_max_memory_reserved) = _memory_apis("paddle.device.cuda", _CPU, "gpu")
 
 
 def memory_summary(device=None):
@@ -111,24 +86,6 @@ def stream_guard(stream=None):
         yield
     finally:
         set_stream(prev)
-
-
-def get_rng_state(device=None):
-    from .. import get_rng_state as _get
-
-    return _get(device)
-
-
-def set_rng_state(new_state, device=None):
-    from .. import set_rng_state as _set
-
-    _set(new_state, device)
-
-
-def manual_seed(seed):
-    from .. import manual_seed as _seed
-
-    _seed(seed)
 
 
 __getattr__ = _report.module_getattr("paddle.device.cuda")
