@@ -1,0 +1,99 @@
+"""append_backward, gradients and static-mode minimize: nodes that call torch.autograd.grad.
+
+The Executor runs a program that has such nodes with autograd on, so the forward nodes build
+torch's autograd graph and the gradient node differentiates it; the optimizer node then updates the
+scope's parameters in place with the existing paddle.optimizer classes.
+"""
+import torch
+
+from .. import _normalize
+from . import program as _prog
+
+__all__ = ["append_backward", "gradients", "minimize"]
+
+
+def _grad(targets, inputs, grad_outputs):
+    gs = torch.autograd.grad(targets, inputs, grad_outputs, retain_graph=True, allow_unused=True)
+    return tuple(torch.zeros_like(i) if g is None else g for g, i in zip(gs, inputs))
+
+
+def _grad_shapes(targets, inputs, grad_outputs):
+    return tuple(torch.empty_like(i).requires_grad_(False) for i in inputs)
+
+
+def _record_grads(targets, inputs, target_gradients=None):
+    tt = [t._t for t in targets]
+    ii = [i._t for i in inputs]
+    go = [None if g is None else g._t for g in target_gradients] if target_gradients else None
+    if go is None:
+        go = [None if t.numel() == 1 else _prog._record(torch.ones_like, (t,), {}) for t in tt]
+    out = _prog._record(_grad, (tt, ii, go), {}, compute=_grad_shapes, meta={"backward": True})
+    return [_normalize.wrap(g) for g in out]
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """d(sum of targets)/d(inputs) as Variables of the current program."""
+    targets, inputs = _as_list(targets), _as_list(inputs)
+    if target_gradients is not None:
+        target_gradients = _as_list(target_gradients)
+        if len(target_gradients) != len(targets):
+            raise ValueError("Should have the same number of target_gradients as targets")
+    return _record_grads(targets, inputs, target_gradients)
+
+
+def _trainable(prog, parameter_list, no_grad_set):
+    skip = {p if isinstance(p, str) else p.name for p in (no_grad_set or ())}
+    if parameter_list is not None:
+        params = [_prog._params[p] if isinstance(p, str) else p for p in parameter_list]
+    else:
+        params = [p for n, p in prog._param_objs.items() if n in prog._pnodes]
+    return [p for p in params if not p.stop_gradient and p.name not in skip]
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,
+                    distop_context=None):
+    """[(parameter, gradient Variable)] for the trainable parameters loss depends on."""
+    if not _prog.is_var(getattr(loss, "_t", None)):
+        raise TypeError("The type of 'loss' in append_backward must be Variable (a static-mode Tensor), but "
+                        f"received {type(loss).__name__}.")
+    prog = _prog.current_program()
+    params = _trainable(prog, parameter_list, no_grad_set)
+    if not params:
+        return []
+    grads = _record_grads([loss], params)
+    for p, g in zip(params, grads):
+        g.name = p.name + "@GRAD"
+        prog._node_of(g).meta["name"] = g.name
+    return list(zip(params, grads))
+
+
+class _OptimizerStep:
+    """The node that applies an optimizer's update to the scope's parameters."""
+
+    __module__ = __name__
+    __name__ = __qualname__ = "optimizer_step"
+
+    def __init__(self, opt, params):
+        self.opt, self.params = opt, params
+
+    def __call__(self, tensors, grads):
+        pairs = []
+        for p, t, g in zip(self.params, tensors, grads):
+            p._t = t  # the optimizer works on the scope's tensor for this run
+            pairs.append((p, _normalize.wrap(g)))
+        with torch.no_grad():
+            self.opt._apply_optimize(pairs, None)
+
+
+def minimize(opt, loss, startup_program=None, parameters=None, no_grad_set=None):
+    params_grads = append_backward(loss, parameters, no_grad_set)
+    if params_grads:
+        params = [p for p, _ in params_grads]
+        step = _OptimizerStep(opt, params)
+        _prog._record(step, ([p._t for p in params], [g._t for _, g in params_grads]), {},
+                      compute=lambda t, g: None, meta={"optimizer": True}, force=True)
+    return [], params_grads

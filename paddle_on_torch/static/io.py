@@ -1,0 +1,328 @@
+"""paddle.static save / load / set_program_state / load_program_state / save_inference_model /
+load_inference_model.
+
+Parameters are written as Paddle writes them (`.pdparams` / `.pdopt`: a pickle of name -> numpy
+array).  A program is written as its fx Graph: a list of nodes whose targets are pickled by
+reference (an @op implementation by the name of its public wrapper), so `.pdmodel` files made here
+load here.  Paddle's own inference files (`.json` / `.pdmodel` made by Paddle) go through
+paddle_on_torch.static.model_format.
+"""
+import io
+import os
+import pickle
+
+import numpy as np
+import torch
+import torch.fx
+
+from . import program as _prog
+from .executor import global_scope
+
+__all__ = ["save", "load", "set_program_state", "load_program_state", "save_inference_model",
+           "load_inference_model"]
+
+_MAGIC = b"paddle_on_torch.static.program/1\n"
+
+
+def _persistables(program):
+    return [n for n in program._pnodes]
+
+
+def _optimizers(program):
+    return [n.target.opt for n in program.graph.nodes if n.meta.get("optimizer")]
+
+
+def _opt_state(program):
+    state = {}
+    for opt in _optimizers(program):
+        for accs in opt._accumulators.values():
+            for var in accs.values():
+                state[var.name] = var.numpy()
+    return state
+
+
+def save(program, model_path, protocol=4, **configs):
+    """Write model_path.pdparams (parameters), .pdopt (optimizer state) and .pdmodel (the program)."""
+    if not isinstance(protocol, int) or not 1 < protocol < 5:
+        raise ValueError(f"Expected 1<'protocol'<5, but received protocol={protocol}")
+    base = os.path.basename(model_path)
+    if base == "":
+        raise ValueError("The input model_path MUST be format of dirname/filename [dirname\\filename in Windows "
+                         "system], but received filename is empty string.")
+    d = os.path.dirname(model_path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    scope = global_scope()
+    params = {n: scope._get(n).detach().cpu().numpy() for n in _persistables(program) if scope._has(n)}
+    with open(model_path + ".pdparams", "wb") as f:
+        pickle.dump(params, f, protocol=protocol)
+    with open(model_path + ".pdopt", "wb") as f:
+        pickle.dump(_opt_state(program), f, protocol=protocol)
+    with open(model_path + ".pdmodel", "wb") as f:
+        f.write(serialize_program(program))
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return pickle.load(f, encoding="latin1")
+
+
+def load_program_state(model_path, var_list=None):
+    """{name: numpy array} from model_path.pdparams (and .pdopt when present)."""
+    path = model_path[:-len(".pdparams")] if model_path.endswith(".pdparams") else model_path
+    if not os.path.exists(path + ".pdparams"):
+        raise ValueError(f"Model saved directory '{os.path.dirname(path) or '.'}' is not exists.")
+    state = dict(_read(path + ".pdparams"))
+    if os.path.exists(path + ".pdopt"):
+        state.update(_read(path + ".pdopt"))
+    state.pop("StructuredToParameterName@@", None)
+    if var_list is not None:
+        names = {v if isinstance(v, str) else v.name for v in var_list}
+        state = {k: v for k, v in state.items() if k in names}
+    return state
+
+
+def set_program_state(program, state_dict):
+    """Put the values of state_dict into the scope for the program's parameters (and optimizer state)."""
+    scope = global_scope()
+    used = set()
+    for name in _persistables(program):
+        if name not in state_dict:
+            continue
+        value = np.asarray(state_dict[name])
+        cur = scope._get(name)
+        if cur is not None and list(cur.shape) != list(value.shape):
+            raise RuntimeError(f"Shape mismatch, program needs a parameter with shape ({', '.join(map(str, cur.shape))}), "
+                               f"but the stored parameter ({name}) has a shape of "
+                               f"({', '.join(map(str, value.shape))}).")
+        scope.var(name).get_tensor().set(value)
+        used.add(name)
+    for opt in _optimizers(program):
+        for accs in opt._accumulators.values():
+            for var in accs.values():
+                if var.name in state_dict:
+                    var.set_value(np.asarray(state_dict[var.name]))
+                    used.add(var.name)
+        rest = {k: v for k, v in state_dict.items() if k not in used and k not in program._param_objs}
+        if rest and not opt._accumulators:
+            opt._accumulators_holder.update(rest)
+    return [k for k in state_dict if k not in used]
+
+
+def load(program, model_path, executor=None, var_list=None):
+    """Load parameters (and optimizer state) saved by paddle.static.save into the scope."""
+    state = load_program_state(model_path, var_list)
+    set_program_state(program, state)
+
+
+# ------------------------------------------------------------------ programs as bytes
+def _resolve_impl(module, name):
+    import importlib
+
+    return importlib.import_module(module).__dict__[name].__wrapped_impl__
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles an @op implementation as a reference to its public wrapper."""
+
+    def reducer_override(self, obj):
+        if callable(obj) and not isinstance(obj, type):
+            mod, name = getattr(obj, "__module__", None), getattr(obj, "__name__", None)
+            if mod and name and mod.startswith("paddle_on_torch"):
+                import importlib
+
+                try:
+                    owner = importlib.import_module(mod).__dict__.get(name)
+                except ImportError:
+                    owner = None
+                if owner is not obj and getattr(owner, "__wrapped_impl__", None) is obj:
+                    return _resolve_impl, (mod, name)
+        if isinstance(obj, torch.fx.GraphModule):
+            return _load_graph_module, (_dump_graph(obj.graph), {k: v for k, v in obj.named_buffers()})
+        return NotImplemented
+
+
+def _dump_graph(graph):
+    ids = {n: i for i, n in enumerate(graph.nodes)}
+
+    def ref(a):
+        return torch.fx.node.map_arg(a, lambda n: _NodeRef(ids[n]))
+
+    rows = []
+    for n in graph.nodes:
+        meta = {k: v for k, v in n.meta.items() if k in ("kind", "pname", "backward", "optimizer", "name")}
+        if "val" in n.meta and isinstance(n.meta["val"], torch.Tensor):
+            v = n.meta["val"]
+            meta["spec"] = ([d if isinstance(d, int) else -1 for d in v.shape], v.dtype)
+        rows.append((n.op, n.name, n.target, ref(n.args), ref(n.kwargs), meta))
+    return rows
+
+
+class _NodeRef:
+    def __init__(self, i):
+        self.i = i
+
+
+def _load_graph(rows):
+    g = torch.fx.Graph()
+    nodes = []
+
+    def deref(a):
+        if isinstance(a, _NodeRef):
+            return nodes[a.i]
+        if isinstance(a, (list, tuple)):
+            return type(a)(deref(x) for x in a)
+        if isinstance(a, dict):
+            return {k: deref(v) for k, v in a.items()}
+        return a
+
+    for op, name, target, args, kwargs, meta in rows:
+        n = g.create_node(op, target, deref(args), deref(kwargs), name)
+        n.meta.update(meta)
+        nodes.append(n)
+    return g
+
+
+def _load_graph_module(rows, buffers):
+    root = torch.nn.Module()
+    for k, v in buffers.items():
+        setattr(root, k, v)
+    return torch.fx.GraphModule(root, _load_graph(rows))
+
+
+def serialize_program(program):
+    buf = io.BytesIO()
+    buf.write(_MAGIC)
+    _Pickler(buf, protocol=4).dump({"graph": _dump_graph(program.graph), "consts": program._consts})
+    return buf.getvalue()
+
+
+def deserialize_program(data):
+    if not data.startswith(_MAGIC):
+        raise ValueError("not a program written by paddle_on_torch (Paddle's own program files are read by "
+                         "load_inference_model through paddle_on_torch.static.model_format)")
+    d = pickle.loads(data[len(_MAGIC):])
+    prog = _prog.Program()
+    prog.graph = _load_graph(d["graph"])
+    prog._consts = d["consts"]
+    _state = _prog._state
+    for n in prog.graph.nodes:
+        spec = n.meta.get("spec")
+        if n.op == "placeholder" and n.meta.get("kind") == "feed":
+            prog._feeds[n.meta["pname"]] = n
+        elif n.op == "placeholder" and n.meta.get("kind") == "param":
+            prog._pnodes[n.meta["pname"]] = n
+        if spec is not None and _state is not None:
+            shape, dtype = spec
+            real = torch.empty([_prog._HINT if s == -1 else s for s in shape], dtype=dtype)
+            n.meta["val"] = _state.fake_mode.from_tensor(real)
+    return prog
+
+
+# ------------------------------------------------------------------ inference models
+def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
+    """Write path_prefix.pdmodel (the pruned inference program) and path_prefix.pdiparams (its parameters)."""
+    if not isinstance(path_prefix, str) or not path_prefix or path_prefix.endswith(("/", os.sep)):
+        raise ValueError(f"The path_prefix should be a string like 'dirname/filename', but received "
+                         f"{path_prefix!r}.")
+    feed_vars = list(feed_vars) if isinstance(feed_vars, (list, tuple)) else [feed_vars]
+    fetch_vars = list(fetch_vars) if isinstance(fetch_vars, (list, tuple)) else [fetch_vars]
+    for v in feed_vars + fetch_vars:
+        if not _prog.is_var(getattr(v, "_t", None)):
+            raise ValueError("'feed_vars' and 'fetch_vars' should be Variables (static-mode Tensors) of the program")
+    program = kwargs.get("program") or _prog.default_main_program()
+    infer = program.clone(for_test=True)
+    feed_names = [infer._node_of(v).meta.get("pname") for v in feed_vars]
+    fetch_nodes = [infer._node_of(v) for v in fetch_vars]
+    g = infer.graph
+    g.output(tuple(fetch_nodes))
+    g.eliminate_dead_code()
+    used = {n.meta.get("pname") for n in g.nodes if n.op == "placeholder"}
+    infer._pnodes = {k: v for k, v in infer._pnodes.items() if k in used}
+    infer._feeds = {k: v for k, v in infer._feeds.items() if k in used}
+    d = os.path.dirname(path_prefix)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    data = {"graph": _dump_graph(g), "consts": infer._consts, "feed_names": feed_names}
+    with open(path_prefix + ".pdmodel", "wb") as f:
+        f.write(_MAGIC)
+        _Pickler(f, protocol=4).dump(data)
+    scope = global_scope()
+    with open(path_prefix + ".pdiparams", "wb") as f:
+        pickle.dump({n: scope._get(n).detach().cpu().numpy() for n in infer._pnodes if scope._has(n)}, f,
+                    protocol=4)
+
+
+class _InferenceProgram:
+    """A loaded inference model: feed names, fetch targets and a GraphModule taking the feeds."""
+
+    def __init__(self, gm, feed_names, fetch_names, params=None, param_names=()):
+        self.gm, self.feed_names, self.fetch_names = gm, feed_names, fetch_names
+        self._params, self._param_names = params or {}, list(param_names)
+
+    def _run_imported(self, feed, fetch_list, return_numpy):
+        args = []
+        for n in self.gm.graph.nodes:
+            if n.op != "placeholder":
+                continue
+            kind, name = n.meta.get("kind"), n.meta.get("pname", n.name)
+            if kind == "param":
+                args.append(self._params[name])
+            else:
+                if name not in feed:
+                    raise KeyError(name)
+                v = feed[name]
+                args.append(v._t if hasattr(v, "_t") else torch.as_tensor(np.asarray(v)))
+        with _prog.running(), torch.no_grad():
+            outs = self.gm(*args)
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        if fetch_list is not None:
+            want = [f if isinstance(f, str) else getattr(f, "name", None) for f in fetch_list]
+            if all(w in self.fetch_names for w in want):
+                outs = [outs[self.fetch_names.index(w)] for w in want]
+        from .. import _normalize
+
+        return [o.detach().cpu().numpy() if return_numpy else _normalize.wrap(o.detach()) for o in outs]
+
+    def global_block(self):
+        return self
+
+    def clone(self, for_test=False):
+        return self
+
+
+class _FetchTarget:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"FetchTarget({self.name})"
+
+
+def load_inference_model(path_prefix, executor, **kwargs):
+    """[program, feed_target_names, fetch_targets] of a model saved by save_inference_model (here or by
+    Paddle: Paddle's .json / .pdmodel files are read by paddle_on_torch.static.model_format)."""
+    prefix = path_prefix[:-len(".pdmodel")] if path_prefix.endswith(".pdmodel") else path_prefix
+    model = prefix + ".pdmodel"
+    if os.path.exists(model):
+        with open(model, "rb") as f:
+            head = f.read(len(_MAGIC))
+            if head == _MAGIC:
+                d = pickle.load(f)
+                root = torch.nn.Module()
+                for k, v in d["consts"].items():
+                    setattr(root, k, v)
+                gm = torch.fx.GraphModule(root, _load_graph(d["graph"]))
+                params = {k: torch.as_tensor(v) for k, v in _read(prefix + ".pdiparams").items()}
+                n_out = len(next(n for n in gm.graph.nodes if n.op == "output").args[0])
+                fetch = [f"fetch_{i}" for i in range(n_out)]
+                prog = _InferenceProgram(gm, d["feed_names"], fetch, params)
+                return [prog, list(d["feed_names"]), [_FetchTarget(n) for n in fetch]]
+    if not (os.path.exists(model) or os.path.exists(prefix + ".json")):
+        raise ValueError(f"There is no directory named {path_prefix}" if not os.path.exists(
+            os.path.dirname(prefix) or ".") else f"The model file {prefix}.json or {model} does not exist.")
+    from . import model_format  # Paddle's own files: the colleague's loader
+
+    m = model_format.load(prefix)
+    prog = _InferenceProgram(m.graph_module, list(m.feed_names), list(m.fetch_names))
+    return [prog, list(m.feed_names), [_FetchTarget(n) for n in m.fetch_names]]
