@@ -2,9 +2,12 @@
 
 `recompute(function, *args, preserve_rng_state=True, use_reentrant=True, **kwargs)` runs a Paddle
 callable without keeping its activations and re-runs it during backward; gradients equal those of
-a plain call (dropout included: the RNG state is restored for the re-run).  With
-use_reentrant=True, as in Paddle, gradients reach the function's parameters only when some input
-requires grad.
+a plain call (dropout included: the RNG state is restored for the re-run).
+
+torch's non-reentrant checkpoint runs in both modes: the reentrant one cannot serve
+`autograd.grad(inputs=...)`, which torch's pipelining uses.  Paddle's reentrant mode (the default)
+differs only when no input requires grad: then its output is cut from the graph (stop_gradient=True,
+no parameter gradients), and so is ours.
 """
 import torch
 import torch.utils.checkpoint as _ckpt
@@ -39,14 +42,16 @@ def recompute(function, *args, **kwargs):
     preserve = kwargs.pop("preserve_rng_state", True)
     use_reentrant = kwargs.pop("use_reentrant", True)
     kwargs.pop("offload_indices", None)
-    if not torch.is_grad_enabled():
-        return function(*args, **kwargs)
+    targs = _to_torch(args)
+    needs_grad = any(isinstance(a, torch.Tensor) and a.requires_grad for a in targs)
+    if not torch.is_grad_enabled() or (use_reentrant and not needs_grad):
+        with torch.no_grad():
+            return function(*args, **kwargs)
 
-    def run(*targs):
-        return _to_torch(function(*_to_paddle(targs), **kwargs))
+    def run(*xs):
+        return _to_torch(function(*_to_paddle(xs), **kwargs))
 
-    out = _ckpt.checkpoint(run, *_to_torch(args), use_reentrant=use_reentrant, preserve_rng_state=preserve)
-    return _to_paddle(out)
+    return _to_paddle(_ckpt.checkpoint(run, *targs, use_reentrant=False, preserve_rng_state=preserve))
 
 
 def recompute_sequential(ctx, functions, *args, **kwargs):
