@@ -128,29 +128,44 @@ def _check_sizes(d_model, nhead, dim_feedforward):
     assert dim_feedforward > 0, f"Expected dim_feedforward to be greater than 0, but received {dim_feedforward}"
 
 
+def _block_begin(layer, config, n_attrs):
+    """The shared start of an encoder / decoder layer's __init__: keep its arguments (TransformerEncoder
+    clones layers from them), check sizes, and split weight_attr / bias_attr into n_attrs entries."""
+    config.pop("self")
+    config.pop("__class__", None)
+    layer._config = config
+    _check_sizes(config["d_model"], config["nhead"], config["dim_feedforward"])
+    dropout = config["dropout"]
+    layer._attn_dropout = dropout if config["attn_dropout"] is None else config["attn_dropout"]
+    layer.normalize_before = config["normalize_before"]
+    return (_convert_param_attr_to_list(config["weight_attr"], n_attrs),
+            _convert_param_attr_to_list(config["bias_attr"], n_attrs))
+
+
+def _block_end(layer, n_norms, weight_attr, bias_attr):
+    """The feed-forward part, norm1..n and dropout1..n, created in Paddle's order (parameter names count)."""
+    c = layer._config
+    d_model, dropout = c["d_model"], c["dropout"]
+    act_dropout = dropout if c["act_dropout"] is None else c["act_dropout"]
+    layer.linear1 = Linear(d_model, c["dim_feedforward"], weight_attr, bias_attr=bias_attr)
+    layer.dropout = Dropout(act_dropout, mode="upscale_in_train")
+    layer.linear2 = Linear(c["dim_feedforward"], d_model, weight_attr, bias_attr=bias_attr)
+    for i in range(1, n_norms + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, c["layer_norm_eps"]))
+    for i in range(1, n_norms + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
+    layer.activation = getattr(F, c["activation"])
+
+
 class TransformerEncoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
         config = dict(locals())
-        config.pop("self")
-        config.pop("__class__", None)
         super().__init__()
-        self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w = _convert_param_attr_to_list(weight_attr, 2)
-        b = _convert_param_attr_to_list(bias_attr, 2)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        w, b = _block_begin(self, config, 2)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=self._attn_dropout, weight_attr=w[0],
+                                            bias_attr=b[0])
+        _block_end(self, 2, w[1], b[1])
 
     def forward(self, src, src_mask=None, cache=None):
         src_mask = _convert_attention_mask(src_mask, src.dtype)
@@ -205,28 +220,13 @@ class TransformerDecoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
         config = dict(locals())
-        config.pop("self")
-        config.pop("__class__", None)
         super().__init__()
-        self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w = _convert_param_attr_to_list(weight_attr, 3)
-        b = _convert_param_attr_to_list(bias_attr, 3)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        w, b = _block_begin(self, config, 3)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=self._attn_dropout, weight_attr=w[0],
+                                            bias_attr=b[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=self._attn_dropout, weight_attr=w[1],
+                                             bias_attr=b[1])
+        _block_end(self, 3, w[2], b[2])
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
