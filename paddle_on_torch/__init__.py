@@ -65,11 +65,22 @@ def disable_signal_handler():
 
 
 def in_dynamic_mode():
-    return True
+    from .base import framework
+
+    return framework._static is None
+
+
+def enable_static():
+    """Static-graph mode: ops on paddle.static.data Variables build a Program (a torch.fx Graph)."""
+    from .static import program
+
+    program.enable()
 
 
 def disable_static(place=None):
-    """Dynamic mode is the only mode until static mode lands (issue 9)."""
+    from .static import program
+
+    program.disable()
 
 
 # Submodules load on first touch (`paddle.nn` without `import paddle.nn` works, as in Paddle),

@@ -68,6 +68,9 @@ class ScalarOrTensor:
 # kept as module globals so the generated wrappers look them up directly.
 Tensor = None
 _new = object.__new__
+# Every generated wrapper's globals: static mode swaps their `_impl` for a recording one while it is
+# on (paddle_on_torch.static.program), so dynamic mode pays nothing for it.
+_OP_NAMESPACES = []
 
 
 def wrap(t):
@@ -340,6 +343,7 @@ def op(fn=None, *, aliases=None, binary=None):
     body.append("    raise t from None")
     src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
     exec(compile(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", "exec"), ns)
+    _OP_NAMESPACES.append(ns)
     wrapper = ns[fn.__name__]
     wrapper.__module__ = fn.__module__
     wrapper.__qualname__ = fn.__qualname__
@@ -393,6 +397,7 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
     ]
     src = f"def {name}(self, other):\n" + "".join(f"    {line}\n" for line in body)
     exec(compile(src, f"<paddle_on_torch.operator {name}>", "exec"), ns)
+    _OP_NAMESPACES.append(ns)
     method = ns[name]
     method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = f"`{'other ' if reflected else 'self '}{fn.__name__} {'self' if reflected else 'other'}`: " \

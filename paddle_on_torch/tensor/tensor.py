@@ -64,6 +64,7 @@ class TensorSize(int):
 
 
 _name_counter = itertools.count()
+_static_view = None  # set by paddle.static once static mode has been on (Variables print differently)
 _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
                    torch.complex128)
 
@@ -87,7 +88,10 @@ class Tensor:
     # ------------------------------------------------------------ attributes
     @property
     def shape(self):
-        return Size(self._t.shape)
+        t = self._t
+        if type(t) is torch.Tensor or _static_view is None:
+            return Size(t.shape)
+        return _static_view(self, "shape") or Size(t.shape)  # a static-mode Variable shows -1 dims
 
     @property
     def dtype(self):
@@ -297,6 +301,10 @@ class Tensor:
     def __repr__(self):
         from .to_string import tensor_to_string
 
+        if _static_view is not None and type(self._t) is not torch.Tensor:
+            r = _static_view(self, "repr")  # a static-mode Variable prints as Paddle's Value
+            if r is not None:
+                return r
         return tensor_to_string(self)
 
     __str__ = __repr__
