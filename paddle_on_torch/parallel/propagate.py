@@ -48,17 +48,57 @@ class Evaluation:
 
 
 class Evaluator:
+    """Scores assignments quickly: placements are interned to small ints, and each op's outcome (its
+    output placements, the redistributions of its inputs and their cost, its compute time) is cached
+    by its inputs' placements, so an evaluation is one pass of dictionary look-ups."""
+
     def __init__(self, captured, device_mesh, mesh_cost, optimizer_states=2):
         self.cap, self.dm, self.mc = captured, device_mesh, mesh_cost
         self.prop = DTensor._op_dispatcher.sharding_propagator
         self.opt_states = optimizer_states
-        self.nodes = [n for n in captured.graph.nodes]
-        self._cache = {}  # (node, input placements) -> (out placements, [(arg idx, needed)], compute s, fallback)
-        self._specs = {}
-        self._flops = {}
-        self._saved = [n for n in captured.forward if n.op != "output"
-                       and any(u not in captured.forward for u in n.users)]
         self.replicate = tuple(Replicate() for _ in range(device_mesh.ndim))
+        self._ids, self._pls = {}, []
+        self._cache = {}
+        self._specs = {}
+        nodes = list(captured.graph.nodes)
+        index = {n: i for i, n in enumerate(nodes)}
+        self.nodes, self.index = nodes, index
+        self._steps = []  # (node index, kind, [input node indices])
+        leaf = 0
+        self._leaf_of = {}
+        for i, n in enumerate(nodes):
+            if n.op == "placeholder":
+                self._leaf_of[i] = captured.leaves[leaf][0]
+                leaf += 1
+                self._steps.append((i, "leaf", ()))
+            elif n.op == "get_attr":
+                self._steps.append((i, "const", ()))
+            elif n.op == "call_function" and n.target is operator.getitem:
+                self._steps.append((i, "getitem", (index[n.args[0]], n.args[1])))
+            elif n.op == "call_function":
+                self._steps.append((i, "op", tuple(index[a] for a in self._tensor_args(n))))
+        self._grads = [(g, index[gn]) for g, gn in zip(captured.grads, captured.grad_nodes)]
+        self._params = [(index[n], n.meta["val"]) for (_, k), n in zip(captured.leaves, captured.placeholders)
+                        if k == "param"]
+        self._saved = [index[n] for n in captured.forward if n.op != "output"
+                       and any(u not in captured.forward for u in n.users)
+                       and isinstance(n.meta.get("val"), torch.Tensor)]
+        self._bytes = {}
+        self._rcost = {}
+
+    def pid(self, placements):
+        i = self._ids.get(placements)
+        if i is None:
+            i = self._ids[placements] = len(self._pls)
+            self._pls.append(placements)
+        return i
+
+    def _intern(self, out):
+        if out is None:
+            return None
+        if out and hasattr(out[0], "is_shard"):
+            return self.pid(out)
+        return tuple(self._intern(o) for o in out)
 
     # ------------------------------------------------------------- specs
     def _spec(self, val, placements):
@@ -75,11 +115,21 @@ class Evaluator:
         flat, _ = tree_flatten((node.args, node.kwargs))
         return [a for a in flat if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor)]
 
-    def _op(self, node, in_pl):
-        key = (node, in_pl)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
+    def local_bytes(self, i, p):
+        key = (i, p)
+        b = self._bytes.get(key)
+        if b is None:
+            b = self._bytes[key] = _local_bytes(self.nodes[i].meta["val"], self._pls[p], self.mc.sizes)
+        return b
+
+    def _redistribution(self, where, why, val, src, dst):
+        """[(where, why, kind, mesh dim, bytes, seconds)] and their total time, for src -> dst (pids)."""
+        steps = self.mc.redistribute(val.numel() * val.element_size(), self._pls[src], self._pls[dst])
+        return [(where, why) + st for st in steps], sum(st[3] for st in steps)
+
+    def _op(self, i, in_ids):
+        node = self.nodes[i]
+        in_pl = tuple(self._pls[p] for p in in_ids)
         it = iter(in_pl)
 
         def to_schema(a):
@@ -105,75 +155,74 @@ class Evaluator:
             out_pl, need = rules.fallback(node, in_pl, self.replicate)
             fallback = True
         val = node.meta.get("val")
-        first = out_pl[0] if out_pl and isinstance(out_pl[0], tuple) else out_pl
+        first = out_pl
+        if out_pl and not hasattr(out_pl[0], "is_shard"):  # several outputs: the first tensor's
+            first = next((o for o in out_pl if o), None)
         secs = 0.0
         name = getattr(node.target, "__name__", "").split(".")[0]
+        targs = self._tensor_args(node)
         if name not in _FREE and first is not None:
-            fl = self._flops.get(node)
-            if fl is None:
-                fl = self._flops[node] = op_flops(node)
-            outv = val[0] if isinstance(val, (tuple, list)) else val
-            nbytes = 0
-            if isinstance(outv, torch.Tensor):
-                nbytes = _local_bytes(outv, first, self.mc.sizes)
-            for a, p in zip(self._tensor_args(node), need):
+            outv = next((v for v in val if isinstance(v, torch.Tensor)), None) if isinstance(val, (tuple, list)) \
+                else val
+            nbytes = _local_bytes(outv, first, self.mc.sizes) if isinstance(outv, torch.Tensor) else 0
+            for a, p in zip(targs, need):
                 nbytes += _local_bytes(a.meta["val"], p, self.mc.sizes)
-            secs = self.mc.compute(fl / self.mc.split(first), nbytes)
-        hit = self._cache[key] = (out_pl, need, secs, fallback)
-        return hit
+            secs = self.mc.compute(op_flops(node) / self.mc.split(first), nbytes)
+        comms, comm = [], 0.0
+        for a, s, t, src in zip(targs, in_pl, need, in_ids):
+            if s != t:
+                c, sec = self._redistribution(node.name, f"input {a.name}", a.meta["val"], src, self.pid(tuple(t)))
+                comms += c
+                comm += sec
+        return self._intern(out_pl), secs, comm, comms, fallback
 
     # ------------------------------------------------------------- one assignment
     def evaluate(self, assignment, detail=False):
         """`assignment`: leaf name -> torch placements.  Returns an Evaluation."""
         ev = Evaluation()
-        pl = ev.placements
-        sizes = self.mc.sizes
-        leaves = iter(self.cap.leaves)
-        for node in self.nodes:
-            if node.op == "placeholder":
-                name, _ = next(leaves)
-                pl[node] = assignment[name]
-            elif node.op == "get_attr":
-                pl[node] = self.replicate
-            elif node.op == "call_function":
-                if node.target is operator.getitem:
-                    src = pl.get(node.args[0])
-                    pl[node] = src[node.args[1]] if isinstance(src, (tuple, list)) and src and \
-                        isinstance(src[0], tuple) else src
-                    continue
-                args = self._tensor_args(node)
-                in_pl = tuple(pl[a] for a in args)
-                out_pl, need, secs, fallback = self._op(node, in_pl)
-                pl[node] = out_pl
-                ev.compute += secs
-                if fallback:
-                    ev.fallbacks.append(node.name)
-                if need is not in_pl:
-                    for a, s, t in zip(args, in_pl, need):
-                        if s != t:
-                            self._reshard(ev, node.name, f"input {a.name}", a.meta["val"], s, t, detail)
+        pl = [None] * len(self.nodes)
+        cache = self._cache
+        compute = comm = 0.0
+        rep = self.pid(self.replicate)
+        for i, kind, args in self._steps:
+            if kind == "op":
+                key = (i, tuple(pl[j] for j in args))
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = self._op(i, key[1])
+                pl[i] = hit[0]
+                compute += hit[1]
+                comm += hit[2]
+                if detail:
+                    ev.comms += hit[3]
+                    if hit[4]:
+                        ev.fallbacks.append(self.nodes[i].name)
+            elif kind == "getitem":
+                src = pl[args[0]]
+                pl[i] = src[args[1]] if isinstance(src, tuple) else src
+            elif kind == "leaf":
+                pl[i] = self.pid(assignment[self._leaf_of[i]])
+            else:
+                pl[i] = rep
         # gradient synchronisation: each gradient ends in its parameter's placements
-        for gname, gnode in zip(self.cap.grads, self.cap.grad_nodes):
-            s, t = pl[gnode], assignment[gname]
+        for gname, gi in self._grads:
+            s, t = pl[gi], self.pid(assignment[gname])
             if s != t:
-                self._reshard(ev, gname, "gradient", gnode.meta["val"], s, t, detail)
-        for (name, kind), node in zip(self.cap.leaves, self.cap.placeholders):
-            if kind == "param":
-                ev.param_memory += _local_bytes(node.meta["val"], pl[node], sizes) * (2 + self.opt_states)
-        act = 0.0
-        for node in self._saved:
-            v, p = node.meta.get("val"), pl.get(node)
-            if isinstance(v, torch.Tensor) and isinstance(p, tuple) and p and not isinstance(p[0], tuple):
-                act += _local_bytes(v, p, sizes)
-        ev.memory = ev.param_memory + act
+                key = ("grad", gi, s, t)
+                hit = self._rcost.get(key)
+                if hit is None:
+                    hit = self._rcost[key] = self._redistribution(gname, "gradient", self.nodes[gi].meta["val"], s, t)
+                comm += hit[1]
+                if detail:
+                    ev.comms += hit[0]
+        ev.compute, ev.comm = compute, comm
+        ev.param_memory = sum(self.local_bytes(i, pl[i]) for i, _ in self._params) * (2 + self.opt_states)
+        ev.memory = ev.param_memory + sum(self.local_bytes(i, pl[i]) for i in self._saved
+                                          if isinstance(pl[i], int))
+        if detail:
+            ev.placements = {self.nodes[i]: (self._pls[p] if isinstance(p, int) else p) for i, p in enumerate(pl)
+                             if p is not None}
         return ev
-
-    def _reshard(self, ev, where, why, val, src, dst, detail):
-        nbytes = val.numel() * val.element_size()
-        for kind, dim, size, secs in self.mc.redistribute(nbytes, src, dst):
-            ev.comm += secs
-            if detail:
-                ev.comms.append((where, why, kind, dim, size, secs))
 
 
 def _placements_of(spec):

@@ -1,0 +1,106 @@
+"""Planner benchmark (issue 7): planning time for a 12-layer GPT at 8, 64 and 1024 simulated ranks
+(fake process group, no processes), and the plan's estimated step time and communication against a
+hand-written Megatron (column/row TP on the last mesh dim) + data-parallel plan of the same model.
+
+    ~/oracle/bin/python -m paddle_on_torch bench/planner.py [--layers 12] [--hidden 768] [--quick]
+"""
+import argparse
+import time
+
+import paddle
+import paddle.distributed as dist
+import paddle.nn.functional as F
+from paddle_on_torch import parallel
+
+
+class Block(paddle.nn.Layer):
+    def __init__(self, h, heads):
+        super().__init__()
+        self.h, self.heads = h, heads
+        self.ln1 = paddle.nn.LayerNorm(h)
+        self.q = paddle.nn.Linear(h, h)
+        self.k = paddle.nn.Linear(h, h)
+        self.v = paddle.nn.Linear(h, h)
+        self.proj = paddle.nn.Linear(h, h)
+        self.ln2 = paddle.nn.LayerNorm(h)
+        self.fc1 = paddle.nn.Linear(h, 4 * h)
+        self.fc2 = paddle.nn.Linear(4 * h, h)
+
+    def forward(self, x):
+        b, s, h = x.shape
+        y = self.ln1(x)
+        q, k, v = (t.reshape([b, s, self.heads, h // self.heads]).transpose([0, 2, 1, 3]) for t in (self.q(y), self.k(y), self.v(y)))
+        att = F.softmax(paddle.matmul(q, k, transpose_y=True) / (h // self.heads) ** 0.5, axis=-1)
+        y = paddle.matmul(att, v).transpose([0, 2, 1, 3]).reshape([b, s, h])
+        x = x + self.proj(y)
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+class GPT(paddle.nn.Layer):
+    def __init__(self, layers, h, heads):
+        super().__init__()
+        self.blocks = paddle.nn.LayerList([Block(h, heads) for _ in range(layers)])
+        self.ln = paddle.nn.LayerNorm(h)
+
+    def forward(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        return self.ln(x)
+
+
+MEGATRON = {"q.weight": 1, "q.bias": 0, "k.weight": 1, "k.bias": 0, "v.weight": 1, "v.bias": 0, "fc1.weight": 1, "fc1.bias": 0, "proj.weight": 0, "fc2.weight": 0}
+
+
+def hand_marks(model, mesh):
+    """Megatron TP on the last mesh dimension, everything replicated on the others."""
+    marks = {}
+    nd = len(mesh.shape)
+    for name, p in model.named_parameters():
+        pl = [dist.Replicate()] * nd
+        for suffix, d in MEGATRON.items():
+            if name.endswith(suffix):
+                pl[-1] = dist.Shard(d)
+        marks[name] = pl
+    return marks
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layers", type=int, default=12)
+    ap.add_argument("--hidden", type=int, default=768)
+    ap.add_argument("--heads", type=int, default=12)
+    ap.add_argument("--seq", type=int, default=1024)
+    ap.add_argument("--quick", action="store_true", help="8 and 64 ranks only")
+    a = ap.parse_args()
+    with paddle.LazyGuard():
+        model = GPT(a.layers, a.hidden, a.heads)
+    cases = [([2, 4], ["dp", "mp"]), ([8, 8], ["dp", "mp"]), ([8, 16, 8], ["dp", "fsdp", "mp"])]
+    if a.quick:
+        cases = cases[:2]
+    print(f"GPT: {a.layers} layers, hidden {a.hidden}, seq {a.seq}; default Topology (8 ranks per node)")
+    print(f"{'ranks':>6} {'mesh':<12} {'plan s':>7} {'evals':>6} {'planned step ms':>16} {'comm ms':>8} "
+          f"{'hand step ms':>13} {'comm ms':>8} {'mem/rank MiB planned/hand':>26}")
+    for shape, names in cases:
+        n = 1
+        for s in shape:
+            n *= s
+        mesh = dist.ProcessMesh(list(range(n)), dim_names=["x"]).mesh.reshape(shape).tolist()
+        mesh = dist.ProcessMesh(mesh, dim_names=names)
+        batch = n // shape[-1]  # one sequence per data-parallel rank
+        x = paddle.zeros([batch, a.seq, a.hidden])
+        # the batch is split over every mesh dimension but the last (the tensor-parallel one)
+        data = [dist.Shard(0)] * (len(shape) - 1) + [dist.Replicate()]
+        t = time.perf_counter()
+        p = parallel.plan(model, [x], mesh, marks={0: data})
+        secs = time.perf_counter() - t
+        hand = parallel.plan(model, [x], mesh, marks={0: data, **hand_marks(model, mesh)})
+        pe, he = p.estimate, hand.estimate
+        print(f"{n:>6} {str(shape):<12} {secs:>7.1f} {p.solver['evaluations']:>6} {pe['step_s'] * 1e3:>16.2f} "
+              f"{pe['comm_s'] * 1e3:>8.2f} {he['step_s'] * 1e3:>13.2f} {he['comm_s'] * 1e3:>8.2f} "
+              f"{pe['memory_per_rank'] / 2 ** 20:>12.0f} / {he['memory_per_rank'] / 2 ** 20:<11.0f}", flush=True)
+        if n == 8:
+            p.explain()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""paddle_on_torch.parallel: the planner's known optima, solver vs brute force, Plan round trips.
+
+Planning runs on a fake process group (no processes), so every test here is in-process; the
+numerics of applied plans are checked on gloo ranks in test_planner_dist.py.
+"""
+import itertools
+
+import pytest
+
+from paddle_on_torch import parallel
+from paddle_on_torch.parallel import solver as _solver
+
+
+def _mlp(paddle, h=1024, ffn=4096, lazy=True):
+    class MLP(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.l1 = paddle.nn.Linear(h, ffn)
+            self.l2 = paddle.nn.Linear(ffn, h)
+
+        def forward(self, x):
+            return self.l2(paddle.nn.functional.relu(self.l1(x)))
+
+    if lazy:
+        with paddle.LazyGuard():
+            return MLP()
+    return MLP()
+
+
+def _pl(plan, name):
+    return [repr(p) for p in plan.placements(name)]
+
+
+S0, S1, R = "Shard(dim=0)", "Shard(dim=1)", "Replicate()"
+
+
+def test_mlp_1d_data_parallel_when_parameters_fit(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    p = parallel.plan(_mlp(paddle), [paddle.zeros([8192, 1024])], mesh, marks={0: [dist.Shard(0)]})
+    assert p.solver["optimal"] and p.solver["method"] == "exact"
+    assert all(v == [dist.Replicate()] for v in p.parameter_placements.values())
+    kinds = {(c["kind"], c["why"]) for c in p.collectives}
+    assert kinds == {("all_reduce", "gradient")}  # DP: only the gradient all-reduce
+
+
+def test_mlp_1d_tensor_parallel_when_memory_forbids_replication(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    layer, x = _mlp(paddle), paddle.zeros([512, 1024])
+    full = parallel.plan(layer, [x], mesh, marks={0: [dist.Shard(0)]}, objective="memory")
+    dp_mem = 4 * 2 * 1024 * 4096 * 4  # two weights, param + grad + 2 Adam states, fp32
+    p = parallel.plan(layer, [x], mesh, marks={0: [dist.Shard(0)]}, memory_limit=dp_mem * 0.6)
+    assert p.solver["feasible"] and p.estimate["memory_per_rank"] <= dp_mem * 0.6
+    # Megatron: column-parallel first Linear, row-parallel second
+    assert _pl(p, "l1.weight") == [S1] and _pl(p, "l1.bias") == [S0] and _pl(p, "l2.weight") == [S0]
+    assert full.estimate["memory_per_rank"] <= p.estimate["memory_per_rank"]
+
+
+def test_mlp_2d_mesh_finds_dp_plus_megatron(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([[0, 1, 2, 3], [4, 5, 6, 7]], dim_names=["dp", "mp"])
+    p = parallel.plan(_mlp(paddle), [paddle.zeros([8192, 1024])], mesh,
+                      marks={0: [dist.Shard(0), dist.Replicate()]})
+    assert p.solver["optimal"]
+    assert _pl(p, "l1.weight") == [R, S1] and _pl(p, "l2.weight") == [R, S0] and _pl(p, "l1.bias") == [R, S0]
+    # the data-parallel gradient all-reduce runs on dp only, over the 1/4 weight shards
+    grads = [c for c in p.collectives if c["why"] == "gradient" and c["kind"] == "all_reduce"]
+    assert grads and all(c["mesh_dim"] == 0 for c in grads)
+    assert max(c["bytes"] for c in grads) == 1024 * 4096 * 4 / 4
+
+
+def test_marked_parameters_are_kept(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1], dim_names=["x"])
+    p = parallel.plan(_mlp(paddle, 64, 128), [paddle.zeros([16, 64])], mesh,
+                      marks={0: [dist.Shard(0)], "l2.weight": [dist.Shard(1)]})
+    assert _pl(p, "l2.weight") == [S1]
+    assert next(lf for lf in p.leaves if lf["name"] == "l2.weight")["why"] == "marked"
+
+
+@pytest.mark.parametrize("shape,batch,limit", [([4], 512, None), ([4], 512, 60e6), ([2, 2], 256, None),
+                                               ([2, 2], 4096, 40e6)])
+def test_search_matches_brute_force(paddle, shape, batch, limit):
+    """The heuristic search reaches the brute-force optimum on small graphs; the exact solver
+    (enumeration) agrees with an independent enumeration of the same objective."""
+    dist = paddle.distributed
+    n = 1
+    for s in shape:
+        n *= s
+    ids = list(range(n)) if len(shape) == 1 else [list(range(i * shape[1], (i + 1) * shape[1]))
+                                                  for i in range(shape[0])]
+    mesh = dist.ProcessMesh(ids, dim_names=["a", "b"][:len(shape)])
+    layer, x = _mlp(paddle, 256, 1024), paddle.zeros([batch, 256])
+    marks = {0: [dist.Shard(0)] + [dist.Replicate()] * (len(shape) - 1)}
+    exact = parallel.plan(layer, [x], mesh, marks=marks, memory_limit=limit, solver="exact")
+    search = parallel.plan(layer, [x], mesh, marks=marks, memory_limit=limit, solver="search")
+    assert exact.solver["optimal"] and not search.solver["optimal"]
+    assert search.estimate["step_s"] == pytest.approx(exact.estimate["step_s"], rel=1e-9)
+    # brute force, independently: every combination of the four parameters' placements
+    from paddle_on_torch.parallel.planner import _pl_parse
+    best = min(exact.estimate["step_s"], search.estimate["step_s"])
+    assert best == pytest.approx(_brute_force(paddle, layer, x, mesh, marks, limit), rel=1e-9)
+
+
+def _brute_force(paddle, layer, x, mesh, marks, limit):
+    from paddle_on_torch.parallel.capture import capture
+    from paddle_on_torch.parallel.cost import MeshCost, Topology
+    from paddle_on_torch.parallel.planner import _marks_to_torch, _planning_mesh
+    from paddle_on_torch.parallel.propagate import Evaluator
+
+    cap = capture(layer, [x])
+    fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
+    best = None
+    with _planning_mesh(mesh) as dm:
+        ev = Evaluator(cap, dm, MeshCost(mesh.mesh, Topology()))
+        names = [n for n, k in cap.leaves if k == "param"]
+        doms = [_solver.domain(s, list(mesh.shape)) for (n, k), s in zip(cap.leaves, cap.shapes) if k == "param"]
+        for combo in itertools.product(*doms):
+            e = ev.evaluate({**fixed, **dict(zip(names, combo))})
+            if limit is not None and e.memory > limit:
+                continue
+            best = e.time if best is None else min(best, e.time)
+    return best
+
+
+def test_explain_save_load(paddle, tmp_path, capsys):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    p = parallel.plan(_mlp(paddle, 64, 256), [paddle.zeros([32, 64])], mesh,
+                      marks={0: [dist.Shard(0), dist.Replicate()]})
+    text = p.explain()
+    assert capsys.readouterr().out.strip() == text.strip()
+    for word in ("l1.weight", "[64, 256]", "marked", "estimated step", "peak memory per rank", "collective"):
+        assert word in text
+    path = tmp_path / "plan.json"
+    p.save(str(path))
+    q = parallel.load(str(path))
+    assert q.parameter_placements == p.parameter_placements
+    assert q.mesh == mesh and q.estimate == p.estimate and q.explain(print_=False) == text
+
+
+def test_1024_rank_mesh_plans_without_processes(paddle):
+    import torch.distributed as tdist
+
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([[[r + 128 * i + 8 * j for r in range(8)] for j in range(16)] for i in range(8)],
+                            dim_names=["dp", "fsdp", "mp"])
+    p = parallel.plan(_mlp(paddle, 1024, 4096), [paddle.zeros([1024, 1024])], mesh,
+                      marks={0: [dist.Shard(0), dist.Shard(0), dist.Replicate()]}, memory_limit="40MB")
+    assert p.solver["feasible"] and p.estimate["memory_per_rank"] <= 40e6
+    assert not tdist.is_initialized()  # the fake process group is gone again
+    # the mp dimension (8 ranks) is one node: its collectives are priced at the intra-node figures
+    assert p.topology.ranks_per_node == 8
+
+
+def test_bad_arguments(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1], dim_names=["x"])
+    layer, x = _mlp(paddle, 8, 16), paddle.zeros([4, 8])
+    with pytest.raises(ValueError, match="marks names"):
+        parallel.plan(layer, [x], mesh, marks={"nope": [dist.Shard(0)]})
+    with pytest.raises(ValueError, match="objective"):
+        parallel.plan(layer, [x], mesh, objective="speed")
+    with pytest.raises(ValueError, match="memory_limit"):
+        parallel.plan(layer, [x], mesh, memory_limit="lots")
+    with pytest.raises(TypeError, match="ProcessMesh"):
+        parallel.plan(layer, [x], [0, 1])
+    with pytest.raises(ValueError, match="out of range"):
+        parallel.plan(layer, [x], mesh, marks={0: [dist.Shard(2)]})
