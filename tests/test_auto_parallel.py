@@ -82,19 +82,24 @@ def test_sharding_stage3_world_of_one_matches_plain(paddle):
     assert m and all(v.is_dist() for v in m)
 
 
-def test_shard_scaler_world_of_one(paddle):
+def test_shard_scaler_world_of_one(paddle, monkeypatch):
     import paddle.distributed as dist
 
     mesh = dist.ProcessMesh([0], dim_names=["dp"])
     net = dist.shard_layer(paddle.nn.Linear(4, 2), mesh)
     opt = dist.shard_optimizer(paddle.optimizer.SGD(0.1, parameters=net.parameters()))
-    scaler = dist.shard_scaler(paddle.amp.GradScaler(init_loss_scaling=8.0))
+    from paddle_on_torch.amp import grad_scaler
+
+    # Paddle disables loss scaling on CPU; pretend an accelerator to exercise the distributed unscale
+    monkeypatch.setattr(grad_scaler._ac, "_accelerator", lambda: True)
+    scaler = dist.shard_scaler(paddle.amp.GradScaler(init_loss_scaling=8.0, incr_every_n_steps=1))
     w0 = dist.unshard_dtensor(net.weight).numpy()
     x = dist.shard_tensor(paddle.ones([2, 4]), mesh, [dist.Replicate()])
     scaler.scale(net(x).sum()).backward()
     scaler.step(opt)
     scaler.update()
     np.testing.assert_allclose(dist.unshard_dtensor(net.weight).numpy(), w0 - 0.1 * 2, rtol=1e-6)
+    assert not bool(scaler._found_inf)
     with pytest.raises(TypeError):
         dist.shard_scaler(object())
 
@@ -108,3 +113,66 @@ def test_sharding_stages_four_ranks_equal_one_process():
     for r in range(4):
         assert "ALL OK" in out[r], out[r]
         assert out[r].count("OK stage") == (8 if r < 2 else 7), out[r]
+
+
+# ------------------------------------------------------------------ parallelize
+def test_parallelize_arguments(paddle):
+    import paddle.distributed as dist
+
+    net = paddle.nn.Linear(4, 4)
+    opt = paddle.optimizer.SGD(parameters=net.parameters())
+    with pytest.warns(UserWarning):
+        assert dist.parallelize(net, opt, None, None) == (net, opt)
+    mesh = dist.ProcessMesh([0], dim_names=["dp"])
+    with pytest.raises(ValueError, match="'mp'"):
+        dist.parallelize(net, opt, mesh, {"mp_config": {"parallelize_plan": {"": dist.ColWiseParallel()}}})
+    with pytest.raises(ValueError, match="'pp'"):
+        dist.parallelize(net, opt, mesh, {"pp_config": {"split_spec": "x"}})
+    with pytest.raises(TypeError):
+        dist.parallelize(net, opt, [0], {"dp_config": {}})
+    with pytest.raises(ValueError, match="names processes"):  # before any communication
+        dist.parallelize(net, opt, dist.ProcessMesh([0, 1], dim_names=["dp"]), {"dp_config": {"sharding_level": 1}})
+    with pytest.raises(NotImplementedError):
+        dist.to_distributed(net, opt, None, 1)
+    assert dist.SplitPoint.END.value == 1 and dist.SplitPoint.BEGINNING.value == 0
+
+
+def test_parallelize_world_of_one(paddle):
+    """A one-process mesh: the plans place parameters as Paddle does and the step equals the plain one."""
+    import paddle.distributed as dist
+
+    mesh = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
+    paddle.seed(5)
+    net = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.Linear(8, 2))
+    ref = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.Linear(8, 2))
+    ref.set_state_dict(net.state_dict())
+    opt = paddle.optimizer.AdamW(0.1, parameters=net.parameters())
+    net, opt = dist.parallelize(net, opt, mesh, {"dp_config": {"sharding_level": 2},
+                                                 "mp_config": {"parallelize_plan": {"0": dist.ColWiseParallel(),
+                                                                                    "1": dist.RowWiseParallel()}}})
+    assert net[0].weight.placements == [dist.Replicate(), dist.Shard(1)]
+    assert net[0].bias.placements == [dist.Replicate(), dist.Shard(0)]
+    assert net[1].weight.placements == [dist.Replicate(), dist.Shard(0)]
+    assert net[1].bias.placements == [dist.Replicate(), dist.Replicate()]
+    ropt = paddle.optimizer.AdamW(0.1, parameters=ref.parameters())
+    x = paddle.to_tensor(np.linspace(-1, 1, 12, dtype="float32").reshape(3, 4))
+    for _ in range(2):
+        net(dist.shard_tensor(x, mesh, [dist.Shard(0), dist.Replicate()])).pow(2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+        ref(x).pow(2).mean().backward()
+        ropt.step()
+        ropt.clear_grad()
+    for a, b in zip(net.parameters(), ref.parameters()):
+        np.testing.assert_allclose(dist.unshard_dtensor(a).numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@dist_job
+def test_parallelize_four_ranks_equal_one_process():
+    """dist.parallelize on 4 ranks: dp x mp with sequence parallel and stage 1; dp x mp with stage 3; pp x dp
+    (split_spec prefix) with stage 2; pp x mp (SplitPoint dict): 3 AdamW steps equal one process to 1e-5."""
+    _, out, _ = torchrun(4, os.path.join(SCRIPTS, "ap_parallelize.py"), timeout=240)
+    for r in range(4):
+        assert "ALL OK" in out[r], out[r]
+        assert out[r].count("OK ") == 5, out[r]
+        assert ("OK pp-dp-stage2 loss" in out[r]) == (r >= 2), out[r]
