@@ -142,3 +142,69 @@ def test_shared_parameter_listed_twice_falls_back():
         opt.step()
         outs.append(layer.weight.numpy())
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_momentum_mixed_l2_and_none():
+    attr = paddle.ParamAttr(regularizer=paddle.regularizer.L2Decay(0.2))
+    ref = _run(CASES["momentum"], False, attr=attr)
+    got = _run(CASES["momentum"], True, attr=attr)
+    for k in ref:
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
+
+
+@pytest.mark.parametrize("name", ["momentum_nesterov_l2", "adam_l2_amsgrad", "adamw_decay_fun_lr_ratio_clip"])
+def test_flat_state_dict_save_resume(name, tmp_path):
+    """The flat (packed) accumulators read, save, load and resume like separate ones."""
+    def train(foreach, resume):
+        rng = np.random.default_rng(1)
+        xs = [paddle.to_tensor(rng.standard_normal([6, 5]).astype("float32")) for _ in range(2 * STEPS)]
+        with paddle.utils.unique_name.guard():
+            net = _net()
+            opt = CASES[name](net.parameters())
+            opt._foreach = foreach
+            for x in xs[:STEPS]:
+                net(x).sum().backward()
+                opt.step()
+                opt.clear_grad()
+            paddle.save(opt.state_dict(), str(tmp_path / f"{foreach}.pdopt"))
+            paddle.save(net.state_dict(), str(tmp_path / f"{foreach}.pdparams"))
+        with paddle.utils.unique_name.guard():  # accumulators are named at their first step
+            if resume:
+                net = _net()
+                net.set_state_dict(paddle.load(str(tmp_path / f"{foreach}.pdparams")))
+                opt = CASES[name](net.parameters())
+                opt._foreach = foreach
+                opt.set_state_dict(paddle.load(str(tmp_path / f"{foreach}.pdopt")))
+            for x in xs[STEPS:]:
+                net(x).sum().backward()
+                opt.step()
+                opt.clear_grad()
+        sd = {k: v.numpy() for k, v in opt.state_dict().items() if k not in ("LR_Scheduler", "master_weights")}
+        return [p.numpy() for p in net.parameters()], sd
+
+    ref_p, ref_sd = train(False, resume=False)
+    for resume in (False, True):
+        got_p, got_sd = train(True, resume)
+        for a, b in zip(got_p, ref_p):
+            np.testing.assert_array_equal(a, b)
+        assert got_sd.keys() == ref_sd.keys()
+        for k in ref_sd:
+            np.testing.assert_array_equal(got_sd[k], ref_sd[k], err_msg=k)
+
+
+def test_set_value_on_flat_accumulator_is_seen():
+    with paddle.utils.unique_name.guard():
+        net = _net()
+        opt = O.Momentum(0.1, momentum=0.9, parameters=net.parameters())
+        net(paddle.ones([2, 5])).sum().backward()
+        opt.step()
+        key = sorted(k for k in opt.state_dict() if "velocity" in k)[0]
+        acc = opt.state_dict()[key]
+        acc.set_value(np.full(acc.shape, 2.0, "float32"))
+        before = {p.name: p.numpy() for p in net.parameters()}
+        opt.step()  # same gradients again
+        for p in net.parameters():
+            if key.startswith(p.name + "_"):
+                g = p.grad.numpy()
+                want = before[p.name] - np.float32(0.1) * (np.float32(0.9) * np.float32(2.0) + g)
+                np.testing.assert_allclose(p.numpy(), want, rtol=1e-6)

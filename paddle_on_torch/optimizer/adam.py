@@ -67,11 +67,33 @@ class _AdamCore:
 
 
     def _adam_group(self, targets, grads, lrs, opts):
-        """_adam over many targets of one dtype with foreach ops: the same float32 operations, in the
-        same order, as _adam does for each one.  The per-parameter scalars (step size, epsilon times
-        sqrt(1 - beta2^t)) are computed on all the beta-power accumulators at once."""
+        """_adam over many targets of one dtype: the same float32 operations, in the same order, as
+        _adam does for each one, run on flat state (FlatPack) or else with foreach ops.  The
+        per-parameter scalars (step size, epsilon * sqrt(1 - beta2^t)) are computed for all the
+        beta-power accumulators at once."""
         ps = [t._t for t in targets]
         b1, b2, eps = _k(ps[0], _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"]))
+        kinds = (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
+        if self._amsgrad:
+            kinds += (self._moment2_acc_max_str,)
+        pack = self._flat_pack(kinds, targets)
+        if pack is not None:
+            m1, m2, pow1, pow2 = (pack.flat[k] for k in kinds[:4])
+            g = pack.cat(grads)
+            m1.mul_(b1).add_(g * _om(ps[0], b1))
+            gg = g * g
+            m2.mul_(b2).add_(gg.mul_(_om(ps[0], b2)))
+            v = m2
+            if self._amsgrad:
+                v = pack.flat[kinds[4]]
+                torch.maximum(v, m2, out=v)
+            corr2 = torch.sqrt(1 - pow2)
+            step = pack.expand(pack.per_param(lrs, pow1.dtype) * corr2 / (1 - pow1))
+            denom = torch.sqrt(v).add_(pack.expand(eps * corr2))
+            pack.sub_from_params(torch.div(m1, denom).mul_(step))
+            pow1.mul_(b1)
+            pow2.mul_(b2)
+            return
         m1 = self._acc_list(self._moment1_acc_str, targets)
         m2 = self._acc_list(self._moment2_acc_str, targets)
         b1p = self._acc_list(self._beta1_pow_acc_str, targets)

@@ -78,6 +78,20 @@ class Momentum(Optimizer):
             grads = torch._foreach_mul(grads, opts["rescale_grad"])
         coeffs = [self._l2(p, opts) for p in params]
         decayed = [i for i, c in enumerate(coeffs) if c]
+        pack = self._flat_pack((self._velocity_acc_str,), targets)
+        if pack is not None and (not decayed or len(decayed) == len(coeffs)):
+            g = pack.cat(grads)
+            if decayed:  # g = g + p * coeff
+                g = g + pack.cat(ps).mul_(pack.expand(pack.per_param(coeffs, g.dtype)))
+            velocity = pack.flat[self._velocity_acc_str]
+            velocity.mul_(opts["momentum"]).add_(g)
+            lr = pack.expand(pack.per_param(lrs, g.dtype))
+            if opts["use_nesterov"]:
+                upd = (velocity * opts["momentum"]).add_(g).mul_(lr)
+            else:
+                upd = velocity * lr
+            pack.sub_from_params(upd)
+            return
         if decayed:  # g = g + p * coeff where a parameter has L2 decay
             terms = torch._foreach_mul([ps[i] for i in decayed], [coeffs[i] for i in decayed])
             summed = torch._foreach_add([grads[i] for i in decayed], terms)

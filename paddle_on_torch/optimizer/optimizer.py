@@ -21,8 +21,10 @@ import numpy as np
 import torch
 
 from .._normalize import wrap
+from ..base import framework as _fw
 from ..framework import unique_name
 from ..regularizer import L2Decay, WeightDecayRegularizer
+from ._flat import FlatPack
 from .lr import LambdaDecay, LRScheduler
 
 __all__ = ["Optimizer"]
@@ -82,7 +84,7 @@ class Optimizer:
         else:
             self._parameter_list = None
         self._name = name
-        if self._parameter_list is None:
+        if self._parameter_list is None and _fw._static is None:  # static mode takes the program's
             raise AttributeError("parameters argument given to the Optimizer should not be None in dygraph mode.")
         if weight_decay is not None and self._parameter_list and not isinstance(self._parameter_list[0], dict):
             if any(getattr(p, "regularizer", None) is not None for p in self._parameter_list):
@@ -353,6 +355,26 @@ class Optimizer:
                 out.append(float(np.float32(lr) * np.float32(factor)) if f32 else global_lr * factor)
         return out
 
+    def _flat_pack(self, kinds, targets):
+        """The FlatPack of these targets' accumulators `kinds` (built on first use, rebuilt when stale),
+        or None where the targets cannot be viewed flat."""
+        ps = [t._t for t in targets]
+        accs = {k: self._acc_var_list(k, targets) for k in kinds}
+        key = (kinds, tuple(t.name for t in targets))
+        packs = self.__dict__.setdefault("_packs", {})
+        pack = packs.get(key)
+        if pack is None or not pack.valid(accs, ps):
+            if not all(p.is_contiguous() for p in ps):
+                return None
+            pack = packs[key] = FlatPack(accs, ps)
+        return pack
+
+    def _acc_var_list(self, name, targets):
+        if self._name is not None:
+            name = self._name + "_" + name
+        accs = self._accumulators[name]
+        return [accs[t.name] for t in targets]
+
     def _acc_list(self, name, targets):
         if self._name is not None:
             name = self._name + "_" + name
@@ -411,6 +433,10 @@ class Optimizer:
         return []
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        if _fw._static is not None:  # static mode: backward and update become nodes of the program
+            from ..static.backward import minimize
+
+            return minimize(self, loss, startup_program, parameters, no_grad_set)
         Tensor = _tensor_type()
         assert isinstance(loss, Tensor), "The loss should be an Tensor."
         params_grads = self.backward(loss, startup_program, parameters or self._parameter_list, no_grad_set)

@@ -33,4 +33,9 @@ class SGD(Optimizer):
         target._t.sub_(grad * lr)
 
     def _update_group(self, params, targets, grads, lrs, opts):
-        torch._foreach_sub_([t._t for t in targets], torch._foreach_mul(grads, lrs))
+        pack = self._flat_pack((), targets)
+        if pack is None:
+            torch._foreach_sub_([t._t for t in targets], torch._foreach_mul(grads, lrs))
+            return
+        lr = pack.per_param(lrs, pack.params[0].dtype)
+        pack.sub_from_params(pack.cat(grads).mul_(pack.expand(lr)))
