@@ -49,4 +49,19 @@ def distributed_optimizer(optimizer, strategy=None):
     return optimizer
 
 
-__getattr__ = _report.module_getattr("paddle.distributed.fleet")
+# Paddle's fleet module also binds these (parameter-server, static-graph and inference helpers):
+# touching one names it in a NotImplementedError, like the names of its __all__ we lack
+_PADDLE_ONLY = {"init_worker", "init_server", "run_server", "stop_worker", "save_inference_model",
+                "save_persistables", "save_cache_model", "save_cache_table", "save_one_table", "save_dense_params",
+                "load_model", "load_inference_model", "load_one_table", "set_date", "print_table_stat", "minimize",
+                "shrink", "distributed_scaler", "server_num", "server_index", "server_endpoints", "is_coordinator",
+                "init_coordinator", "make_fl_strategy", "get_fl_client", "local_device_ids", "world_device_ids",
+                "collective_perf", "util", "check_save_pre_patch_done", "set_log_level", "get_log_level_code",
+                "get_log_level_name", "check_memory_usage", "auto"}
+_missing = _report.module_getattr("paddle.distributed.fleet")
+
+
+def __getattr__(name):
+    if name in _PADDLE_ONLY:
+        raise _report.unsupported(f"paddle.distributed.fleet.{name}")
+    return _missing(name)
