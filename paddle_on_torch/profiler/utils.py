@@ -1,0 +1,38 @@
+"""paddle.profiler.RecordEvent (a named range in the trace, on torch.profiler.record_function) and
+load_profiler_result (Paddle's protobuf result files: not readable here)."""
+from contextlib import ContextDecorator
+
+import torch
+
+__all__ = ["RecordEvent", "load_profiler_result"]
+
+
+class RecordEvent(ContextDecorator):
+    """A user-defined range: a context manager, a decorator, or begin()/end()."""
+
+    def __init__(self, name, event_type=None):
+        self.name = name
+        self.event_type = event_type
+        self.event = None
+
+    def __enter__(self):
+        self.begin()
+        return self
+
+    def __exit__(self, *exc):
+        self.end()
+
+    def begin(self):
+        # torch only keeps the range while a profiler session records; outside one it costs little
+        self.event = torch.autograd.profiler.record_function(self.name)
+        self.event.__enter__()
+
+    def end(self):
+        if self.event is not None:
+            self.event.__exit__(None, None, None)
+            self.event = None
+
+
+def load_profiler_result(filename):
+    raise NotImplementedError("paddle.profiler.load_profiler_result: Paddle's protobuf profiler results cannot be "
+                              "read by paddle_on_torch (traces are written as Chrome trace JSON)")
