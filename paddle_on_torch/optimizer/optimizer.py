@@ -405,6 +405,8 @@ class Optimizer:
         return wrap(grad._t + term)
 
     def append_regularization_ops(self, parameters_and_grads, regularization=None):
+        if regularization is None and all(getattr(p, "regularizer", None) is None for p, _ in parameters_and_grads):
+            return parameters_and_grads
         return [(p, self._create_regularization_of_grad(p, g, regularization)) for p, g in parameters_and_grads]
 
     # ------------------------------------------------------------ gradients
@@ -413,6 +415,12 @@ class Optimizer:
             params = [p for group in self._param_groups for p in group["params"]]
         else:
             params = self._parameter_list or []
+        if set_to_zero:  # one foreach op instead of a zero_ per parameter
+            grads = [p._t.grad for p in params if not p.stop_gradient]
+            grads = [g for g in grads if g is not None]
+            if grads:
+                torch._foreach_zero_(grads)
+            return
         for p in params:
             if not p.stop_gradient:
                 p.clear_gradient(set_to_zero)
