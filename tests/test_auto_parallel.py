@@ -176,3 +176,45 @@ def test_parallelize_four_ranks_equal_one_process():
         assert "ALL OK" in out[r], out[r]
         assert out[r].count("OK ") == 5, out[r]
         assert ("OK pp-dp-stage2 loss" in out[r]) == (r >= 2), out[r]
+
+
+# ------------------------------------------------------------------ sharded checkpoints
+def test_checkpoint_world_of_one(paddle, tmp_path):
+    import paddle.distributed as dist
+
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    w = paddle.arange(32, dtype="float32").reshape([4, 8])
+    sd = {"w": dist.shard_tensor(w, mesh, [dist.Shard(0)]), "d": paddle.ones([3], dtype="int64"),
+          "meta": {"step": 3, "lr": [0.5]}}
+    dist.save_state_dict(sd, str(tmp_path))
+    target = {"w": dist.shard_tensor(paddle.zeros([4, 8]), mesh, [dist.Replicate()]),
+              "d": paddle.zeros([3], dtype="int64"), "meta": {"step": 0, "lr": [0.0]}}
+    dist.load_state_dict(target, str(tmp_path))
+    np.testing.assert_array_equal(target["w"].numpy(), w.numpy())
+    assert target["w"].placements == [dist.Replicate()] and target["d"].tolist() == [1, 1, 1]
+    assert target["meta"] == {"step": 3, "lr": [0.5]}
+    net, net2 = paddle.nn.Linear(3, 2), paddle.nn.Linear(3, 2)
+    dist.save_state_dict(net.state_dict(), str(tmp_path), unique_id=2)
+    sd2 = net2.state_dict()
+    dist.load_state_dict(sd2, str(tmp_path), unique_id=2)
+    np.testing.assert_array_equal(net2.weight.numpy(), net.weight.numpy())  # in place
+    with pytest.raises(KeyError, match="nope"):
+        dist.load_state_dict({"nope": paddle.zeros([1])}, str(tmp_path))
+    with pytest.raises(FileNotFoundError):
+        dist.load_state_dict(sd2, str(tmp_path / "missing"))
+    with pytest.raises(TypeError):
+        dist.save_state_dict([1], str(tmp_path))
+    with pytest.raises(NotImplementedError):
+        dist.save_state_dict(sd2, str(tmp_path), safetensors=True)
+
+
+@dist_job
+def test_checkpoint_saved_at_one_layout_loads_at_another(tmp_path):
+    """Saved from dp x mp with ShardingStage1 (params and optimizer states sharded both ways), loaded into
+    pp x dp with ShardingStage3 and into a dense model on every rank: the dense copy equals 2 single-process
+    steps, and the resumed run after one more step equals 3."""
+    _, out, _ = torchrun(4, os.path.join(SCRIPTS, "ap_checkpoint.py"), "save", str(tmp_path))
+    assert all("SAVED" in o for o in out), out
+    assert len(glob.glob(str(tmp_path / "*.distcp"))) == 4
+    _, out, _ = torchrun(4, os.path.join(SCRIPTS, "ap_checkpoint.py"), "load", str(tmp_path))
+    assert all("LOADED OK" in o for o in out), out

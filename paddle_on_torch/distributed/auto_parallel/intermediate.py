@@ -247,6 +247,31 @@ def _split_spec(model, mesh, split_spec):
     return {n: SplitPoint.END for n in ends}
 
 
+def _agreed_placements(t, dst):
+    """The layout a stage output travels in, the same on both sides of the transfer.
+
+    torch infers a DTensor's placements on processes outside its mesh without seeing any pieces,
+    and may infer other ones than the mesh's own processes (e.g. Replicate for a Partial sum), so
+    each sending process tells its paired receiver the layout (a few ints, point to point).  A
+    Partial output is reduced before it leaves its stage."""
+    import torch
+    import torch.distributed as tdist
+
+    src_ids, dst_ids = t.process_mesh.process_ids, dst.process_ids
+    rank = tdist.get_rank() if tdist.is_initialized() else 0
+    placements = [Replicate() if p.is_partial() else p for p in t.placements]
+    code = torch.tensor([p.get_dim() if isinstance(p, Shard) else -1 for p in placements], dtype=torch.int64)
+    ops = []
+    if rank in src_ids and dst_ids[src_ids.index(rank)] != rank:
+        ops.append(tdist.P2POp(tdist.isend, code, dst_ids[src_ids.index(rank)]))
+    if rank in dst_ids and src_ids[dst_ids.index(rank)] != rank:
+        code = torch.empty_like(code)
+        ops.append(tdist.P2POp(tdist.irecv, code, src_ids[dst_ids.index(rank)]))
+    for work in tdist.batch_isend_irecv(ops) if ops else []:
+        work.wait()
+    return [Shard(int(c)) if c >= 0 else Replicate() for c in code.tolist()]
+
+
 def _pipeline(model, mesh, config):
     split = config.get("split_spec")
     if split is None:
@@ -285,10 +310,7 @@ def _pipeline(model, mesh, config):
                 raise ValueError(f"output between pp stages should be tensors, got {type(t)}")
             if not t.is_dist():
                 return shard_tensor(t, nxt, [Replicate()] * nxt.ndim)
-            # a Partial output is reduced before it leaves its stage: the processes outside the stage's
-            # mesh infer Replicate for it (torch's propagation there sees no pieces), and both sides
-            # of the transfer must agree on the layout
-            return reshard(t, nxt, [Replicate() if p.is_partial() else p for p in t.placements])
+            return reshard(t, nxt, _agreed_placements(t, nxt))
 
         if isinstance(out, dict):
             return type(out)((k, move(v)) for k, v in out.items())

@@ -282,7 +282,16 @@ class _ShardOptimizer:
             g.mul_(scale.to(g.dtype).item() if isinstance(g, DTensor) else scale.to(g.device, g.dtype))
 
     def clear_grad(self, set_to_zero=True):
-        return self._inner_opt.clear_grad(set_to_zero)
+        # per gradient, on the local piece: DTensor refuses an in-place zero (and torch._foreach_zero_)
+        # of a Partial gradient, whose pieces are zero exactly when the sum is
+        for p in self._params():
+            g = p._t.grad
+            if p.stop_gradient or g is None:
+                continue
+            if set_to_zero:
+                (g._local_tensor if isinstance(g, DTensor) else g).zero_()
+            else:
+                p._t.grad = None
 
     clear_gradients = clear_grad
 

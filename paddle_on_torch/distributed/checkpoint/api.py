@@ -1,0 +1,145 @@
+"""Sharded checkpoints on torch.distributed.checkpoint (DCP).
+
+Every process writes its own pieces of the distributed Tensors (a replicated piece once) and
+the coordinator writes the dense values and the metadata; loading fills the given state dict in
+place, each Tensor at its own placements, whatever layout the checkpoint was saved from: DCP
+reads the overlapping parts of the saved pieces for every local piece.  Nested dicts (an
+optimizer's `master_weights`, `LR_Scheduler`) and plain Python values are kept as they are.
+
+The files are DCP's (`.metadata` plus `__<rank>_<n>.distcp`), not Paddle's `.distcp` and
+`.metadata` pickles: a checkpoint written here is read here, not by real Paddle.
+"""
+import os
+
+import torch
+import torch.distributed as tdist
+import torch.distributed.checkpoint as dcp
+
+from ... import _report
+
+__all__ = ["save_state_dict", "load_state_dict"]
+
+_pending = []  # futures of async saves, waited for before the next save or load
+
+
+def _tensor_type():
+    from ...tensor.tensor import Tensor
+
+    return Tensor
+
+
+def _to_torch(state, where="state_dict"):
+    """The same nested dict with torch tensors (DTensors for distributed Tensors) sharing storage."""
+    if not isinstance(state, dict):
+        raise TypeError(f"The {where} should be a dictionary, but got {type(state).__name__}.")
+    Tensor = _tensor_type()
+    out = {}
+    for k, v in state.items():
+        if not isinstance(k, str):
+            raise TypeError(f"the keys of a state_dict must be str, got {k!r}")
+        if isinstance(v, Tensor):
+            out[k] = v._t.detach()
+        elif isinstance(v, dict):
+            out[k] = _to_torch(v, f"{where}[{k!r}]")
+        else:
+            out[k] = v
+    return out
+
+
+def _group(process_group):
+    if process_group is None:
+        return None
+    return getattr(process_group, "process_group", process_group)
+
+
+def _where(path, unique_id):
+    if unique_id is None:
+        return path
+    if not isinstance(unique_id, int) or unique_id < 0:
+        raise ValueError(f"unique_id should be an int >= 0, got {unique_id!r}")
+    return os.path.join(path, f"unique_id_{unique_id}")
+
+
+def _wait_pending():
+    while _pending:
+        _pending.pop(0).result()
+
+
+def _check(safetensors):
+    if safetensors:
+        raise _report.unsupported("paddle.distributed.save_state_dict / load_state_dict(safetensors=True)")
+
+
+def save_state_dict(state_dict, path, process_group=None, coordinator_rank=0, unique_id=None, async_save=False,
+                    safetensors=False, save_replicas=False):
+    """Save `state_dict` (Tensors, distributed or not, nested dicts) as a sharded checkpoint in directory `path`."""
+    _check(safetensors)
+    if save_replicas:
+        raise _report.unsupported("paddle.distributed.save_state_dict(save_replicas=True)")
+    _wait_pending()
+    sd = _to_torch(state_dict)
+    where = _where(path, unique_id)
+    os.makedirs(where, exist_ok=True)
+    planner = dcp.DefaultSavePlanner()
+    if async_save:
+        # the pieces are copied to CPU memory first, so training may change the Tensors meanwhile
+        _pending.append(dcp.async_save(sd, checkpoint_id=where, process_group=_group(process_group),
+                                       planner=planner))
+        return
+    dcp.save(sd, checkpoint_id=where, process_group=_group(process_group), planner=planner)
+
+
+def load_state_dict(state_dict, path, process_group=None, coordinator_rank=0, unique_id=None, offload=False,
+                    mw_name_compatibility=True, aoa_config=None, safetensors=False, worker_groups=None,
+                    comm_method="broadcast"):
+    """Fill `state_dict` in place from the checkpoint in `path`, each Tensor at its own placements."""
+    _check(safetensors)
+    if aoa_config is not None:
+        raise _report.unsupported("paddle.distributed.load_state_dict(aoa_config=...)")
+    valid = ("send_recv", "broadcast", "multi_group_broadcast", "grouped_send_recv", "parallel_broadcast")
+    if comm_method not in valid:
+        raise ValueError(f"Invalid communication method '{comm_method}'. Please choose from {list(valid)}.")
+    _wait_pending()
+    where = _where(path, unique_id)
+    if not os.path.isfile(os.path.join(where, ".metadata")):
+        raise FileNotFoundError(f"no checkpoint in {where!r} (its .metadata file is missing)")
+    sd = _to_torch(state_dict)
+    # DCP writes into the given tensors; only keys that the state dict asks for are read
+    missing = _missing(sd, where)
+    if missing:
+        raise KeyError(f"the checkpoint in {where!r} has no value for {sorted(missing)}")
+    with torch.no_grad():
+        dcp.load(sd, checkpoint_id=where, process_group=_group(process_group),
+                 planner=dcp.DefaultLoadPlanner(allow_partial_load=False))
+    _copy_back(state_dict, sd)
+
+
+def _missing(sd, where):
+    meta = dcp.FileSystemReader(where).read_metadata().state_dict_metadata
+    out = []
+
+    def walk(d, prefix):
+        for k, v in d.items():
+            key = f"{prefix}{k}"
+            if isinstance(v, dict):
+                walk(v, key + ".")
+            elif key not in meta:
+                out.append(key)
+
+    walk(sd, "")
+    return out
+
+
+def _copy_back(state_dict, sd):
+    """Plain Python values (ints, floats, lists) are returned by DCP in new objects: put them back."""
+    Tensor = _tensor_type()
+    for k, v in state_dict.items():
+        if isinstance(v, dict):
+            _copy_back(v, sd[k])
+        elif not isinstance(v, Tensor):
+            state_dict[k] = sd[k]
+
+
+def _barrier(process_group=None):
+    if tdist.is_available() and tdist.is_initialized():
+        tdist.barrier(_group(process_group))
