@@ -89,7 +89,7 @@ _SUBMODULES = {
     "nn", "linalg", "fft", "signal", "special", "autograd", "optimizer", "io", "amp", "jit", "metric", "vision",
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
-    "quantization", "onnx", "cuda", "base",
+    "quantization", "onnx", "cuda", "base", "compat",
 }
 _unsupported_getattr = _module_getattr("paddle")
 
