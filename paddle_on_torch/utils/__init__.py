@@ -2,6 +2,7 @@
 from .. import _report
 from . import unique_name  # noqa: F401
 from .install_check import run_check  # noqa: F401
+from .require_version import require_version  # noqa: F401
 
 __all__ = []
 

@@ -206,3 +206,17 @@ def lazy_guard_then_set_state_dict(paddle):
         net = paddle.nn.Linear(2, 2)
     net.set_state_dict({"weight": paddle.ones([2, 2]), "bias": paddle.zeros([2])})
     return net(paddle.ones([1, 2]))
+
+
+@case
+def require_version_ranges(paddle):
+    r = paddle.utils.require_version
+    results = []
+    for args in (("0.1.0",), ("3.3",), ("3.3.1", "3.3.1"), ("2.0", "10.0.0"), ("3.4",), ("1.0", "3.3.0"),
+                 ("3.x",), (3,), ("1.0", 4)):
+        try:
+            r(*args)
+            results.append("ok")
+        except Exception as e:
+            results.append(type(e).__name__)
+    return results
