@@ -342,12 +342,13 @@ def test_bad_and_foreign_files(paddle, tmp_path):
         paddle.jit.save(net, prefix, input_spec=[paddle.static.InputSpec([None, 2])], bogus=1)
     with pytest.raises(ValueError, match="input_spec"):
         paddle.jit.save(paddle.nn.Linear(2, 2), str(tmp_path / "nospec"))
-    # a real Paddle inference model (issue 9): a clear NotImplementedError naming the format
-    (tmp_path / "real.json").write_text('{"base_code": {"magic": "pir"}}')
+    # a malformed real Paddle inference model (issue 9, tests/test_inference_models.py): a ValueError naming
+    # the format and its version
+    (tmp_path / "real.json").write_text('{"base_code": {"magic": "pir"}, "program": {}}')
     (tmp_path / "real.pdiparams").write_bytes(b"")
-    with pytest.raises(NotImplementedError, match="PIR program"):
+    with pytest.raises(ValueError, match="PIR program version None"):
         paddle.jit.load(str(tmp_path / "real"))
-    with pytest.raises(NotImplementedError, match="PIR program"):
+    with pytest.raises(ValueError, match="PIR program version None"):
         paddle.inference.create_predictor(paddle.inference.Config(str(tmp_path / "real.json"),
                                                                   str(tmp_path / "real.pdiparams")))
     # truncated weights, a foreign manifest, a garbage program: ValueError, no crash

@@ -1,16 +1,18 @@
 """paddle.inference: Config / create_predictor / Predictor over paddle.jit.save artifacts.
 
-A predictor runs the torch.export program that paddle_on_torch's `paddle.jit.save` wrote
-(`prefix.pt2` + `prefix.pdiparams` + `prefix.pot.json`, see paddle_on_torch/jit/save_load.py).
-Real Paddle inference models (`.json` PIR programs, `.pdmodel` ProgramDescs) are issue 9: a Config
-pointing at one raises NotImplementedError naming the format when the predictor is created.
+A predictor runs either a real Paddle inference model (a PIR `.json` or ProgramDesc `.pdmodel` program
+with its `.pdiparams`), lowered op by op to a torch.fx GraphModule by
+paddle_on_torch.static.model_format (docs/inference_models.md), or the torch.export program that
+paddle_on_torch's own `paddle.jit.save` wrote (`prefix.pt2` + `prefix.pdiparams` + `prefix.pot.json`,
+see paddle_on_torch/jit/save_load.py).  Config(model_file, params_file), Config(model_dir) and, beyond
+Paddle, Config(path_prefix) name either kind.
 
 Config switches are accepted and recorded; the ones with a torch meaning are applied:
   enable_use_gpu / disable_gpu      -> the device the predictor runs on (cuda:<device_id> / cpu)
   set_cpu_math_library_num_threads  -> torch.set_num_threads when the predictor is created
   switch_ir_optim(True)             -> the program is additionally compiled with torch.compile
-                                       (inductor) on the first run; False (default here) runs it as
-                                       exported.  Paddle's default is True; ours is False because
+                                       (inductor, dynamic shapes) on the first run; False (default
+                                       here) runs it as loaded.  Paddle's default is True; ours is False because
                                        compiling costs tens of seconds on a CPU.
   enable_memory_optim, enable_mkldnn / enable_onednn, glog switches ... -> recorded only.
 """
@@ -119,41 +121,40 @@ class Config:
             return self._params_file
         return self._prefix + ".pdiparams" if self._prefix else ""
 
-    def _artifact_prefix(self):
-        """The jit.save prefix this Config names, or a clear error for other formats."""
+    def _locate(self):
+        """("paddle", (program file, params file)) for a real Paddle inference model, or ("ours", prefix) for
+        a paddle_on_torch jit.save artifact; a clear error when the Config names neither."""
         from ..jit.save_load import MANIFEST_SUFFIX, PROGRAM_SUFFIX, _check_format
+        from ..static import model_format
 
         if self._prefix:
             prefix = self._prefix
+            if not os.path.exists(prefix + MANIFEST_SUFFIX):
+                found = model_format.find_model_files(prefix, self._params_file)
+                if found is not None:
+                    return "paddle", found
         elif self._model_file:
             m = self._model_file
-            for suffix in (PROGRAM_SUFFIX, MANIFEST_SUFFIX, ".json", ".pdmodel"):
-                if m.endswith(suffix):
-                    if suffix in (".json", ".pdmodel") and not m.endswith(MANIFEST_SUFFIX):
-                        raise _report.unsupported(
-                            "paddle.inference.create_predictor",
-                            f" for real Paddle inference models ({'a PIR program (.json)' if suffix == '.json' else 'a ProgramDesc (.pdmodel)'}"
-                            f": {m}); only paddle_on_torch's paddle.jit.save artifacts (.pt2 + .pdiparams + "
-                            ".pot.json) can be run")
-                    prefix = m[:-len(suffix)]
-                    break
+            if m.endswith((PROGRAM_SUFFIX, MANIFEST_SUFFIX)):
+                prefix = m[:-len(PROGRAM_SUFFIX if m.endswith(PROGRAM_SUFFIX) else MANIFEST_SUFFIX)]
             else:
-                prefix = m
+                if not os.path.isfile(m):
+                    raise ValueError(f"Config: the model file {m} does not exist")
+                return "paddle", model_format.find_model_files(m, self._params_file) or (m, self._params_file)
         elif self._model_dir:
             d = self._model_dir
             cands = sorted(f[:-len(MANIFEST_SUFFIX)] for f in os.listdir(d) if f.endswith(MANIFEST_SUFFIX))
             if len(cands) != 1:
-                for f in ("__model__", "inference.pdmodel", "inference.json", "model.pdmodel", "model.json"):
-                    if os.path.exists(os.path.join(d, f)):
-                        raise _report.unsupported("paddle.inference.create_predictor",
-                                                  f" for real Paddle inference model directories ({d}/{f})")
+                found = model_format.find_model_files(d)
+                if found is not None and not cands:
+                    return "paddle", found
                 raise ValueError(f"Config: the model directory {d} holds {len(cands)} paddle.jit.save artifacts "
                                  "(*.pot.json); give the path prefix instead")
             prefix = os.path.join(d, cands[0])
         else:
             raise ValueError("Config: no model was given (Config(prefix) or Config(model_file, params_file))")
         _check_format(prefix, "paddle.inference.create_predictor")
-        return prefix
+        return "ours", prefix
 
     # ---------------------------------------------------------- devices
     def enable_use_gpu(self, memory_pool_init_size_mb=100, device_id=0, precision_mode=None):
@@ -320,13 +321,12 @@ class Predictor:
     def __init__(self, config):
         from ..jit.save_load import _Artifact
 
+        self._weights = None
         if not isinstance(config, Config):
             raise TypeError(f"create_predictor expects a paddle.inference.Config, but received "
                             f"{type(config).__name__}")
         self._config = config
-        prefix = config._artifact_prefix()
-        params = config._params_file if config._params_file else None
-        self._artifact = a = _Artifact(prefix, None, params)
+        kind, where = config._locate()
         if config._use_gpu:
             if not torch.cuda.is_available():
                 raise RuntimeError("Config.enable_use_gpu() was called, but torch sees no CUDA device")
@@ -334,13 +334,26 @@ class Predictor:
         else:
             self._device = torch.device("cpu")
             torch.set_num_threads(config._cpu_threads)
-        self._weights = [w.to(self._device) for w in a.weights]
-        self._run_fn = a.module.to(self._device) if self._device.type != "cpu" else a.module
-        if config._ir_optim:
-            self._run_fn = torch.compile(self._run_fn)
-        self._spec = {i["name"]: i for i in a.manifest["inputs"]}
-        self._input_names = [i["name"] for i in a.manifest["inputs"]]
-        self._output_names = _flatten(a.manifest.get("outputs", {}))
+        if kind == "paddle":  # a real Paddle program, lowered op by op to a torch.fx GraphModule
+            from ..static import model_format
+
+            self._model = m = model_format.load(where)
+            gm = m.graph_module.to(self._device)
+            self._weights = None
+            self._run_fn = torch.compile(gm, dynamic=True) if config._ir_optim else gm
+            self._spec = {s.name: {"name": s.name, "shape": s.shape, "dtype": s.dtype} for s in m.feed_specs}
+            self._input_names = list(m.feed_names)
+            self._output_names = list(m.fetch_names)
+        else:
+            params = config._params_file if config._params_file else None
+            self._artifact = a = _Artifact(where, None, params)
+            self._weights = [w.to(self._device) for w in a.weights]
+            self._run_fn = a.module.to(self._device) if self._device.type != "cpu" else a.module
+            if config._ir_optim:
+                self._run_fn = torch.compile(self._run_fn)
+            self._spec = {i["name"]: i for i in a.manifest["inputs"]}
+            self._input_names = [i["name"] for i in a.manifest["inputs"]]
+            self._output_names = _flatten(a.manifest.get("outputs", {}))
         self._inputs, self._outputs, self._shapes = {}, {}, {}
 
     def get_input_names(self):
@@ -376,7 +389,7 @@ class Predictor:
 
     def _call(self, args):
         with torch.no_grad():
-            out = self._run_fn(self._weights, args)
+            out = self._run_fn(*args) if self._weights is None else self._run_fn(self._weights, args)
         outs = _flatten_values(out)
         self._outputs = dict(zip(self._output_names, outs))
         return outs

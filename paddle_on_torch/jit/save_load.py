@@ -339,16 +339,9 @@ def _read_manifest(path):
 
 
 def _check_format(path, api):
-    """Our artifact at `path`? A real Paddle inference model is issue 9; anything else: not found."""
+    """Our artifact at `path`? (Real Paddle programs are found before this, by model_format.find_model_files.)"""
     if os.path.exists(path + MANIFEST_SUFFIX):
         return
-    for suffix, what in ((".json", "a PIR program (.json)"), (".pdmodel", "a ProgramDesc (.pdmodel)")):
-        if os.path.exists(path + suffix):
-            from .._report import unsupported
-
-            raise unsupported(api, f" for real Paddle inference models ({what} at {path + suffix}); "
-                              "only models written by paddle_on_torch's paddle.jit.save (.pt2 + .pdiparams + "
-                              ".pot.json) can be loaded")
     if os.path.isdir(path):
         raise ValueError(f"The ``path`` ({path}) to load model not exists: it is a directory; give the path "
                          "prefix that paddle.jit.save was given.")
@@ -448,6 +441,9 @@ def load(path, **configs):
         raise TypeError(f"paddle.jit.load expects a path prefix (str), but received {type(path).__name__}")
     path = os.fspath(path)
     model_file, params_file = configs.get("model_filename"), configs.get("params_filename")
+    real = _find_paddle_program(path, model_file, params_file)
+    if real is not None:
+        return ProgramLayer.load(real)
     if model_file is not None:
         model_file = os.path.join(path, model_file) if os.path.isdir(path) else model_file
         prefix = model_file[:-len(PROGRAM_SUFFIX)] if model_file.endswith(PROGRAM_SUFFIX) else model_file
@@ -456,3 +452,86 @@ def load(path, **configs):
         path = prefix
     _check_format(path, "paddle.jit.load")
     return TranslatedLayer(_Artifact(path, None, params_file))
+
+
+# ===================================================================== real Paddle inference programs
+def _find_paddle_program(path, model_file=None, params_file=None):
+    """(program file, params file) when `path` (+ the load configs) names a real Paddle inference model
+    (PIR .json or ProgramDesc .pdmodel) rather than one of our own artifacts; else None."""
+    from ..static import model_format
+
+    if model_file is not None:
+        mf = os.path.join(path, model_file) if os.path.isdir(path) else model_file
+        pf = os.path.join(path, params_file) if params_file is not None and os.path.isdir(path) else params_file
+        if mf.endswith(PROGRAM_SUFFIX) or mf.endswith(MANIFEST_SUFFIX):
+            return None
+        return model_format.find_model_files(mf, pf)
+    if os.path.exists(path + MANIFEST_SUFFIX):
+        return None
+    return model_format.find_model_files(path, params_file)
+
+
+class ProgramLayer(TranslatedLayer):
+    """paddle.jit.load of a real Paddle inference model: its program lowered op by op to a torch.fx
+    GraphModule (paddle_on_torch.static.model_format) run on this Layer's Parameters.
+
+    Parameters are `param_0`, `param_1`, ... in the order of the programs' parameter names, sorted
+    (Paddle's TranslatedLayer order); a single fetch comes back as a Tensor, several as a list."""
+
+    def __init__(self, model):
+        Layer.__init__(self)
+        self.__dict__["_model"] = model
+        attrs = []
+        names = sorted(n for n in model.params if n not in model.program.transient)
+        for i, n in enumerate(names):
+            t = model.params[n]
+            if t.is_floating_point() or t.is_complex():
+                p = self.create_parameter(list(t.shape), dtype=_normalize.wrap(t).dtype)
+                with torch.no_grad():
+                    p._t.copy_(t)
+                p.name = n
+                p.stop_gradient = n in model.program.frozen
+                self.add_parameter(f"param_{i}", p)
+            else:  # integer tables (index buffers saved as parameters) cannot require gradients
+                self.register_buffer(f"param_{i}", _normalize.wrap(t.clone()))
+            attrs.append((f"param_{i}", model.param_attr[n]))
+        self.__dict__["_attrs"] = attrs
+        self.eval()
+
+    @classmethod
+    def load(cls, files):
+        from ..static import model_format
+
+        return cls(model_format.load(files))
+
+    @property
+    def program(self):
+        """The loaded model (paddle_on_torch.static.model_format.InferenceModel): graph_module, names, specs."""
+        return self.__dict__["_model"]
+
+    def _input_spec(self):
+        from ..static.input import InputSpec
+
+        return [InputSpec(s.shape, s.dtype, s.name) for s in self.__dict__["_model"].feed_specs]
+
+    def _output_spec(self):
+        return list(self.__dict__["_model"].fetch_names)
+
+    def forward(self, *inputs):
+        model = self.__dict__["_model"]
+        specs = model.feed_specs
+        if len(inputs) != len(specs):
+            raise ValueError(f"The loaded model takes {len(specs)} inputs ({[s.name for s in specs]}), but "
+                             f"received {len(inputs)}.")
+        args = [_normalize.to_torch(v) for v in inputs]
+        for a, s in zip(args, specs):
+            if a.dim() != len(s.shape) or any(w != -1 and d != w for d, w in zip(a.shape, s.shape)):
+                raise ValueError(f"The loaded model's input '{s.name}' has shape {s.shape} (-1: any size), "
+                                 f"but received {list(a.shape)}.")
+        tables = {**self.__dict__["_parameters"], **self.__dict__["_buffers"]}
+        weights = {attr: tables[name]._t for name, attr in self.__dict__["_attrs"]}
+        out = torch.func.functional_call(model.graph_module, weights, tuple(args))
+        outs = [_normalize.wrap(o) for o in out]
+        return outs[0] if len(outs) == 1 else outs
+
+

@@ -703,7 +703,7 @@ def _pool(b, op, ins):
 def _rt_batch_norm(x, mean, var, scale, bias, eps, channels_last):
     if channels_last:
         x = torch.movedim(x, -1, 1)
-    out = F.batch_norm(x, mean, var, scale, bias, False, 0.0, eps)
+    out = F.batch_norm(x, mean.detach(), var.detach(), scale, bias, False, 0.0, eps)
     return torch.movedim(out, 1, -1) if channels_last else out
 
 

@@ -50,6 +50,7 @@ class Program:
         self.format, self.version = fmt, version
         self.ops, self.feeds, self.fetches, self.params, self.types = [], [], [], {}, {}
         self.transient = set()  # parameter names that are not persistable (not in the params file)
+        self.frozen = set()  # parameter names marked stop_gradient (BatchNorm statistics ...)
 
     def op_types(self):
         out = set()
@@ -132,8 +133,11 @@ def _read_block(block, prog, top=False):
         if name == "p":  # the compressed builtin.parameter: A = [.., .., .., name]
             out = o["O"]
             prog.params[out["%"]] = o["A"][3]
-            if isinstance(o.get("OA"), list) and o["OA"] and not o["OA"][0]:  # OA[0]: persistable
+            oa = o.get("OA") if isinstance(o.get("OA"), list) else []
+            if oa and not oa[0]:  # OA = [persistable, stop_gradient, trainable]
                 prog.transient.add(o["A"][3])  # e.g. an rnn's dropout state: not in the params file
+            if len(oa) > 1 and oa[1]:
+                prog.frozen.add(o["A"][3])  # e.g. BatchNorm statistics
             prog.types[out["%"]] = _type(out.get("TT"), "")
             continue
         name = _op_name(name)

@@ -162,6 +162,8 @@ def read_program_desc(data, what):
             prog.types[v["name"]] = (_VARTYPE_DTYPES.get(t.get("data_type"), "float32"), list(t.get("dims", [])))
         if v.get("persistable") and vt.get("type") not in (_FEED, _FETCH):
             persist[v["name"]] = True
+            if v.get("stop_gradient"):
+                prog.frozen.add(v["name"])
     fresh = itertools.count()
     for o in block["ops"]:
         ins = {i["parameter"]: i["arguments"] for i in o["inputs"]}
