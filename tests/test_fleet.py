@@ -187,7 +187,9 @@ def test_pipeline_layer_one_stage_train_batch(fleet, paddle):
 def test_recompute(paddle):
     from paddle.distributed.fleet.utils import recompute
 
-    assert paddle.distributed.fleet.recompute is recompute
+    from paddle.distributed.fleet.recompute import recompute_sequential
+
+    assert paddle.distributed.fleet.recompute.recompute is recompute  # fleet.recompute is a package in Paddle
     paddle.seed(3)
     block = paddle.nn.Sequential(paddle.nn.Linear(4, 4), paddle.nn.Dropout(0.5), paddle.nn.ReLU(),
                                  paddle.nn.Linear(4, 2))
@@ -204,6 +206,13 @@ def test_recompute(paddle):
     for other in grads[1:]:
         for a, b in zip(grads[0], other):
             np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    block.clear_gradients()
+    x = paddle.to_tensor(x0, stop_gradient=False)
+    paddle.seed(11)
+    y = recompute_sequential({"segments": 2}, block, x)
+    (y * y).sum().backward()
+    for a, b in zip(grads[0], [x.grad.numpy()] + [p.grad.numpy() for p in block.parameters()]):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
     # Paddle's reentrant mode with no input needing grad: the output is cut from the graph
     y = recompute(block, paddle.to_tensor(x0))
     assert y.stop_gradient

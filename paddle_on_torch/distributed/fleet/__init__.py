@@ -9,12 +9,11 @@ The hybrid groups come from a torch DeviceMesh; tensor-parallel layers are in `m
 pipelines run on torch.distributed.pipelining.  Parameter-server mode is not provided.
 """
 from ... import _report
-from . import meta_parallel, utils  # noqa: F401
+from . import meta_parallel, recompute, utils  # noqa: F401  (fleet.recompute is the package, as in Paddle)
 from .base.distributed_strategy import DistributedStrategy
 from .base.topology import CommunicateTopology, HybridCommunicateGroup, ParallelMode  # noqa: F401
 from .fleet import Fleet
 from .model import distributed_model  # noqa: F401
-from .recompute.recompute import recompute  # noqa: F401
 
 __all__ = ["CommunicateTopology", "HybridCommunicateGroup", "DistributedStrategy", "Fleet"]
 
