@@ -162,10 +162,18 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-paddle", action="store_true")
     ap.add_argument("--paddle-python", default=os.path.expanduser("~/oracle/bin/python"))
-    ap.add_argument("--ops", default="rms_norm,layer_norm,rope,swiglu")
+    ap.add_argument("--ops", default="rms_norm,layer_norm,rope,swiglu,ce")
+    ap.add_argument("--shapes", default=None, help="e.g. 4096x4096 (default: all of SHAPES)")
+    ap.add_argument("--malloc-reuse", action="store_true", help="keep freed big blocks in the heap (glibc "
+                    "mallopt), so a fresh output reuses pages already faulted in, as a caching allocator would")
+    ap.add_argument("--ce-peak", nargs=3, metavar=("VARIANT", "M", "V"), help=argparse.SUPPRESS)
     ap.add_argument("--thp", action="store_true", help="THP_MEM_ALLOC_ENABLE=1: huge pages for big CPU tensors "
                     "(fresh 64 MiB allocations otherwise cost ~16k page faults each)")
     args = ap.parse_args()
+    if args.ce_peak:
+        return ce_peak(*args.ce_peak)
+    if args.malloc_reuse:
+        malloc_reuse()
     if args.thp:
         os.environ["THP_MEM_ALLOC_ENABLE"] = "1"  # read by c10 lazily, on the first big allocation
 
@@ -191,8 +199,12 @@ def main():
 
     ptimes = {} if args.no_paddle else paddle_times(args.paddle_python)
     rows = []
-    for op in args.ops.split(","):
-        for shape in SHAPES:
+    ops = args.ops.split(",")
+    shapes = SHAPES if not args.shapes else [tuple(int(v) for v in sh.split("x")) for sh in args.shapes.split(",")]
+    for op in ops:
+        if op == "ce":
+            continue
+        for shape in shapes:
             inputs, grad_idx, eager, fused_op, b_fwd, b_fb = build(op, shape, torch, fused)
             key = "x".join(map(str, shape))
             compiled = None if args.no_compile else torch.compile(eager, dynamic=False)
@@ -208,7 +220,117 @@ def main():
     print(HEADER)
     for r in rows:
         print(_fmt(r))
-    seed_layer()
+    norms_into_out([o for o in ops if o in ("rms_norm", "layer_norm")], shapes, bw, torch, fused)
+    if "ce" in ops:
+        ce_section(torch)
+    if set(ops) & {"rms_norm"}:
+        seed_layer()
+
+
+def malloc_reuse():
+    """glibc: serve big blocks from the heap and never trim it, so freed 64 MiB outputs are reused
+    without new page faults (process-wide; torch's CPU allocator has no cache of its own)."""
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6")
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
+    libc.mallopt(M_TRIM_THRESHOLD, 1 << 40 if ctypes.sizeof(ctypes.c_long) == 8 else (1 << 31) - 1)
+
+
+def norms_into_out(ops, shapes, bw, torch, fused):
+    """The C++ norm kernel writing into a preallocated output (what the floor's copy does) next to the
+    same kernel allocating its output (what a Paddle call does): separates kernel speed from page faults."""
+    if not ops:
+        return
+    cpp = fused._cpp()
+    print("\nnorm kernels, fwd, output preallocated vs allocated per call (ms; floor = bytes / copy bandwidth):")
+    for op in ops:
+        for shape in shapes:
+            n = shape[-1]
+            x = torch.randn(shape).reshape(-1, n)
+            w, b = torch.ones(n), torch.zeros(n)
+            rms = op == "rms_norm"
+            out = torch.empty_like(x)
+            nb = None if rms else b
+            t_into = timeit(lambda: cpp.norm_fwd_out(x, None, None, w, nb, EPS, 1.0, rms, out))
+            t_alloc = timeit(lambda: cpp.norm_fwd(x, None, None, w, nb, EPS, 1.0, rms))
+            floor = 2 * x.numel() * 4 / bw
+            print(f"  {op:<11}{'x'.join(map(str, shape)):<12} into out {t_into * 1e3:7.2f}   allocating "
+                  f"{t_alloc * 1e3:7.2f}   floor {floor * 1e3:6.2f}   into/floor {t_into / floor:5.2f}x   "
+                  f"alloc/floor {t_alloc / floor:5.2f}x")
+
+
+CE_SHAPE = (2048, 32000)  # tokens x vocabulary: 250 MiB of fp32 logits
+
+
+def _ce_variants(torch):
+    import torch.nn.functional as TF
+
+    from paddle_on_torch.ops.cross_entropy import fused_softmax_cross_entropy
+
+    return {"eager": lambda x, lab: TF.cross_entropy(x, lab, reduction="none"),
+            "fused": lambda x, lab: fused_softmax_cross_entropy(x, lab)}
+
+
+def ce_peak(variant, m, v):
+    """Run in a fresh process: peak RSS growth of one forward + backward, and the bytes autograd saves."""
+    import resource
+
+    import torch
+
+    m, v = int(m), int(v)
+    x = torch.randn(m, v).requires_grad_(True)
+    lab = torch.randint(0, v, (m,))
+    fn = _ce_variants(torch)[variant]
+    fn(torch.randn(2, v, requires_grad=True), lab[:2]).sum().backward()  # load kernels / warm up
+    saved = {}
+
+    def pack(t):  # unique storages other than the logits themselves
+        st = t.untyped_storage()
+        if st.data_ptr() != x.untyped_storage().data_ptr():
+            saved[st.data_ptr()] = st.nbytes()
+        return t
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss = fn(x, lab)
+    loss.sum().backward()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"saved": sum(saved.values()), "peak_growth": (peak - before) * 1024}))
+
+
+def ce_section(torch):
+    """Fused softmax cross entropy vs log_softmax + nll (torch's eager cross_entropy): time of forward +
+    backward, bytes saved for the backward beyond the logits, and peak RSS growth (fresh process each)."""
+    m, v = CE_SHAPE
+    x = torch.randn(m, v)
+    lab = torch.randint(0, v, (m,))
+    variants = _ce_variants(torch)
+    times = {}
+    for name, fn in variants.items():
+        xl = x.detach().requires_grad_(True)
+
+        def step():
+            xl.grad = None
+            fn(xl, lab).sum().backward()
+
+        times[name] = timeit(step, min_time=0.2, min_runs=3, warmup=1)
+        with torch.no_grad():
+            times[name + "_fwd"] = timeit(lambda: fn(x, lab), min_time=0.2, min_runs=3, warmup=1)
+    mem = {}
+    for name in variants:
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--ce-peak", name, str(m), str(v)],
+                             capture_output=True, text=True, timeout=600)
+        mem[name] = json.loads(out.stdout.strip().splitlines()[-1])
+    mib = lambda b: b / 2 ** 20  # noqa: E731
+    print(f"\nsoftmax cross entropy, logits [{m}, {v}] fp32 ({mib(m * v * 4):.0f} MiB), hard labels:")
+    for name in variants:
+        print(f"  {name:<6} fwd {times[name + '_fwd'] * 1e3:8.2f} ms   fwd+bwd {times[name] * 1e3:8.2f} ms   "
+              f"saved for backward {mib(mem[name]['saved']):8.1f} MiB   peak RSS growth "
+              f"{mib(mem[name]['peak_growth']):8.1f} MiB")
+    print(f"  fused / eager: fwd+bwd time {times['fused'] / times['eager']:.2f}x, peak memory "
+          f"{mem['fused']['peak_growth'] / max(mem['eager']['peak_growth'], 1):.2f}x")
 
 
 HEADER = (f"{'op':<11}{'shape':<12}{'mode':<8}{'C++ ms':>8}{'eager':>8}{'compile':>8}{'paddle':>8}{'floor':>8}"

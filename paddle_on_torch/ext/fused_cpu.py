@@ -116,16 +116,24 @@ static const float* fptr(const at::Tensor& t) { return t.defined() ? t.data_ptr<
 // ------------------------------------------------------------ norm forward
 // x: [M, N] contiguous.  Returns out [M, N], residual_out [M, N] (empty if no residual),
 // mean [M] (layer norm; empty for rms), rstd [M] (float32).
-std::vector<at::Tensor> norm_fwd(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+// `out` may be given (contiguous [M, N] of x's dtype): a fresh 64 MiB output costs ~16k page faults on
+// first touch, more than the kernel itself (bench/kernels.py measures both).
+static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                                  const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
-                                 const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms) {
+                                 const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
+                                 at::Tensor out) {
   TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "norm_fwd: x must be a contiguous 2-D tensor");
   const int64_t M = x.size(0), N = x.size(1);
   const bool has_res = residual.has_value() && residual->defined();
   at::Tensor res = has_res ? residual->contiguous() : at::Tensor();
   at::Tensor b = has_res ? as_float(bias) : at::Tensor();  // Paddle adds bias only together with residual
   at::Tensor w = as_float(weight), nb = as_float(norm_bias);
-  at::Tensor out = at::empty({M, N}, x.options());
+  if (out.defined()) {
+    TORCH_CHECK(out.sizes() == x.sizes() && out.scalar_type() == x.scalar_type() && out.is_contiguous(),
+                "norm_fwd_out: out must be a contiguous tensor of x's shape and dtype");
+  } else {
+    out = at::empty({M, N}, x.options());
+  }
   at::Tensor res_out = has_res ? at::empty({M, N}, x.options()) : at::empty({0}, x.options());
   auto fopt = x.options().dtype(at::kFloat);
   at::Tensor mean = rms ? at::empty({0}, fopt) : at::empty({M}, fopt);
@@ -166,6 +174,19 @@ std::vector<at::Tensor> norm_fwd(const at::Tensor& x, const c10::optional<at::Te
     });
   });
   return {out, res_out, mean, rstd};
+}
+
+std::vector<at::Tensor> norm_fwd(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+                                 const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
+                                 const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms) {
+  return norm_fwd_impl(x, residual, bias, weight, norm_bias, eps, alpha, rms, at::Tensor());
+}
+
+std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+                                     const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
+                                     const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
+                                     at::Tensor out) {
+  return norm_fwd_impl(x, residual, bias, weight, norm_bias, eps, alpha, rms, out);
 }
 
 // ------------------------------------------------------------ norm backward
@@ -460,6 +481,7 @@ std::string capability() {
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("norm_fwd", &norm_fwd);
+  m.def("norm_fwd_out", &norm_fwd_out);
   m.def("norm_bwd", &norm_bwd);
   m.def("rope_fwd", &rope_fwd);
   m.def("swiglu_fwd", &swiglu_fwd);
