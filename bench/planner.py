@@ -2,7 +2,7 @@
 (fake process group, no processes), and the plan's estimated step time and communication against a
 hand-written Megatron (column/row TP on the last mesh dim) + data-parallel plan of the same model.
 
-    ~/oracle/bin/python -m paddle_on_torch bench/planner.py [--layers 12] [--hidden 768] [--quick]
+    ~/oracle/bin/python -m paddle_on_torch bench/planner.py [--layers 12] [--hidden 768] [--ranks 8 64 1024]
 """
 import argparse
 import time
@@ -70,13 +70,12 @@ def main():
     ap.add_argument("--hidden", type=int, default=768)
     ap.add_argument("--heads", type=int, default=12)
     ap.add_argument("--seq", type=int, default=1024)
-    ap.add_argument("--quick", action="store_true", help="8 and 64 ranks only")
+    ap.add_argument("--ranks", type=int, nargs="*", default=[8, 64, 1024], help="which of 8, 64, 1024 to run")
     a = ap.parse_args()
     with paddle.LazyGuard():
         model = GPT(a.layers, a.hidden, a.heads)
     cases = [([2, 4], ["dp", "mp"]), ([8, 8], ["dp", "mp"]), ([8, 16, 8], ["dp", "fsdp", "mp"])]
-    if a.quick:
-        cases = cases[:2]
+    cases = [c for c in cases if c[0][0] * c[0][-1] * (c[0][1] if len(c[0]) == 3 else 1) in a.ranks]
     print(f"GPT: {a.layers} layers, hidden {a.hidden}, seq {a.seq}; default Topology (8 ranks per node)")
     print(f"{'ranks':>6} {'mesh':<12} {'plan s':>7} {'evals':>6} {'planned step ms':>16} {'comm ms':>8} "
           f"{'hand step ms':>13} {'comm ms':>8} {'mem/rank MiB planned/hand':>26}")

@@ -147,7 +147,8 @@ def test_1024_rank_mesh_plans_without_processes(paddle):
     mesh = dist.ProcessMesh([[[r + 128 * i + 8 * j for r in range(8)] for j in range(16)] for i in range(8)],
                             dim_names=["dp", "fsdp", "mp"])
     p = parallel.plan(_mlp(paddle, 1024, 4096), [paddle.zeros([1024, 1024])], mesh,
-                      marks={0: [dist.Shard(0), dist.Shard(0), dist.Replicate()]}, memory_limit="40MB")
+                      marks={0: [dist.Shard(0), dist.Shard(0), dist.Replicate()]}, memory_limit="40MB",
+                      time_budget=15)
     assert p.solver["feasible"] and p.estimate["memory_per_rank"] <= 40e6
     assert not tdist.is_initialized()  # the fake process group is gone again
     # the mp dimension (8 ranks) is one node: its collectives are priced at the intra-node figures

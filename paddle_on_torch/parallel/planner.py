@@ -76,7 +76,7 @@ def _marks_to_torch(marks, mesh, leaves, shapes):
 
 
 def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit=None, topology=None,
-         labels=(), loss_fn=None, optimizer_states=2, tie=True, solver="auto", time_budget=50.0,
+         labels=(), loss_fn=None, optimizer_states=2, tie=True, solver="auto", time_budget=45.0,
          exact_limit=4096):
     """Plan the placements of every parameter (and unmarked input) of `layer` on `mesh`.
 
@@ -85,7 +85,10 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
     "communication" or "memory".  `memory_limit`: bytes per rank (or "16GB"), parameters + gradients
     + `optimizer_states` copies (2 for Adam) + activations saved for the backward.  `topology`: a
     Topology.  The step is the layer on `example_inputs`, then `loss_fn(output, *labels)` (default
-    the mean of the output), then the backward.
+    the mean of the output), then the backward.  `solver`: "auto" (exact when the search space has at
+    most `exact_limit` points), "exact" or "search"; `time_budget`: seconds for the whole call (the
+    search stops when it is spent and keeps the best plan found).  `tie`: parameters whose names differ
+    only in layer indices share one choice.
     """
     if not isinstance(mesh, _CoreProcessMesh):
         raise TypeError(f"paddle_on_torch.parallel.plan: mesh must be a paddle.distributed.ProcessMesh, "
@@ -98,6 +101,21 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
     limit = parse_bytes(memory_limit)
     if not isinstance(example_inputs, (list, tuple)):
         example_inputs = [example_inputs]
+    if tdist.is_initialized() and tdist.get_world_size() > 1 and tdist.get_backend() != "fake":
+        # inside a job: rank 0 plans and every rank takes its plan (a search cut by the time budget
+        # could otherwise end differently on different ranks)
+        box = [None]
+        if tdist.get_rank() == 0:
+            box[0] = _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn,
+                           optimizer_states, tie, solver, time_budget, exact_limit).to_dict()
+        tdist.broadcast_object_list(box, src=0)
+        return Plan.from_dict(box[0])
+    return _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states,
+                 tie, solver, time_budget, exact_limit)
+
+
+def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states, tie,
+          solver, time_budget, exact_limit):
     t0 = time.monotonic()
     cap = capture(layer, list(example_inputs), list(labels), loss_fn)
     t_capture = time.monotonic() - t0
@@ -110,11 +128,15 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
             if name not in fixed:
                 groups.setdefault(group_key(name, shape, tie) + (kind,), []).append(name)
         variables = [(names, domain(key[1], mc.sizes)) for key, names in groups.items()]
-        problem = Problem(ev, fixed, variables, objective, limit)
-        choice, score, optimal, used, secs = solve(problem, solver, time_budget, exact_limit, len(mc.sizes))
+        sizes = [len(names) * int(np.prod(key[1])) for key, names in groups.items()]
+        problem = Problem(ev, fixed, variables, objective, limit, sizes)
+        # the budget covers the whole call: capture, search, and the alternatives shown by explain()
+        deadline = t0 + time_budget
+        choice, score, optimal, used, secs = solve(problem, solver, deadline - 0.1 * time_budget, exact_limit,
+                                                   len(mc.sizes))
         final = problem.assignment(choice)
         result = ev.evaluate(final, detail=True)
-        alternatives = _alternatives(problem, choice, score, deadline=time.monotonic() + 5.0)
+        alternatives = _alternatives(problem, choice, score, deadline=deadline)
     why = {n: "marked" for n in fixed}
     for (names, _), alt in zip(variables, alternatives):
         for n in names:
@@ -141,13 +163,16 @@ def _alternatives(problem, choice, score, deadline):
         best = None
         if len(dom) > 1 and time.monotonic() < deadline:
             for cand in dom:
+                if time.monotonic() > deadline:
+                    best = None
+                    break
                 if cand == choice[i]:
                     continue
                 s = problem.score(choice[:i] + [cand] + choice[i + 1:])
                 if best is None or s < best[1]:
                     best = (cand, s)
         if best is None:
-            out.append("chosen")
+            out.append("chosen" if len(dom) == 1 else "chosen (alternatives not priced: time budget spent)")
         elif best[1][0] > 0 and score[0] == 0:
             out.append(f"chosen; next best {_pl_str(best[0])} exceeds the memory limit")
         else:

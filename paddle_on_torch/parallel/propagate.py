@@ -85,6 +85,10 @@ class Evaluator:
                        and isinstance(n.meta.get("val"), torch.Tensor)]
         self._bytes = {}
         self._rcost = {}
+        # ops that look alike (same target, argument shapes and constants: the repeated blocks of a
+        # deep model) share their cached outcome
+        self._sig = {i: (self.nodes[i].target, _signature(self.nodes[i].args), _signature(self.nodes[i].kwargs))
+                     for i, kind, _ in self._steps if kind == "op"}
 
     def pid(self, placements):
         i = self._ids.get(placements)
@@ -168,13 +172,13 @@ class Evaluator:
             for a, p in zip(targs, need):
                 nbytes += _local_bytes(a.meta["val"], p, self.mc.sizes)
             secs = self.mc.compute(op_flops(node) / self.mc.split(first), nbytes)
-        comms, comm = [], 0.0
-        for a, s, t, src in zip(targs, in_pl, need, in_ids):
+        moves, comm = [], 0.0
+        for k, (a, s, t, src) in enumerate(zip(targs, in_pl, need, in_ids)):
             if s != t:
-                c, sec = self._redistribution(node.name, f"input {a.name}", a.meta["val"], src, self.pid(tuple(t)))
-                comms += c
-                comm += sec
-        return self._intern(out_pl), secs, comm, comms, fallback
+                dst = self.pid(tuple(t))
+                comm += self._redistribution("", "", a.meta["val"], src, dst)[1]
+                moves.append((k, src, dst))
+        return self._intern(out_pl), secs, comm, moves, fallback
 
     # ------------------------------------------------------------- one assignment
     def evaluate(self, assignment, detail=False):
@@ -186,7 +190,7 @@ class Evaluator:
         rep = self.pid(self.replicate)
         for i, kind, args in self._steps:
             if kind == "op":
-                key = (i, tuple(pl[j] for j in args))
+                key = (self._sig[i], tuple(pl[j] for j in args))
                 hit = cache.get(key)
                 if hit is None:
                     hit = cache[key] = self._op(i, key[1])
@@ -194,9 +198,12 @@ class Evaluator:
                 compute += hit[1]
                 comm += hit[2]
                 if detail:
-                    ev.comms += hit[3]
+                    node = self.nodes[i]
+                    for k, src, dst in hit[3]:
+                        a = self.nodes[args[k]]
+                        ev.comms += self._redistribution(node.name, f"input {a.name}", a.meta["val"], src, dst)[0]
                     if hit[4]:
-                        ev.fallbacks.append(self.nodes[i].name)
+                        ev.fallbacks.append(node.name)
             elif kind == "getitem":
                 src = pl[args[0]]
                 pl[i] = src[args[1]] if isinstance(src, tuple) else src
@@ -223,6 +230,19 @@ class Evaluator:
             ev.placements = {self.nodes[i]: (self._pls[p] if isinstance(p, int) else p) for i, p in enumerate(pl)
                              if p is not None}
         return ev
+
+
+def _signature(a):
+    if isinstance(a, torch.fx.Node):
+        v = a.meta.get("val")
+        if isinstance(v, torch.Tensor):
+            return ("T", tuple(v.shape), tuple(v.stride()), v.dtype)
+        return ("V", repr(v))
+    if isinstance(a, (list, tuple)):
+        return tuple(_signature(x) for x in a)
+    if isinstance(a, dict):
+        return tuple((k, _signature(v)) for k, v in a.items())
+    return a if isinstance(a, (int, float, bool, str, type(None), torch.dtype)) else repr(a)
 
 
 def _placements_of(spec):

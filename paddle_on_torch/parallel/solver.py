@@ -41,8 +41,9 @@ def group_key(name, shape, tie):
 class Problem:
     """The variables (groups of leaf names with a domain) and how to score an assignment."""
 
-    def __init__(self, evaluator, fixed, variables, objective, memory_limit):
+    def __init__(self, evaluator, fixed, variables, objective, memory_limit, sizes=None):
         self.ev, self.fixed, self.vars = evaluator, dict(fixed), variables  # vars: [(names, domain)]
+        self.sizes = sizes or [0] * len(variables)  # elements per variable (all its tensors)
         self.objective, self.limit = objective, memory_limit
         self.evaluations = 0
 
@@ -80,10 +81,13 @@ def _descent(problem, start, deadline, ndim):
     cur = list(start)
     cur_s = problem.score(cur)
     improved = True
+    # the biggest tensors first: with a tight time budget their moves matter most
+    order = sorted(range(len(problem.vars)), key=lambda i: -problem.sizes[i])
     while improved and time.monotonic() < deadline:
         improved = False
         # single moves: one variable, one mesh dimension
-        for i, (_, dom) in enumerate(problem.vars):
+        for i in order:
+            dom = problem.vars[i][1]
             for d in range(ndim):
                 for cand in dom:
                     if cand[d] == cur[i][d] or any(cand[j] != cur[i][j] for j in range(ndim) if j != d):
@@ -129,10 +133,11 @@ def _search(problem, deadline, ndim):
     return best, best_s, False
 
 
-def solve(problem, method="auto", time_budget=50.0, exact_limit=4096, ndim=1):
-    """(choice per variable, score, optimal?, method used, seconds)."""
+def solve(problem, method="auto", deadline=None, exact_limit=4096, ndim=1):
+    """(choice per variable, score, optimal?, method used, seconds).  `deadline`: time.monotonic() by
+    which the search stops (the exact solver ignores it)."""
     t0 = time.monotonic()
-    deadline = t0 + time_budget
+    deadline = deadline or t0 + 60.0
     size = 1
     for _, d in problem.vars:
         size *= len(d)

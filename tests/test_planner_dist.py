@@ -1,0 +1,100 @@
+"""Plans applied on 4 gloo ranks compute what one process computes (loss and every gradient).
+
+The job is this file run under torchrun (`python -m torch.distributed.run --nproc-per-node=4 -m
+paddle_on_torch tests/test_planner_dist.py job`); the pytest test launches it and reads each rank's
+report.  Every rank plans (rank 0's plan is broadcast), applies the plan, runs one training step
+on the global batch, and compares with the same step of an unsharded copy of the layer.
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+
+
+def _job():
+    import copy
+
+    import numpy as np
+    import paddle
+    import paddle.distributed as dist
+    import torch.distributed as tdist
+    from paddle_on_torch import parallel
+
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+
+    class MLP(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.l1 = paddle.nn.Linear(64, 256)
+            self.l2 = paddle.nn.Linear(256, 64)
+
+        def forward(self, x):
+            return self.l2(paddle.nn.functional.gelu(self.l1(x)))
+
+    cases = [
+        # 1-D mesh, memory too small for replicated parameters: Megatron column/row
+        ("tp", dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"]), [dist.Shard(0)], 0.5, 64),
+        # 1-D mesh, no limit, a batch large enough for the gradient all-reduce to be the cheapest: DP
+        ("dp", dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"]), [dist.Shard(0)], None, 1024),
+        # 2-D mesh, batch on dp: dp + Megatron on mp
+        ("dp_mp", dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"]), [dist.Shard(0), dist.Replicate()],
+         None, 4096),
+    ]
+    for name, mesh, mark, frac, batch in cases:
+        paddle.seed(7)
+        model = MLP()
+        ref = copy.deepcopy(model)
+        x = paddle.to_tensor(np.random.RandomState(3).standard_normal([batch, 64]).astype("float32"))
+        full_mem = 4 * sum(int(np.prod(p.shape)) * 4 for p in model.parameters())
+        plan = parallel.plan(model, [x], mesh, marks={0: mark},
+                             memory_limit=None if frac is None else full_mem * frac)
+        plan.apply(model)
+        loss = paddle.mean(model(plan.shard_inputs(x)) ** 2)
+        loss.backward()
+        ref_loss = paddle.mean(ref(x) ** 2)
+        ref_loss.backward()
+        err = abs(float(loss) - float(ref_loss))
+        for (pn, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+            g = p._t.grad.full_tensor() if hasattr(p._t.grad, "full_tensor") else p._t.grad
+            err = max(err, float((g - q._t.grad).abs().max()))
+        placements = ";".join(f"{k}={v}" for k, v in plan.parameter_placements.items())
+        print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
+    tdist.barrier()
+    tdist.destroy_process_group()
+
+
+@dist_job
+def test_planned_programs_match_one_process():
+    import glob
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as logs:
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=4",
+               f"--log-dir={logs}", "--redirects=3", "-m", "paddle_on_torch", os.path.abspath(__file__), "job"]
+        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
+        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        outs = "".join(open(f).read() for f in glob.glob(os.path.join(logs, "**", "stdout.log"), recursive=True))
+        errs = "".join(open(f).read()[-2000:] for f in glob.glob(os.path.join(logs, "**", "stderr.log"),
+                                                                 recursive=True))
+    assert p.returncode == 0, f"torchrun failed:\n{p.stderr[-2000:]}\n{errs}"
+    lines = [ln for ln in outs.splitlines() if ln.startswith("CASE ")]
+    assert len(lines) == 12, outs
+    plans = {}
+    for ln in lines:
+        _, name, _, err, placements = ln.split(" ", 4)
+        assert float(err.split("=")[1]) < 1e-5, ln
+        plans.setdefault(name, set()).add(placements)
+    assert all(len(v) == 1 for v in plans.values()), plans  # every rank ran the same plan
+    tp, dp, dp_mp = (next(iter(plans[k])) for k in ("tp", "dp", "dp_mp"))
+    assert "l1.weight=[Shard(dim=1)]" in tp and "l2.weight=[Shard(dim=0)]" in tp
+    assert "l1.weight=[Replicate()]" in dp and "l2.weight=[Replicate()]" in dp
+    assert "l1.weight=[Replicate(), Shard(dim=1)]" in dp_mp and "l2.weight=[Replicate(), Shard(dim=0)]" in dp_mp
+
+
+if __name__ == "__main__" and sys.argv[-1] == "job":
+    _job()
