@@ -42,13 +42,25 @@ _DEFAULTS = {
                              optimize_offload=False, hybrid_dp=False, mp_degree=1, pp_degree=1, dp_degree=1,
                              stage=1, pp_allreduce_in_optimize=False, optimize_cast=False),
     "gradient_merge_configs": dict(k_steps=1, avg=True),
+    # stored for scripts that set them; collective dygraph training here does not read them
+    "qat_configs": dict(channel_wise_abs_max=True, weight_bits=8, activation_bits=8, not_quant_pattern=[], algo=""),
+    "localsgd_configs": dict(k_steps=1, begin_step=1),
+    "adaptive_localsgd_configs": dict(init_k_steps=1, begin_step=1),
+    "dgc_configs": dict(rampup_begin_step=0, rampup_step=1, sparsity=[]),
+    "lars_configs": dict(lars_coeff=0.0010000000474974513, lars_weight_decay=0.0005000000237487257, epsilon=0.0,
+                         exclude_from_weight_decay=[]),
+    "lamb_configs": dict(lamb_weight_decay=0.009999999776482582, exclude_from_weight_decay=[]),
+    "gradient_scale_configs": dict(scale_strategy="avg", scale_gradient=False),
 }
 _FLAGS = dict(amp=False, recompute=False, pipeline=False, sharding=False, tensor_parallel=False,
               gradient_merge=False, find_unused_parameters=False, fuse_all_reduce_ops=True, fuse_grad_size_in_MB=32,
-              last_comm_group_size_MB=1, nccl_comm_num=1, heter_ccl_mode=False, sync_nccl_allreduce=True,
+              last_comm_group_size_MB=1.0, nccl_comm_num=1, heter_ccl_mode=False, sync_nccl_allreduce=True,
               fuse_grad_merge=False, without_graph_optimization=True, sync_batch_norm=False, lamb=False, lars=False,
-              dgc=False, localsgd=False, adaptive_localsgd=False, a_sync=False, auto=False, semi_auto=False,
-              fp16_allreduce=False, asp=False, qat=False, elastic=False, split_data=True)
+              dgc=False, localsgd=False, adaptive_localsgd=False, a_sync=True, auto=False, semi_auto=False,
+              fp16_allreduce=False, asp=False, qat=False, elastic=False, split_data=True,
+              use_hierarchical_allreduce=False, hierarchical_allreduce_inter_nranks=1, fuse_grad_size_in_num=8,
+              auto_search=False, conv_workspace_size_limit=512, cudnn_batchnorm_spatial_persistent=False,
+              cudnn_exhaustive_search=False, is_fl_ps_mode=False, is_with_coordinator=False)
 
 
 class _ConfigGroup:
@@ -154,7 +166,6 @@ class DistributedStrategy:
         return new
 
     def __repr__(self):
-        on = [k for k, v in self._flags.items() if v is True and k not in ("fuse_all_reduce_ops", "sync_nccl_allreduce",
-                                                                            "without_graph_optimization", "split_data")]
+        changed = {k: v for k, v in self._flags.items() if v != _FLAGS[k]}
         degrees = {k: v for k, v in self._hybrid.items() if k.endswith("_degree")}
-        return f"DistributedStrategy(hybrid_configs={degrees}, enabled={on})"
+        return f"DistributedStrategy(hybrid_configs={degrees}, changed={changed})"
