@@ -18,6 +18,11 @@ __all__ = ["Executor", "global_scope", "scope_guard", "Scope", "CompiledProgram"
            "ExecutionStrategy"]
 
 
+def _quiet():
+    """Scope reads and writes are not program ops (scope tensors are tagged like parameters)."""
+    return _prog._state.suspend() if _prog._state is not None else contextlib.nullcontext()
+
+
 class _TensorHandle:
     """scope.find_var(name).get_tensor(): Paddle's DenseTensor view of one scope value."""
 
@@ -25,6 +30,10 @@ class _TensorHandle:
         self._scope, self._name = scope, name
 
     def set(self, value, place=None):
+        with _quiet():
+            self._set(value)
+
+    def _set(self, value):
         t = _to_torch(value)
         old = self._scope._vars.get(self._name)
         if old is not None and old.shape == t.shape:
@@ -44,7 +53,8 @@ class _TensorHandle:
         return t
 
     def __array__(self, dtype=None, copy=None):
-        a = self._value().detach().cpu().numpy().copy()
+        with _quiet():
+            a = self._value().detach().cpu().numpy().copy()
         return a if dtype is None else a.astype(dtype)
 
     def shape(self):

@@ -73,16 +73,26 @@ class _Recorder(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         st = _state
-        if st.suspended or _fw._static is None or not _has_var(args, kwargs):
+        if st.suspended or _fw._static is None or not _has_var(args, kwargs) or _initializes(func, args):
             return func(*args, **kwargs)
         return _record(func, args, kwargs)
 
 
 def _has_var(args, kwargs):
+    """Does a call touch a Variable: a fake tensor, or a parameter made in static mode (which lives in the
+    scope, so ops on it alone are program ops too)?"""
     for a in tree_flatten((args, kwargs))[0]:
-        if type(a) is FakeTensor or isinstance(a, FakeTensor):
+        if isinstance(a, torch.Tensor) and (isinstance(a, FakeTensor) or hasattr(a, "_st_param_name")):
             return True
     return False
+
+
+def _initializes(func, args):
+    """An in-place torch call on a real parameter is its initializer running at creation: not an op."""
+    if not args or isinstance(args[0], FakeTensor) or not hasattr(args[0], "_st_param_name"):
+        return False
+    name = getattr(func, "__name__", "")
+    return name.endswith("_") and not name.endswith("__") or name == "__set__"
 
 
 def fake_of(t):
@@ -167,12 +177,23 @@ def _install_recorders(on):
             ns["_impl"] = impl.__wrapped_static__
 
 
+class _Registry(list):
+    """_normalize._OP_NAMESPACES while static mode has been on: ops defined later get a recorder too."""
+
+    def append(self, ns):
+        super().append(ns)
+        if _fw._static is not None:
+            ns["_impl"] = _make_impl_recorder(ns["_impl"])
+
+
 def enable():
     global _state
     if _fw._static is not None:
         return
     if _state is None:
         _state = _State()
+    if not isinstance(_normalize._OP_NAMESPACES, _Registry):
+        _normalize._OP_NAMESPACES = _Registry(_normalize._OP_NAMESPACES)
     _install_recorders(True)
     _state.mode.__enter__()
     _fw._static = _state
@@ -352,14 +373,21 @@ class Program:
         return f, node
 
     def _sym(self, s):
+        """A node computing a size the fake run saw as a SymInt (from the placeholders' real sizes)."""
         expr = s.node.expr
-        src = self._syms.get(expr)
-        if src is None and self._parent is not None:
-            return self._parent._sym(s)  # (only for sizes of placeholders the sub-graph sees)
-        if src is None:
-            hint = s.node.hint
-            return int(hint) if hint is not None else _unsupported_sym(expr)
-        return self.graph.call_function(torch.ops.aten.sym_size.int, (src[0], src[1]))
+        free = sorted(expr.free_symbols, key=str)
+        sizes = []
+        for sym in free:
+            src, prog = None, self
+            while src is None and prog is not None:
+                src, prog = prog._syms.get(sym), prog._parent
+            if src is None:
+                raise NotImplementedError(f"paddle.static: a size derived from {expr} cannot be recorded")
+            node = self._lookup(src[0].meta["val"])[1] if src[0].graph is not self.graph else src[0]
+            sizes.append(self.graph.call_function(torch.ops.aten.sym_size.int, (node, src[1])))
+        if len(free) == 1 and expr == free[0]:
+            return sizes[0]
+        return self.graph.call_function(_SymExpr(expr, free), tuple(sizes))
 
     def _bind(self, out, node, in_ids):
         if isinstance(out, torch.Tensor):
@@ -462,9 +490,17 @@ class Program:
         return str(self.graph)
 
 
-def _unsupported_sym(expr):
-    raise NotImplementedError(f"paddle.static: a size derived from dynamic dims ({expr}) passed as an argument "
-                              "is not supported; use -1 in shapes instead")
+class _SymExpr:
+    """Evaluates a size expression over dynamic dims (s0 * 784, Max(1, s0), ...) with the run's sizes."""
+
+    __module__ = __name__
+    __name__ = __qualname__ = "sym_expr"
+
+    def __init__(self, expr, symbols):
+        self.expr, self.symbols = expr, symbols
+
+    def __call__(self, *sizes):
+        return int(self.expr.xreplace(dict(zip(self.symbols, sizes))))
 
 
 def _to_inference(prog):
