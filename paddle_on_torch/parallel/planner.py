@@ -254,8 +254,9 @@ class Plan:
 
     # ------------------------------------------------------------- applying
     def apply(self, layer):
-        """Make every parameter of `layer` a distributed Tensor with its planned placements (inside a job
-        that holds the mesh).  Returns the layer."""
+        """Give every parameter of `layer` its planned placements, in place (inside a job that holds the
+        mesh): each parameter object stays the same, its `_t` becomes a DTensor, so an optimizer made
+        before sees the distributed parameters.  Returns the layer."""
         from ..distributed.auto_parallel.api import is_dist_tensor, shard_tensor
 
         mesh = self.mesh._as_process_mesh()
@@ -269,11 +270,8 @@ class Plan:
             p = params[lf["name"]]
             if is_dist_tensor(p):
                 continue
-            owner, _, attr = lf["name"].rpartition(".")
-            sub = layer
-            for part in owner.split(".") if owner else []:
-                sub = sub._sub_layers[part]
-            setattr(sub, attr, shard_tensor(p, mesh, self.placements(lf["name"])))
+            p._materialize(run_initializer=True)  # a parameter made under paddle.LazyGuard
+            p._t = shard_tensor(p, mesh, self.placements(lf["name"]))._t
         return layer
 
     def shard_inputs(self, *inputs):
