@@ -275,9 +275,11 @@ def _ce_variants(torch):
 
 def ce_peak(variant, m, v):
     """Run in a fresh process: peak RSS growth of one forward + backward, and the bytes autograd saves."""
-    import resource
-
     import torch
+
+    def hwm():  # this process's peak RSS (VmHWM, per address space: ru_maxrss would carry the parent's)
+        with open("/proc/self/status") as f:
+            return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM"))
 
     m, v = int(m), int(v)
     x = torch.randn(m, v).requires_grad_(True)
@@ -292,11 +294,11 @@ def ce_peak(variant, m, v):
             saved[st.data_ptr()] = st.nbytes()
         return t
 
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = hwm()
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         loss = fn(x, lab)
     loss.sum().backward()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = hwm()
     print(json.dumps({"saved": sum(saved.values()), "peak_growth": (peak - before) * 1024}))
 
 
