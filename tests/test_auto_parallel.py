@@ -218,3 +218,44 @@ def test_checkpoint_saved_at_one_layout_loads_at_another(tmp_path):
     assert len(glob.glob(str(tmp_path / "*.distcp"))) == 4
     _, out, _ = torchrun(4, os.path.join(SCRIPTS, "ap_checkpoint.py"), "load", str(tmp_path))
     assert all("LOADED OK" in o for o in out), out
+
+
+# ------------------------------------------------------------------ launch and failures
+def test_launch_arguments_map_onto_torchrun():
+    from paddle_on_torch.distributed.launch import torchrun_args
+
+    assert torchrun_args(["--devices=0,1,2", "t.py", "--lr", "1"]) == [
+        "--nproc-per-node=3", "--nnodes=1", "--max-restarts=0", "--rdzv-id=default", "--standalone",
+        "-m", "paddle_on_torch", "t.py", "--lr", "1"]
+    a = torchrun_args(["--nnodes", "2", "--master", "10.0.0.1:8090", "--rank", "1", "--nproc_per_node", "4",
+                       "--log_dir", "logs", "t.py"])
+    assert a[:7] == ["--nproc-per-node=4", "--nnodes=2", "--max-restarts=0", "--rdzv-id=default",
+                     "--master-addr=10.0.0.1", "--master-port=8090", "--node-rank=1"]
+    assert "--log-dir=logs" in a
+    with pytest.raises(ValueError, match="--master"):
+        torchrun_args(["--nnodes=2", "t.py"])
+    with pytest.raises(ValueError, match="IP:PORT"):
+        torchrun_args(["--master=abc", "t.py"])
+    with pytest.raises(NotImplementedError):
+        torchrun_args(["--run_mode=ps", "t.py"])
+
+
+@dist_job
+def test_launch_two_processes(tmp_path):
+    """`python -m paddle_on_torch -m paddle.distributed.launch --devices=0,1 --log_dir DIR script` (Paddle's form)."""
+    cmd = [sys.executable, "-m", "paddle_on_torch", "-m", "paddle.distributed.launch", "--devices=0,1",
+           f"--log_dir={tmp_path}", os.path.join(SCRIPTS, "ap_launch.py")]
+    p = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    logs = sorted(glob.glob(str(tmp_path / "**" / "stdout.log"), recursive=True))
+    assert len(logs) == 2
+    assert sorted(open(f).read().strip() for f in logs) == ["rank 0 world 2 sum 3.0", "rank 1 world 2 sum 3.0"]
+
+
+@dist_job
+def test_a_failing_rank_brings_the_job_down():
+    """Rank 1 raises while rank 0 waits in all_reduce: torchrun stops the job (no hang) and the error shows."""
+    code, out, err = torchrun(2, os.path.join(SCRIPTS, "ap_fail.py"), timeout=120, ok=False)
+    assert code != 0
+    assert "rank 1 fails on purpose" in err
+    assert "should not get here" not in out[0]
