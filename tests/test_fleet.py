@@ -94,6 +94,16 @@ def test_init_world_of_one(fleet, paddle):
         fleet.init(is_collective=1)
 
 
+def test_init_degrees_must_fit_the_world(fleet):
+    s = fleet.DistributedStrategy()
+    s.hybrid_configs = {"dp_degree": 1, "mp_degree": 2, "pp_degree": 1}
+    with pytest.raises(AssertionError, match="mp_num: 2"):  # before any communication
+        fleet.init(is_collective=True, strategy=s)
+    s.hybrid_configs = {"mp_degree": 1, "order": ["dp", "pp", "mp"]}
+    with pytest.raises(AssertionError, match="order"):
+        fleet.init(is_collective=True, strategy=s)
+
+
 def test_tp_layers_world_of_one_are_dense(fleet, paddle):
     from paddle.distributed.fleet import meta_parallel as mpu
 
@@ -273,6 +283,16 @@ def test_tensor_parallel_four_ranks():
     for r in range(4):
         for key in ("HCG", "LINEAR", "VOCAB", "RNG", "RECOMPUTE", "OPTIMIZER", "ALL"):
             assert f"{key} OK" in out[r], out[r]
+
+
+@dist_job
+@pytest.mark.parametrize("mode", [("1F1B", "nodelay"), ("FThenB", "delay")])
+def test_pipeline_two_ranks_equals_one_process(mode):
+    """pp 2, 4 micro-batches: train_batch losses and parameters (incl. a weight shared by the first and last
+    stage) equal the same layers run in one process, for 1F1B and FThenB (with delay_scale_loss); eval_batch."""
+    out = _torchrun(2, os.path.join(SCRIPTS, "fleet_pp.py"), *mode, timeout=180)
+    for r in range(2):
+        assert f"PP OK {mode[0]} {mode[1] == 'delay'}" in out[r], out[r]
 
 
 def _losses(text):

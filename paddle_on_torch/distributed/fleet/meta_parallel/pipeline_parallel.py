@@ -87,8 +87,8 @@ class PipelineParallel(MetaParallelBase):
         if self._hcg.get_data_parallel_world_size() > 1:
             broadcast_dp_parameters(self._layers, self._hcg)
 
-    def _schedule(self, training, loss_fn_idx):
-        key = (training, loss_fn_idx)
+    def _schedule(self, training, loss_fn_idx, compute_loss=True):
+        key = (training, loss_fn_idx, compute_loss)
         if key in self._schedules:
             return self._schedules[key]
         from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
@@ -105,7 +105,8 @@ class PipelineParallel(MetaParallelBase):
             return loss * scale if training and scale != 1.0 else loss
 
         cls = Schedule1F1B if self.schedule_mode == "1F1B" else ScheduleGPipe
-        sched = cls(stage, n_microbatches=self.accumulate_steps, loss_fn=torch_loss, scale_grads=False)
+        sched = cls(stage, n_microbatches=self.accumulate_steps, loss_fn=torch_loss if compute_loss else None,
+                    scale_grads=False)
         self._schedules[key] = sched
         return sched
 
@@ -116,7 +117,7 @@ class PipelineParallel(MetaParallelBase):
             _check_batch(inputs, self.micro_batch_size, self.accumulate_steps)
         if last and compute_loss:
             _check_batch(labels, self.micro_batch_size, self.accumulate_steps)
-        sched = self._schedule(training, loss_fn_idx)
+        sched = self._schedule(training, loss_fn_idx, compute_loss)
         args = ()
         if first:
             args = tuple(_to_torch(inputs)) if isinstance(inputs, (list, tuple)) else (inputs._t,)
