@@ -29,7 +29,8 @@ class Block(paddle.nn.Layer):
     def forward(self, x):
         b, s, h = x.shape
         y = self.ln1(x)
-        q, k, v = (t.reshape([b, s, self.heads, h // self.heads]).transpose([0, 2, 1, 3]) for t in (self.q(y), self.k(y), self.v(y)))
+        q, k, v = (t.reshape([b, s, self.heads, h // self.heads]).transpose([0, 2, 1, 3])
+                   for t in (self.q(y), self.k(y), self.v(y)))
         att = F.softmax(paddle.matmul(q, k, transpose_y=True) / (h // self.heads) ** 0.5, axis=-1)
         y = paddle.matmul(att, v).transpose([0, 2, 1, 3]).reshape([b, s, h])
         x = x + self.proj(y)
@@ -48,7 +49,8 @@ class GPT(paddle.nn.Layer):
         return self.ln(x)
 
 
-MEGATRON = {"q.weight": 1, "q.bias": 0, "k.weight": 1, "k.bias": 0, "v.weight": 1, "v.bias": 0, "fc1.weight": 1, "fc1.bias": 0, "proj.weight": 0, "fc2.weight": 0}
+MEGATRON = {"q.weight": 1, "q.bias": 0, "k.weight": 1, "k.bias": 0, "v.weight": 1, "v.bias": 0,
+            "fc1.weight": 1, "fc1.bias": 0, "proj.weight": 0, "fc2.weight": 0}
 
 
 def hand_marks(model, mesh):
@@ -96,8 +98,8 @@ def main():
         secs, cpu = time.perf_counter() - t, time.process_time() - c
         hand = parallel.plan(model, [x], mesh, marks={0: data, **hand_marks(model, mesh)})
         pe, he = p.estimate, hand.estimate
-        print(f"{n:>6} {str(shape):<12} {secs:>7.1f} {cpu:>6.1f} {p.solver['evaluations']:>6} {pe['step_s'] * 1e3:>16.2f} "
-              f"{pe['comm_s'] * 1e3:>8.2f} {he['step_s'] * 1e3:>13.2f} {he['comm_s'] * 1e3:>8.2f} "
+        print(f"{n:>6} {str(shape):<12} {secs:>7.1f} {cpu:>6.1f} {p.solver['evaluations']:>6} "
+              f"{pe['step_s'] * 1e3:>16.2f} {pe['comm_s'] * 1e3:>8.2f} {he['step_s'] * 1e3:>13.2f} {he['comm_s'] * 1e3:>8.2f} "
               f"{pe['memory_per_rank'] / 2 ** 20:>12.0f} / {he['memory_per_rank'] / 2 ** 20:<11.0f}", flush=True)
         if a.explain:
             p.explain()

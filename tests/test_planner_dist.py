@@ -64,8 +64,54 @@ def _job():
             err = max(err, float((g - q._t.grad).abs().max()))
         placements = ";".join(f"{k}={v}" for k, v in plan.parameter_placements.items())
         print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
+    _to_static_case(paddle, dist, MLP, rank)
     tdist.barrier()
     tdist.destroy_process_group()
+
+
+def _to_static_case(paddle, dist, MLP, rank):
+    """dist.to_static with only the inputs marked (a shard_dataloader) and Strategy auto_plan: the
+    planner places the parameters; losses over 3 SGD steps equal one process's on the global batch."""
+    import copy
+
+    import numpy as np
+
+    class Data(paddle.io.Dataset):
+        def __init__(self):
+            rs = np.random.RandomState(5)
+            self.x = rs.standard_normal([256, 64]).astype("float32")
+            self.y = rs.standard_normal([256, 64]).astype("float32")
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+
+        def __len__(self):
+            return 256
+
+    paddle.seed(11)
+    model = MLP()
+    ref = copy.deepcopy(model)
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    loader = paddle.io.DataLoader(Data(), batch_sampler=paddle.io.BatchSampler(Data(), batch_size=64))
+    loader = dist.shard_dataloader(loader, meshes=mesh, shard_dims="x")
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    full_mem = 4 * sum(int(np.prod(p.shape)) * 4 for p in model.parameters())
+    strategy = dist.Strategy({"auto_plan": {"memory_limit": full_mem * 0.5}})
+    dm = dist.to_static(model, loader, paddle.nn.MSELoss(), opt, strategy)
+    dm.train()
+    ref_opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=ref.parameters())
+    err = 0.0
+    for step, (x, y) in enumerate(loader):
+        if step == 3:
+            break
+        loss = dm(x, y)
+        ref_loss = paddle.nn.functional.mse_loss(ref(dist.unshard_dtensor(x)), dist.unshard_dtensor(y))
+        ref_loss.backward()
+        ref_opt.step()
+        ref_opt.clear_grad()
+        err = max(err, abs(float(loss) - float(ref_loss)))
+    placements = ";".join(f"{n}={p.placements}" for n, p in model.named_parameters())
+    print(f"CASE to_static rank={rank} err={err:.3e} {placements}", flush=True)
 
 
 @dist_job
@@ -83,7 +129,7 @@ def test_planned_programs_match_one_process():
                                                                  recursive=True))
     assert p.returncode == 0, f"torchrun failed:\n{p.stderr[-2000:]}\n{errs}"
     lines = [ln for ln in outs.splitlines() if ln.startswith("CASE ")]
-    assert len(lines) == 12, outs
+    assert len(lines) == 16, outs
     plans = {}
     for ln in lines:
         _, name, _, err, placements = ln.split(" ", 4)
@@ -94,6 +140,7 @@ def test_planned_programs_match_one_process():
     assert "l1.weight=[Shard(dim=1)]" in tp and "l2.weight=[Shard(dim=0)]" in tp
     assert "l1.weight=[Replicate()]" in dp and "l2.weight=[Replicate()]" in dp
     assert "l1.weight=[Replicate(), Shard(dim=1)]" in dp_mp and "l2.weight=[Replicate(), Shard(dim=0)]" in dp_mp
+    assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["to_static"]))  # planned: Megatron under the limit
 
 
 if __name__ == "__main__" and sys.argv[-1] == "job":

@@ -13,7 +13,7 @@ from . import rules
 from .capture import capture
 from .cost import MeshCost, Topology, parse_bytes
 from .propagate import Evaluator
-from .solver import Problem, domain, group_key, solve
+from .solver import Problem, clock, domain, group_key, solve
 
 __all__ = ["plan", "Plan"]
 
@@ -86,8 +86,8 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
     + `optimizer_states` copies (2 for Adam) + activations saved for the backward.  `topology`: a
     Topology.  The step is the layer on `example_inputs`, then `loss_fn(output, *labels)` (default
     the mean of the output), then the backward.  `solver`: "auto" (exact when the search space has at
-    most `exact_limit` points), "exact" or "search"; `time_budget`: seconds for the whole call (the
-    search stops when it is spent and keeps the best plan found).  `tie`: parameters whose names differ
+    most `exact_limit` points), "exact" or "search"; `time_budget`: CPU seconds for the whole call
+    (the search stops when it is spent and keeps the best plan found).  `tie`: parameters whose names differ
     only in layer indices share one choice.
     """
     if not isinstance(mesh, _CoreProcessMesh):
@@ -116,9 +116,9 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
 
 def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states, tie,
           solver, time_budget, exact_limit):
-    t0 = time.monotonic()
+    t0, w0 = clock(), time.monotonic()
     cap = capture(layer, list(example_inputs), list(labels), loss_fn)
-    t_capture = time.monotonic() - t0
+    t_capture = clock() - t0
     fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
     with _planning_mesh(mesh) as dm:
         mc = MeshCost(mesh.mesh, topology)
@@ -151,7 +151,8 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
         estimate={"compute_s": result.compute, "comm_s": result.comm, "step_s": result.time,
                   "memory_per_rank": result.memory, "param_state_memory_per_rank": result.param_memory},
         solver={"method": used, "optimal": optimal, "evaluations": problem.evaluations, "solve_s": secs,
-                "capture_s": t_capture, "total_s": time.monotonic() - t0, "variables": len(variables),
+                "capture_s": t_capture, "cpu_s": clock() - t0, "total_s": time.monotonic() - w0,
+                "variables": len(variables),
                 "graph_nodes": len(cap.graph.nodes), "fallback_ops": sorted(set(result.fallbacks)),
                 "feasible": score[0] == 0})
 
@@ -161,9 +162,9 @@ def _alternatives(problem, choice, score, deadline):
     out = []
     for i, (_, dom) in enumerate(problem.vars):
         best = None
-        if len(dom) > 1 and time.monotonic() < deadline:
+        if len(dom) > 1 and clock() < deadline:
             for cand in dom:
-                if time.monotonic() > deadline:
+                if clock() > deadline:
                     best = None
                     break
                 if cand == choice[i]:

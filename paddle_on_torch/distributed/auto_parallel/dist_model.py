@@ -468,6 +468,10 @@ def _micro_batches(x, n):
 
 def to_static(layer, loader=None, loss=None, optimizer=None, strategy=None, input_spec=None):
     """A DistModel driving `layer` with `loss` and `optimizer` (the dynamic graph runs underneath, uncompiled)."""
+    if strategy is not None and getattr(strategy, "_config_dict", {}).get("auto_plan"):
+        from ...parallel.hooks import plan_for_to_static  # the planner places the unmarked parameters
+
+        plan_for_to_static(layer, loader, loss, strategy._config_dict["auto_plan"])
     return DistModel(layer, loader, loss, optimizer, strategy, input_spec=input_spec)
 
 

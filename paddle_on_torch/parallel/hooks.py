@@ -1,0 +1,37 @@
+"""The planner behind `dist.to_static`: when the user marked only the inputs (a shard_dataloader
+feeds distributed Tensors and every parameter is still dense), plan the parameters from the first
+batch and apply the plan before the DistModel is built.  Opt-in with
+`dist.Strategy({"auto_plan": True})` or `{"auto_plan": {plan() keyword arguments}}` (an extension:
+Paddle's Strategy has no such key)."""
+from ..distributed.auto_parallel.api import is_dist_tensor, placements_of, process_mesh_of
+from ..tensor.tensor import Tensor
+from .planner import plan
+
+__all__ = ["plan_for_to_static"]
+
+
+def plan_for_to_static(layer, loader, loss, config):
+    """The Plan applied to `layer`, or None when there is nothing to plan (a parameter is already
+    distributed, or the loader gives no distributed input)."""
+    if any(is_dist_tensor(p) for p in layer.parameters()):
+        return None  # the user placed parameters: leave the program as marked
+    if loader is None:
+        raise ValueError("to_static with auto_plan needs the loader (its first batch gives the shapes and marks)")
+    batch = next(iter(loader))
+    if isinstance(batch, dict):
+        raise NotImplementedError("to_static auto_plan with dict batches (paddle_on_torch.parallel)")
+    batch = list(batch) if isinstance(batch, (list, tuple)) else [batch]
+    inputs, labels = ([batch[0]], batch[1:]) if loss is not None else (batch, [])
+    if not all(isinstance(x, Tensor) for x in inputs + labels):
+        raise TypeError("to_static auto_plan: the loader must yield Tensors")
+    first = next((x for x in inputs + labels if is_dist_tensor(x)), None)
+    if first is None:
+        return None
+    mesh = process_mesh_of(first)._as_process_mesh()
+    marks = {f"input{i}": placements_of(x) for i, x in enumerate(inputs) if is_dist_tensor(x)}
+    marks.update({f"label{i}": placements_of(y) for i, y in enumerate(labels) if is_dist_tensor(y)})
+    kwargs = dict(config) if isinstance(config, dict) else {}
+    loss_fn = None if loss is None else (lambda out, *ys: loss(out, *ys))
+    p = plan(layer, inputs, mesh, marks, labels=labels, loss_fn=loss_fn, **kwargs)
+    p.apply(layer)
+    return p
