@@ -135,6 +135,8 @@ def test_bias_dropout_residual_layer_norm(backend, dtype):
     (ref * torch.tensor(g)).sum().backward()
     for p, t in zip(xs, tt):
         close(p.grad.astype("float32").numpy(), t.grad.numpy(), 1e-4 if dtype == "float32" else 0.15)
+    # training with dropout: x + bias stays in x's dtype (a float32 bias must not promote a bf16 x)
+    assert F.fused_bias_dropout_residual_layer_norm(xs[0], xs[1], xs[2], dropout_rate=0.3).dtype == xs[0].dtype
     layer = paddle.incubate.nn.FusedBiasDropoutResidualLayerNorm(123, dropout_rate=0.5)
     layer.eval()
     close(layer(T(x), T(r)).numpy(), np_ln(x + r), 2e-5)
@@ -447,6 +449,8 @@ def test_softmax_ce_opcheck_compile_and_errors():
     lab = torch.randint(0, 10, (6,))
     torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce.default, (x, lab, -100))
     torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce.default, (x, torch.full((6,), 3), 3))
+    lse = torch.logsumexp(x.detach(), -1)
+    torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce_bwd.default, (x.detach(), lab, lse, torch.randn(6), -100))
     f = torch.compile(lambda x, lab: ce.softmax_ce(x, lab, -100)[0].sum(), backend="aot_eager", fullgraph=True)
     f(x, lab).backward()
     g = x.grad.clone()

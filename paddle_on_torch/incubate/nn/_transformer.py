@@ -54,7 +54,7 @@ def _norm(x, residual, bias, weight, norm_bias, eps, rms=False):
     flat = lambda t: None if t is None else t.reshape(-1, n)  # noqa: E731
     vec = lambda t: None if t is None else t.reshape(n)  # noqa: E731
     if residual is None and bias is not None:
-        x = x + bias  # the norm op adds its bias only together with a residual
+        x = (x + bias).to(x.dtype)  # the norm op adds its bias only together with a residual
         bias = None
     out, res_out, _, _ = _fused.fused_norm(flat(x), flat(residual), vec(bias), vec(weight), vec(norm_bias),
                                            float(eps), 1.0, rms)
@@ -148,7 +148,7 @@ def fused_bias_dropout_residual_layer_norm(x: TensorLike, residual: TensorLike, 
     if dropout_rate == 0 or (not training and mode == "upscale_in_train"):
         # no dropout: bias, residual and the norm in one pass
         return _norm(x, residual, bias, ln_scale, ln_bias, ln_epsilon)[0]
-    h = _dropout(x + bias if bias is not None else x, float(dropout_rate), training, mode)
+    h = _dropout((x + bias).to(x.dtype) if bias is not None else x, float(dropout_rate), training, mode)
     return _norm(h, residual, None, ln_scale, ln_bias, ln_epsilon)[0]
 
 
