@@ -50,7 +50,7 @@ def _trainable(prog, parameter_list, no_grad_set):
     if parameter_list is not None:
         params = [_prog._params[p] if isinstance(p, str) else p for p in parameter_list]
     else:
-        params = [p for n, p in prog._param_objs.items() if n in prog._pnodes]
+        params = [p for n, p in sorted(prog._param_objs.items()) if n in prog._pnodes]  # Paddle: by name
     return [p for p in params if not p.stop_gradient and p.name not in skip]
 
 

@@ -18,9 +18,7 @@ __all__ = ["Executor", "global_scope", "scope_guard", "Scope", "CompiledProgram"
            "ExecutionStrategy"]
 
 
-def _quiet():
-    """Scope reads and writes are not program ops (scope tensors are tagged like parameters)."""
-    return _prog._state.suspend() if _prog._state is not None else contextlib.nullcontext()
+_quiet = _prog.quiet
 
 
 class _TensorHandle:

@@ -7,7 +7,10 @@ reference (an @op implementation by the name of its public wrapper), so `.pdmode
 load here.  Paddle's own inference files (`.json` / `.pdmodel` made by Paddle) go through
 paddle_on_torch.static.model_format.
 """
+import base64
+import functools
 import io
+import json
 import os
 import pickle
 
@@ -21,7 +24,36 @@ from .executor import global_scope
 __all__ = ["save", "load", "set_program_state", "load_program_state", "save_inference_model",
            "load_inference_model"]
 
-_MAGIC = b"paddle_on_torch.static.program/1\n"
+_FORMAT = "paddle_on_torch.static.program/1"
+
+
+def _quietly(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with _prog.quiet():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _write_program(path, payload):
+    """Paddle 3.3 names its program files .json: ours is JSON too, wrapping the pickled fx graph."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=4).dump(payload)
+    with open(path, "w") as f:
+        json.dump({"format": _FORMAT, "program": base64.b64encode(buf.getvalue()).decode("ascii")}, f)
+
+
+def _read_program(path):
+    """Our payload, or None when the file is not one of ours (a Paddle program)."""
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if not isinstance(d, dict) or d.get("format") != _FORMAT:
+        return None
+    return pickle.loads(base64.b64decode(d["program"]))
 
 
 def _persistables(program):
@@ -41,8 +73,9 @@ def _opt_state(program):
     return state
 
 
+@_quietly
 def save(program, model_path, protocol=4, **configs):
-    """Write model_path.pdparams (parameters), .pdopt (optimizer state) and .pdmodel (the program)."""
+    """Write model_path.pdparams (parameters), .pdopt (optimizer state) and .json (the program)."""
     if not isinstance(protocol, int) or not 1 < protocol < 5:
         raise ValueError(f"Expected 1<'protocol'<5, but received protocol={protocol}")
     base = os.path.basename(model_path)
@@ -58,8 +91,7 @@ def save(program, model_path, protocol=4, **configs):
         pickle.dump(params, f, protocol=protocol)
     with open(model_path + ".pdopt", "wb") as f:
         pickle.dump(_opt_state(program), f, protocol=protocol)
-    with open(model_path + ".pdmodel", "wb") as f:
-        f.write(serialize_program(program))
+    _write_program(model_path + ".json", {"graph": _dump_graph(program.graph), "consts": program._consts})
 
 
 def _read(path):
@@ -82,6 +114,7 @@ def load_program_state(model_path, var_list=None):
     return state
 
 
+@_quietly
 def set_program_state(program, state_dict):
     """Put the values of state_dict into the scope for the program's parameters (and optimizer state)."""
     scope = global_scope()
@@ -190,38 +223,10 @@ def _load_graph_module(rows, buffers):
     return torch.fx.GraphModule(root, _load_graph(rows))
 
 
-def serialize_program(program):
-    buf = io.BytesIO()
-    buf.write(_MAGIC)
-    _Pickler(buf, protocol=4).dump({"graph": _dump_graph(program.graph), "consts": program._consts})
-    return buf.getvalue()
-
-
-def deserialize_program(data):
-    if not data.startswith(_MAGIC):
-        raise ValueError("not a program written by paddle_on_torch (Paddle's own program files are read by "
-                         "load_inference_model through paddle_on_torch.static.model_format)")
-    d = pickle.loads(data[len(_MAGIC):])
-    prog = _prog.Program()
-    prog.graph = _load_graph(d["graph"])
-    prog._consts = d["consts"]
-    _state = _prog._state
-    for n in prog.graph.nodes:
-        spec = n.meta.get("spec")
-        if n.op == "placeholder" and n.meta.get("kind") == "feed":
-            prog._feeds[n.meta["pname"]] = n
-        elif n.op == "placeholder" and n.meta.get("kind") == "param":
-            prog._pnodes[n.meta["pname"]] = n
-        if spec is not None and _state is not None:
-            shape, dtype = spec
-            real = torch.empty([_prog._HINT if s == -1 else s for s in shape], dtype=dtype)
-            n.meta["val"] = _state.fake_mode.from_tensor(real)
-    return prog
-
-
 # ------------------------------------------------------------------ inference models
+@_quietly
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
-    """Write path_prefix.pdmodel (the pruned inference program) and path_prefix.pdiparams (its parameters)."""
+    """Write path_prefix.json (the pruned inference program) and path_prefix.pdiparams (its parameters)."""
     if not isinstance(path_prefix, str) or not path_prefix or path_prefix.endswith(("/", os.sep)):
         raise ValueError(f"The path_prefix should be a string like 'dirname/filename', but received "
                          f"{path_prefix!r}.")
@@ -243,10 +248,8 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     d = os.path.dirname(path_prefix)
     if d:
         os.makedirs(d, exist_ok=True)
-    data = {"graph": _dump_graph(g), "consts": infer._consts, "feed_names": feed_names}
-    with open(path_prefix + ".pdmodel", "wb") as f:
-        f.write(_MAGIC)
-        _Pickler(f, protocol=4).dump(data)
+    _write_program(path_prefix + ".json", {"graph": _dump_graph(g), "consts": infer._consts,
+                                           "feed_names": feed_names})
     scope = global_scope()
     with open(path_prefix + ".pdiparams", "wb") as f:
         pickle.dump({n: scope._get(n).detach().cpu().numpy() for n in infer._pnodes if scope._has(n)}, f,
@@ -302,25 +305,23 @@ class _FetchTarget:
 def load_inference_model(path_prefix, executor, **kwargs):
     """[program, feed_target_names, fetch_targets] of a model saved by save_inference_model (here or by
     Paddle: Paddle's .json / .pdmodel files are read by paddle_on_torch.static.model_format)."""
-    prefix = path_prefix[:-len(".pdmodel")] if path_prefix.endswith(".pdmodel") else path_prefix
-    model = prefix + ".pdmodel"
-    if os.path.exists(model):
-        with open(model, "rb") as f:
-            head = f.read(len(_MAGIC))
-            if head == _MAGIC:
-                d = pickle.load(f)
-                root = torch.nn.Module()
-                for k, v in d["consts"].items():
-                    setattr(root, k, v)
-                gm = torch.fx.GraphModule(root, _load_graph(d["graph"]))
-                params = {k: torch.as_tensor(v) for k, v in _read(prefix + ".pdiparams").items()}
-                n_out = len(next(n for n in gm.graph.nodes if n.op == "output").args[0])
-                fetch = [f"fetch_{i}" for i in range(n_out)]
-                prog = _InferenceProgram(gm, d["feed_names"], fetch, params)
-                return [prog, list(d["feed_names"]), [_FetchTarget(n) for n in fetch]]
-    if not (os.path.exists(model) or os.path.exists(prefix + ".json")):
-        raise ValueError(f"There is no directory named {path_prefix}" if not os.path.exists(
-            os.path.dirname(prefix) or ".") else f"The model file {prefix}.json or {model} does not exist.")
+    prefix = path_prefix
+    for ext in (".pdmodel", ".json"):
+        if prefix.endswith(ext):
+            prefix = prefix[:-len(ext)]
+    d = _read_program(prefix + ".json") if os.path.exists(prefix + ".json") else None
+    if d is not None:
+        root = torch.nn.Module()
+        for k, v in d["consts"].items():
+            setattr(root, k, v)
+        gm = torch.fx.GraphModule(root, _load_graph(d["graph"]))
+        params = {k: torch.as_tensor(v) for k, v in _read(prefix + ".pdiparams").items()}
+        n_out = len(next(n for n in gm.graph.nodes if n.op == "output").args[0])
+        fetch = [f"fetch_{i}" for i in range(n_out)]
+        prog = _InferenceProgram(gm, d["feed_names"], fetch, params)
+        return [prog, list(d["feed_names"]), [_FetchTarget(n) for n in fetch]]
+    if not (os.path.exists(prefix + ".pdmodel") or os.path.exists(prefix + ".json")):
+        raise ValueError(f"The model file {prefix}.json or {prefix}.pdmodel does not exist.")
     from . import model_format  # Paddle's own files: the colleague's loader
 
     m = model_format.load(prefix)

@@ -210,6 +210,11 @@ def disable():
     _install_recorders(False)
 
 
+def quiet():
+    """Work on scope values (tagged like parameters) that is not a program op: reading, saving, loading."""
+    return _state.suspend() if _state is not None else contextlib.nullcontext()
+
+
 @contextlib.contextmanager
 def running():
     """Real computation while static mode is on (the Executor): no recording, no mode on the stack."""
@@ -439,7 +444,7 @@ class Program:
         return sum(1 for n in self.graph.nodes if n.op == "call_function")
 
     def all_parameters(self):
-        return list(self._param_objs.values())
+        return [p for _, p in sorted(self._param_objs.items())]  # Paddle lists them by name
 
     def list_vars(self):
         return [_normalize.wrap(f) for f, _ in self._vars.values()]

@@ -1,0 +1,280 @@
+"""paddle.static: Programs built in static mode and run by an Executor (Paddle 3.3's default PIR mode)."""
+import contextlib
+import os
+import tempfile
+
+import numpy as np
+
+from tests.cases import case
+
+
+@contextlib.contextmanager
+def _static(paddle):
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+            yield main, startup
+    finally:
+        paddle.disable_static()
+
+
+def _set(paddle, program, seed=0, scale=0.3):
+    rng = np.random.RandomState(seed)
+    scope = paddle.static.global_scope()
+    for p in sorted(program.global_block().all_parameters(), key=lambda p: p.name):
+        if p.trainable:
+            scope.find_var(p.name).get_tensor().set((scale * rng.randn(*p.shape)).astype("float32"),
+                                                    paddle.CPUPlace())
+
+
+def _x(shape, seed=0):
+    return np.random.RandomState(seed).randn(*shape).astype("float32")
+
+
+@case
+def mode_switches(paddle):
+    before = paddle.in_dynamic_mode()
+    paddle.enable_static()
+    during = paddle.in_dynamic_mode()
+    paddle.disable_static()
+    return [before, during, paddle.in_dynamic_mode()]
+
+
+@case
+def data_variable_attributes(paddle):
+    with _static(paddle):
+        x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+        y = paddle.static.data(name="y", shape=[2, -1, 3], dtype="int64")
+        return [list(x.shape), str(x.dtype), x.stop_gradient, x.name, repr(x), list(y.shape), str(y.dtype),
+                repr(y)]
+
+
+@case
+def op_output_shapes_keep_dynamic_dims(paddle):
+    with _static(paddle):
+        x = paddle.static.data(name="x", shape=[None, 2, 6], dtype="float32")
+        a = paddle.reshape(x, [-1, 3, 4])
+        b = paddle.transpose(a, [0, 2, 1])
+        c = paddle.sum(b, axis=1)
+        d = paddle.concat([c, c], axis=1)
+        e = paddle.matmul(a, paddle.ones([4, 5]))
+        return [list(v.shape) for v in (a, b, c, d, e)] + [c.stop_gradient]
+
+
+@case
+def fc_forward_with_set_weights(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 2, 3], dtype="float32")
+        h = paddle.static.nn.fc(x, size=4, activation="tanh")
+        y = paddle.static.nn.fc(h, size=2, num_flatten_dims=1)
+        shapes = sorted(list(p.shape) for p in main.global_block().all_parameters())
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        out = exe.run(main, feed={"x": _x([5, 2, 3])}, fetch_list=[h, y])
+        return [shapes, list(h.shape), list(y.shape), out[0], out[1]]
+
+
+@case
+def fetch_returns_numpy(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[3], dtype="float32")
+        y = paddle.mean(x * 2.0)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        r = exe.run(main, feed={"x": np.array([1.0, 2.0, 4.0], "float32")}, fetch_list=[y, x])
+        return [type(r).__name__, type(r[0]).__name__, r[0].shape, str(r[0].dtype), r[0], r[1]]
+
+
+@case
+def missing_feed_raises(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        y = x + 1.0
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(main, feed={}, fetch_list=[y])
+
+
+@case
+def run_without_startup_raises(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        y = paddle.static.nn.fc(x, 2)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            exe.run(main, feed={"x": _x([2, 3])}, fetch_list=[y])
+
+
+@case
+def program_guard_rejects_non_program(paddle):
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard("main"):
+            pass
+    finally:
+        paddle.disable_static()
+
+
+@case
+def append_backward_gradients(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        y = paddle.static.nn.fc(x, size=2)
+        loss = paddle.mean(paddle.square(y))
+        pg = paddle.static.append_backward(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        fetched = exe.run(main, feed={"x": _x([4, 3])}, fetch_list=[loss] + [g for _, g in pg])
+        return [len(pg)] + fetched
+
+
+@case
+def gradients_wrt_data(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        x.stop_gradient = False
+        y = paddle.sum(paddle.sin(x) * x)
+        (dx,) = paddle.static.gradients([y], [x])
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        xs = _x([2, 3])
+        return exe.run(main, feed={"x": xs}, fetch_list=[y, dx]) + [list(dx.shape)]
+
+
+@case
+def sgd_minimize_steps(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        t = paddle.static.data(name="t", shape=[None, 1], dtype="float32")
+        y = paddle.static.nn.fc(paddle.static.nn.fc(x, 4, activation="relu"), 1)
+        loss = paddle.nn.functional.mse_loss(y, t)
+        paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        xs, ts = _x([8, 3]), _x([8, 1], seed=1)
+        losses = [exe.run(main, feed={"x": xs, "t": ts}, fetch_list=[loss])[0] for _ in range(4)]
+        first = sorted(main.global_block().all_parameters(), key=lambda p: list(p.shape))[-1]
+        w = np.array(paddle.static.global_scope().find_var(first.name).get_tensor())
+        return losses + [w]
+
+
+@case
+def adam_minimize_steps(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+        logits = paddle.static.nn.fc(x, 3)
+        loss = paddle.mean(paddle.nn.functional.cross_entropy(logits, label))
+        paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        xs = _x([6, 3])
+        ls = np.array([[0], [1], [2], [1], [0], [2]], "int64")
+        return [exe.run(main, feed={"x": xs, "label": ls}, fetch_list=[loss])[0] for _ in range(5)]
+
+
+@case
+def cond_picks_branch_at_run_time(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[3], dtype="float32")
+        out = paddle.static.nn.cond(paddle.sum(x) > 0.0, lambda: x * 2.0, lambda: x - 10.0)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        a = exe.run(main, feed={"x": np.array([1.0, 2.0, 3.0], "float32")}, fetch_list=[out])[0]
+        b = exe.run(main, feed={"x": np.array([-1.0, -2.0, 0.5], "float32")}, fetch_list=[out])[0]
+        return [a, b, list(out.shape)]
+
+
+@case
+def while_loop_counts(paddle):
+    with _static(paddle) as (main, startup):
+        limit = paddle.static.data(name="limit", shape=[1], dtype="int64")
+        i = paddle.full([1], 0, "int64")
+        acc = paddle.full([1], 1.0, "float32")
+        i, acc = paddle.static.nn.while_loop(lambda i, a: i < limit, lambda i, a: [i + 1, a * 3.0], [i, acc])
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        return [exe.run(main, feed={"limit": np.array([n], "int64")}, fetch_list=[i, acc]) for n in (0, 1, 4)]
+
+
+@case
+def switch_case_and_case(paddle):
+    with _static(paddle) as (main, startup):
+        k = paddle.static.data(name="k", shape=[1], dtype="int32")
+        x = paddle.static.data(name="x", shape=[2], dtype="float32")
+        s = paddle.static.nn.switch_case(k, [(1, lambda: x + 1.0), (3, lambda: x * 3.0)], default=lambda: x * 0.0)
+        c = paddle.static.nn.case([(paddle.max(x) > 5.0, lambda: x - 5.0)], default=lambda: x + 5.0)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        xs = np.array([1.0, 7.0], "float32")
+        return [exe.run(main, feed={"k": np.array([v], "int32"), "x": xs}, fetch_list=[s, c]) for v in (1, 3, 2)]
+
+
+@case
+def save_and_load_roundtrip(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        y = paddle.static.nn.fc(x, 2)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        xs = _x([2, 3])
+        before = exe.run(main, feed={"x": xs}, fetch_list=[y])[0]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m", "model")
+            paddle.static.save(main, path)
+            files = sorted(os.listdir(os.path.join(d, "m")))
+            _set(paddle, main, seed=5)
+            changed = exe.run(main, feed={"x": xs}, fetch_list=[y])[0]
+            paddle.static.load(main, path, exe)
+            after = exe.run(main, feed={"x": xs}, fetch_list=[y])[0]
+            state = paddle.static.load_program_state(path)
+            keys = len(state)
+            paddle.static.set_program_state(main, {k: v * 0 for k, v in state.items()})
+            zero = exe.run(main, feed={"x": xs}, fetch_list=[y])[0]
+        return [files, before, bool(np.allclose(before, changed)), after, keys, zero]
+
+
+@case
+def inference_model_roundtrip(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        y = paddle.static.nn.fc(x, 2, activation="sigmoid")
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        xs = _x([4, 3])
+        want = exe.run(main, feed={"x": xs}, fetch_list=[y])[0]
+        with tempfile.TemporaryDirectory() as d:
+            prefix = os.path.join(d, "infer")
+            paddle.static.save_inference_model(prefix, [x], [y], exe)
+            prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+            got = exe.run(prog, feed={feeds[0]: xs}, fetch_list=fetches)[0]
+        return [feeds, len(fetches), want, got]
+
+
+@case
+def global_scope_lookup(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        paddle.static.nn.fc(x, 2)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        scope = paddle.static.global_scope()
+        b, w = sorted(main.global_block().all_parameters(), key=lambda p: len(p.shape))
+        return [scope.find_var("no_such_var") is None, np.array(scope.find_var(b.name).get_tensor()),
+                np.array(scope.find_var(w.name).get_tensor()).shape]
+
+
+@case
+def layers_in_static_mode(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+        net = paddle.nn.Sequential(paddle.nn.Linear(4, 3), paddle.nn.ReLU(), paddle.nn.Linear(3, 2))
+        y = net(x)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        return [sorted(list(p.shape) for p in main.global_block().all_parameters()), list(y.shape),
+                exe.run(main, feed={"x": _x([3, 4])}, fetch_list=[y])[0]]
