@@ -66,8 +66,62 @@ def hand_marks(model, mesh):
     return marks
 
 
+def _gloo_job(layers, hidden, heads, seq, steps):
+    """One rank of the --gloo measurement (run under torchrun with 4 processes)."""
+    import statistics
+
+    import numpy as np
+    import torch.distributed as tdist
+
+    dist.init_parallel_env()
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    data = [dist.Shard(0), dist.Replicate()]
+    x = paddle.to_tensor(np.random.RandomState(0).standard_normal([4, seq, hidden]).astype("float32"))
+    out = {}
+    for name in ("planned", "hand"):
+        paddle.seed(1)
+        model = GPT(layers, hidden, heads)
+        marks = {0: data} if name == "planned" else {0: data, **hand_marks(model, mesh)}
+        plan = parallel.plan(model, [x], mesh, marks=marks)
+        plan.apply(model)
+        xs = plan.shard_inputs(x)
+        times = []
+        for i in range(steps + 2):
+            tdist.barrier()
+            t = time.perf_counter()
+            loss = paddle.mean(model(xs))
+            loss.backward()
+            for p in model.parameters():
+                p.clear_gradient()
+            tdist.barrier()
+            times.append(time.perf_counter() - t)
+        out[name] = (statistics.median(times[2:]), plan.estimate["comm_s"])
+    if dist.get_rank() == 0:
+        for name, (t, c) in out.items():
+            print(f"gloo 4 ranks, GPT {layers}x{hidden}, seq {seq}: {name:<8} measured step {t * 1e3:8.1f} ms "
+                  f"(median of {steps}); estimated communication {c * 1e3:.3f} ms", flush=True)
+    tdist.barrier()
+    tdist.destroy_process_group()
+
+
+def _gloo(a):
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=4", "-m",
+           "paddle_on_torch", os.path.abspath(__file__), "--gloo-job", "--layers", "2", "--hidden", "256",
+           "--heads", "4", "--seq", "128"]
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
+    subprocess.run(cmd, cwd=root, env=env, check=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--gloo", action="store_true", help="measure planned vs hand-marked steps on 4 gloo ranks")
+    ap.add_argument("--gloo-job", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--layers", type=int, default=12)
     ap.add_argument("--hidden", type=int, default=768)
     ap.add_argument("--heads", type=int, default=12)
@@ -76,6 +130,10 @@ def main():
     ap.add_argument("--budget", type=float, default=45.0, help="plan()'s time_budget, seconds")
     ap.add_argument("--ranks", type=int, nargs="*", default=[8, 64, 1024], help="which of 8, 64, 1024 to run")
     a = ap.parse_args()
+    if a.gloo_job:
+        return _gloo_job(a.layers, a.hidden, a.heads, a.seq, a.steps)
+    if a.gloo:
+        return _gloo(a)
     with paddle.LazyGuard():
         model = GPT(a.layers, a.hidden, a.heads)
     cases = [([2, 4], ["dp", "mp"]), ([8, 8], ["dp", "mp"]), ([8, 16, 8], ["dp", "fsdp", "mp"])]
