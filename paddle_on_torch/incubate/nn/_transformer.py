@@ -155,9 +155,8 @@ def fused_bias_dropout_residual_layer_norm(x: TensorLike, residual: TensorLike, 
 # ------------------------------------------------------------------ feed-forward
 
 
-# Paddle's fused_feedforward kernel: erf GeLU, relu, and the other activations of its functor table
-_FFN_ACTS = {"relu": torch.relu, "gelu": TF.gelu, "silu": TF.silu, "swish": TF.silu, "tanh": torch.tanh,
-             "sigmoid": torch.sigmoid}
+# Paddle's fused_feedforward kernel implements these two (erf GeLU) and throws for any other act_method
+_FFN_ACTS = {"relu": torch.relu, "gelu": TF.gelu}
 
 
 @op
@@ -177,7 +176,7 @@ def fused_feedforward(x: TensorLike, linear1_weight: TensorLike, linear2_weight:
         raise NotImplementedError("paddle.incubate.nn.functional.fused_feedforward: ring_id (tensor-parallel "
                                   "all-reduce inside the op) is not supported by paddle_on_torch")
     if activation not in _FFN_ACTS:
-        raise ValueError(f"fused_feedforward: unsupported activation {activation!r}")
+        raise ValueError(f"fused_feedforward: activation must be 'gelu' or 'relu', got {activation!r}")
     h = _norm(x, None, None, ln1_scale, ln1_bias, ln1_epsilon)[0] if pre_layer_norm else x
     h = _matmul_bias(h, linear1_weight, linear1_bias, False, False)
     h = _dropout(_FFN_ACTS[activation](h), float(dropout1_rate), training, mode)
