@@ -295,6 +295,15 @@ def test_pipeline_two_ranks_equals_one_process(mode):
         assert f"PP OK {mode[0]} {mode[1] == 'delay'}" in out[r], out[r]
 
 
+@dist_job
+def test_sharding_stage1_four_ranks():
+    """dp 2 x sharding 2: ShardingParallel + DygraphShardingOptimizer (AdamW, clip) equal one dense process;
+    optimizer state only for owned parameters, dealt as Paddle deals them."""
+    out = _torchrun(4, os.path.join(SCRIPTS, "fleet_sharding.py"), timeout=180)
+    for r in range(4):
+        assert "SHARDING OK [147, 144]" in out[r], out[r]
+
+
 def _losses(text):
     return {k: float(v) for k, v in re.findall(r"^loss (\d+) (\S+)$", text, re.M)}, \
         float(re.search(r"^eval (\S+)$", text, re.M).group(1))

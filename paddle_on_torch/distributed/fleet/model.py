@@ -8,7 +8,7 @@ __all__ = ["distributed_model"]
 def distributed_model(model):
     from . import fleet as fleet_env  # the Fleet instance (the package's `fleet` name)
     from ..parallel import get_world_size
-    from .meta_parallel import NoPipelineParallel, PipelineLayer, PipelineParallel, TensorParallel
+    from .meta_parallel import NoPipelineParallel, PipelineLayer, PipelineParallel, ShardingParallel, TensorParallel
 
     assert model is not None, "model should not be None"
     strategy = fleet_env._user_defined_strategy
@@ -32,5 +32,7 @@ def distributed_model(model):
                             group=hcg.get_data_parallel_group())
     if mode == ParallelMode.TENSOR_PARALLEL:
         return TensorParallel(model, hcg, strategy=strategy)
-    raise NotImplementedError(f"fleet.distributed_model: parallel mode {mode} (sharding / segment parallel) is not "
+    if mode == ParallelMode.SHARDING_PARALLEL:
+        return ShardingParallel(model, hcg, strategy=strategy)
+    raise NotImplementedError(f"fleet.distributed_model: parallel mode {mode} (segment parallel) is not "
                               "supported by paddle_on_torch")

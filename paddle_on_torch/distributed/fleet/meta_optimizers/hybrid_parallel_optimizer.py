@@ -1,9 +1,10 @@
 """HybridParallelOptimizer: Paddle's dygraph wrapper that makes an optimizer hybrid-parallel.
 
 step(): average the gradients over the data-parallel group (unless plain DataParallel already
-did), then the inner optimizer's step.  A ClipGradByGlobalNorm becomes HybridParallelClipGrad: the
-squared norms of tensor-parallel shards (`is_distributed`) are summed over the model- and
-pipeline-parallel ranks, those of replicated parameters over the pipeline ranks only (they are
+did; with sharding_degree > 1 first reduce them onto their owners, see DygraphShardingOptimizer),
+then the inner optimizer's step.  A ClipGradByGlobalNorm becomes HybridParallelClipGrad: the
+squared norms of tensor-parallel shards (`is_distributed`) are summed over the sharding, model- and
+pipeline-parallel ranks, those of replicated parameters over the sharding and pipeline ranks only (they are
 equal on every model-parallel rank), and a pipeline-shared weight counts once (`is_firstly_shared`),
 so every rank clips with the norm one process would compute.  As in Paddle, the clip factor is
 clip_norm / (max(norm, clip_norm) + 1e-6).
@@ -44,14 +45,15 @@ class HybridParallelClipGrad:
         dist_norm = torch.stack(dist_sq).sum() if dist_sq else zero.clone()
         rep_norm = torch.stack(rep_sq).sum() if rep_sq else zero.clone()
         hcg = self._hcg
-        if hcg.get_sharding_parallel_world_size() > 1:
-            for t in (dist_norm, rep_norm):
-                tdist.all_reduce(t, group=_pg(hcg.get_sharding_parallel_group()))
-        if hcg.get_model_parallel_world_size() > 1:
-            # Paddle's check group: every rank of this data-parallel index (mp x pp x sharding)
-            tdist.all_reduce(dist_norm, group=_pg(hcg.get_check_parallel_group()))
-        if hcg.get_pipe_parallel_world_size() > 1:
-            tdist.all_reduce(rep_norm, group=_pg(hcg.get_pipe_parallel_group()))
+        # shards of tensor-parallel weights: summed over sharding, model and pipeline ranks; replicated
+        # parameters (equal on every model-parallel rank): over sharding and pipeline ranks only
+        for getter, tensors in ((hcg.get_sharding_parallel_group, (dist_norm, rep_norm)),
+                                (hcg.get_model_parallel_group, (dist_norm,)),
+                                (hcg.get_pipe_parallel_group, (dist_norm, rep_norm))):
+            group = getter()
+            if group.nranks > 1:
+                for t in tensors:
+                    tdist.all_reduce(t, group=_pg(group))
         norm = torch.sqrt(dist_norm + rep_norm)
         max_norm = torch.tensor(self.clip_norm, dtype=torch.float32)
         scale = max_norm / (torch.maximum(norm, max_norm) + 1.0e-6)
@@ -70,6 +72,7 @@ class HybridParallelClipGrad:
 
 
 def _params_of(opt):
+    opt = getattr(opt, "_inner_opt", opt)
     plist = opt._parameter_list or []
     if plist and isinstance(plist[0], dict):
         return [p for group in opt._param_groups for p in group["params"]]
@@ -101,8 +104,12 @@ def fused_allreduce_gradients(parameter_list, hcg):
 class HybridParallelOptimizer:
     def __init__(self, optimizer, hcg, strategy):
         if hcg.get_sharding_parallel_world_size() > 1:
-            raise NotImplementedError("fleet.distributed_optimizer with sharding_degree > 1 (DygraphShardingOptimizer) "
-                                      "is not supported by paddle_on_torch; use paddle.distributed.shard_optimizer")
+            if strategy.hybrid_configs["sharding_configs"].split_param:
+                raise NotImplementedError("fleet sharding_configs.split_param (DygraphShardingOptimizerV2) is not "
+                                          "supported by paddle_on_torch")
+            from .dygraph_sharding_optimizer import DygraphShardingOptimizer
+
+            optimizer = DygraphShardingOptimizer(optimizer, hcg)
         self._inner_opt = optimizer
         self._strategy = strategy
         self._hcg = hcg
@@ -110,8 +117,9 @@ class HybridParallelOptimizer:
         self._need_dp = hcg.get_data_parallel_world_size() > 1
         # pure DataParallel averages in its backward hook; otherwise the optimizer does it
         self._dp_enable = not self._use_dp_mode and self._need_dp
-        self._sharding_enable = False
+        self._sharding_enable = hcg.get_sharding_parallel_world_size() > 1
         self._sep_enable = hcg.get_sep_parallel_world_size() > 1
+        optimizer = optimizer._inner_opt if self._sharding_enable else optimizer  # the clip lives on the inner one
         clip = getattr(optimizer, "_grad_clip", None)
         if isinstance(clip, ClipGradByGlobalNorm) and not self._use_dp_mode:
             optimizer._grad_clip = HybridParallelClipGrad(clip, hcg,
@@ -124,6 +132,9 @@ class HybridParallelOptimizer:
         self.processed_steps = 0
 
     def _hybrid_sync_grad(self, parameter_list):
+        if self._sharding_enable:
+            self._inner_opt.reduce_gradients(parameter_list, self._hcg)
+            parameter_list = self._inner_opt.filter_parameters(parameter_list, self._hcg)
         if self._dp_enable or self._sep_enable:
             fused_allreduce_gradients(parameter_list, self._hcg)
 

@@ -5,6 +5,7 @@ from .parallel_layers import (ColumnParallelLinear, LayerDesc, ParallelCrossEntr
                               RNGStatesTracker, RowParallelLinear, SharedLayerDesc, VocabParallelEmbedding,
                               get_rng_state_tracker, model_parallel_random_seed)
 from .pipeline_parallel import NoPipelineParallel, PipelineParallel  # noqa: F401
+from .sharding_parallel import ShardingParallel  # noqa: F401
 from .tensor_parallel import TensorParallel  # noqa: F401
 
 __all__ = []
