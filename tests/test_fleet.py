@@ -88,10 +88,16 @@ def test_init_world_of_one(fleet, paddle):
     assert fleet.distributed_optimizer(opt) is opt  # one worker: the optimizer itself
     with pytest.raises(AssertionError):  # Paddle 3.3 takes only a PipelineLayer in one process
         fleet.distributed_model(net)
-    with pytest.raises(NotImplementedError, match="parameter-server"):
-        fleet.init(is_collective=False)
+    with pytest.raises(NotImplementedError, match="role_maker"):
+        fleet.init(role_maker=object())
     with pytest.raises(ValueError):
         fleet.init(is_collective=1)
+
+
+def test_init_default_is_dygraph_collective(fleet):
+    fleet.init()  # Paddle's dygraph sets up the hybrid group with is_collective=False too
+    assert fleet.get_hybrid_communicate_group().get_model_parallel_world_size() == 1
+    assert (fleet.worker_index(), fleet.worker_num(), fleet.is_first_worker(), fleet.is_worker()) == (0, 1, True, True)
 
 
 def test_init_degrees_must_fit_the_world(fleet):

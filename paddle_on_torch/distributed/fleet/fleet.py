@@ -2,7 +2,8 @@
 
 `fleet.init(is_collective=True, strategy)` initialises the parallel environment and builds the
 HybridCommunicateGroup from `strategy.hybrid_configs`, as Paddle does in dynamic mode (also in a
-world of one process).  Parameter-server mode is not provided.
+world of one process, and also with is_collective=False, as Paddle's dygraph does).  Parameter-server
+mode (role makers, servers) is not provided.
 """
 import copy
 import os
@@ -33,13 +34,11 @@ class Fleet:
                                       "supported by paddle_on_torch; use is_collective=True")
         if not isinstance(is_collective, bool):
             raise ValueError(f"`is_collective` should be instance of `bool`, but got {type(is_collective)}")
-        if not is_collective:
-            raise NotImplementedError("paddle.distributed.fleet.init(is_collective=False): parameter-server mode is "
-                                      "not supported by paddle_on_torch")
         if strategy is None:
             strategy = DistributedStrategy()
         self._user_defined_strategy = copy.deepcopy(strategy)
-        self._is_collective = True
+        # in dynamic mode Paddle sets up the collective environment whatever is_collective says
+        self._is_collective = is_collective
         from .. import parallel
 
         if _parallel._env_world_size() > 1:
