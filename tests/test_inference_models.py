@@ -303,3 +303,52 @@ def test_not_found(tmp_path, paddle):
         model_format.load(3)
     with pytest.raises(ValueError):
         paddle.jit.load(str(tmp_path / "nothing"))
+
+
+# ===================================================================== paddle-on-torch port --inference-model
+_PORT_RUNNER = r"""
+import importlib.util, sys, numpy as np, torch
+d, npz = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location("ported", d + "/model.py")
+mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+model = mod.load()
+io = np.load(npz)
+n = sum(1 for k in io.files if k.startswith("input"))
+with torch.no_grad():
+    out = model(*[torch.from_numpy(io["input%d" % i]) for i in range(n)])
+outs = out if isinstance(out, (tuple, list)) else (out,)
+for i, o in enumerate(outs):
+    np.testing.assert_allclose(o.numpy(), io["output%d" % i], rtol=1e-5, atol=1e-5)
+assert "paddle_on_torch" not in sys.modules and "paddle" not in sys.modules
+print("ok", mod.PADDLE_NAMES["param_0"])
+"""
+
+
+@pytest.mark.parametrize("name,fmt", [("bert", "pir"), ("unet", "legacy")])
+def test_port_inference_model(tmp_path, capsys, name, fmt):
+    import subprocess
+    import sys
+
+    from paddle_on_torch.cli import main
+
+    out = tmp_path / "ported"
+    prefix = os.path.join(DATA, name, fmt, "model")
+    assert main(["port", "--inference-model", prefix, "--out", str(out), "--check"]) == 0, capsys.readouterr().err
+    assert "matches the program run op by op" in capsys.readouterr().out
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-c", _PORT_RUNNER, str(out), os.path.join(DATA, name, fmt, "io.npz")],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
+    assert p.returncode == 0 and "ok" in p.stdout, p.stderr
+
+
+def test_port_inference_model_errors(tmp_path, capsys):
+    from paddle_on_torch.cli import main
+
+    assert main(["port", "--inference-model", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 3
+    assert "no Paddle inference model" in capsys.readouterr().err
+    prefix = _copy_pir(tmp_path, "vgg", lambda t: t.replace('"1.relu"', '"1.my_relu"'))
+    assert main(["port", "--inference-model", prefix, "--out", str(tmp_path / "o")]) == 3
+    assert "pd_op.my_relu" in capsys.readouterr().err
+    assert main(["port", "m:f", "--inference-model", prefix, "--out", str(tmp_path / "o")]) == 2
+    assert main(["port", "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()

@@ -66,12 +66,14 @@ def add_parser(sub):
     p = sub.add_parser("port", help="turn a Paddle Layer into standalone torch module source (model.py + "
                                     "model.safetensors)",
                        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", metavar="MODULE:FACTORY", help="a function (called with no arguments) returning the "
+    p.add_argument("model", metavar="MODULE:FACTORY", nargs="?", help="a function (called with no arguments) returning the "
                                                           "Paddle Layer, imported from the current directory")
     p.add_argument("--weights", metavar="W.pdparams", help="a Paddle state dict loaded with set_state_dict")
-    p.add_argument("--example-input", metavar="SHAPE[:DTYPE]", action="append", required=True, dest="inputs",
+    p.add_argument("--example-input", metavar="SHAPE[:DTYPE]", action="append", dest="inputs",
                    help="one per forward argument: dims joined by ',' or 'x' (e.g. 4,3,32,32 or 3x7:int64); "
                         "a dim written as a name (batch) or -1 stays variable; dtype float32 by default")
+    p.add_argument("--inference-model", metavar="PREFIX", help="port a real Paddle inference model (PREFIX.json or "
+                   "PREFIX.pdmodel + PREFIX.pdiparams) instead of a Layer; see port_inference.py")
     p.add_argument("--out", metavar="DIR", required=True, help="the output directory (model.py, model.safetensors)")
     p.add_argument("--class-name", default="PortedModel", help="the generated nn.Module's class name")
     p.add_argument("--check", action="store_true", help="compare the Paddle layer and the written module on a "
@@ -134,14 +136,14 @@ def _dynamic_shapes(specs, sizes):
             for dims, _ in specs]
 
 
-def _random(dims, dt, gen):
+def _random(dims, dt, gen, int_high=10):
     import torch
 
     if dt.is_floating_point or dt.is_complex:
         return torch.randn(dims, generator=gen).to(dt)
     if dt == torch.bool:
         return torch.randint(0, 2, dims, generator=gen).bool()
-    return torch.randint(0, 10, dims, generator=gen).to(dt)
+    return torch.randint(0, int_high, dims, generator=gen).to(dt)
 
 
 def _build(spec, weights):
@@ -345,7 +347,7 @@ def _flat(o):
     return []
 
 
-def _check(model, out_dir, specs):
+def _check(model, out_dir, specs, int_high=10):
     """Max abs difference problems between the Paddle layer and the written module ([] when they agree)."""
     import torch
 
@@ -353,7 +355,7 @@ def _check(model, out_dir, specs):
     from ..jit.api import _to_torch_tree
 
     gen = torch.Generator().manual_seed(0)
-    inputs = [_random(d, dt, gen) for d, dt in specs]
+    inputs = [_random(d, dt, gen, int_high) for d, dt in specs]
     shapes = " x ".join(str(d) for d, _ in specs)
     with torch.no_grad():
         expected = _flat(_to_torch_tree(model(*[_normalize.wrap(x) for x in inputs])))
@@ -379,8 +381,12 @@ def _check(model, out_dir, specs):
 
 
 def run(args):
-    from safetensors.torch import save_file
+    if args.inference_model is not None:
+        from . import port_inference
 
+        return port_inference.run(args)
+    if args.model is None or not args.inputs:
+        raise CLIError("give MODULE:FACTORY with --example-input, or --inference-model PREFIX", EXIT_USAGE)
     if not args.class_name.isidentifier() or keyword.iskeyword(args.class_name):
         raise CLIError(f"--class-name {args.class_name!r} is not a Python identifier", EXIT_USAGE)
     specs = [_parse_input(s) for s in args.inputs]
@@ -392,25 +398,7 @@ def run(args):
     gen = __import__("torch").Generator().manual_seed(0)
     examples = [_random(d, dt, gen) for d, dt in _concrete(specs, sizes, 0)]
     src, state, _ = _trace(model, examples, args.class_name, _dynamic_shapes(specs, sizes), specs)
-
-    parent = os.path.dirname(out_dir)
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".port-", dir=parent)
-    try:
-        with open(os.path.join(tmp, "model.py"), "w") as f:
-            f.write(src)
-        save_file(state, os.path.join(tmp, "model.safetensors"),
-                  metadata={"paddle_on_torch.port": args.model})
-        if os.path.exists(out_dir):
-            old = out_dir + ".old-" + os.path.basename(tmp)
-            os.rename(out_dir, old)
-            os.rename(tmp, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    _write(out_dir, src, state, {"paddle_on_torch.port": args.model})
     print(f"wrote {os.path.join(args.out, 'model.py')} and model.safetensors ({len(state)} tensors)")
     if args.check:
         problems = []
@@ -422,3 +410,26 @@ def run(args):
             return EXIT_FAILED
         print("check: the written module matches the Paddle layer (1e-5)")
     return EXIT_OK
+
+
+def _write(out_dir, src, state, metadata):
+    """DIR/model.py + DIR/model.safetensors, atomically (a temporary directory renamed into place)."""
+    from safetensors.torch import save_file
+
+    parent = os.path.dirname(out_dir)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".port-", dir=parent)
+    try:
+        with open(os.path.join(tmp, "model.py"), "w") as f:
+            f.write(src)
+        save_file(state, os.path.join(tmp, "model.safetensors"), metadata=metadata)
+        if os.path.exists(out_dir):
+            old = out_dir + ".old-" + os.path.basename(tmp)
+            os.rename(out_dir, old)
+            os.rename(tmp, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
