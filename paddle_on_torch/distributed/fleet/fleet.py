@@ -39,10 +39,8 @@ class Fleet:
         self._user_defined_strategy = copy.deepcopy(strategy)
         # in dynamic mode Paddle sets up the collective environment whatever is_collective says
         self._is_collective = is_collective
-        from .. import parallel
-
         if _parallel._env_world_size() > 1:
-            parallel.init_parallel_env()
+            _parallel.init_parallel_env()
         if tp._HYBRID_PARALLEL_GROUP is None:
             self._init_hybrid_parallel_env()
         else:
