@@ -296,8 +296,7 @@ def np_vlmea(q, k, v, ql, kl, mask, scale, causal, pre):
     for i in range(b):
         nk = kl[i] + pre
         for r in range(ql[i]):
-            sc = (q[i, :, r] @ k[i, :, :nk].transpose(0, 2, 1)).squeeze(1) if False else \
-                np.einsum("hd,hkd->hk", q[i, :, r], k[i, :, :nk]) * scale
+            sc = np.einsum("hd,hkd->hk", q[i, :, r], k[i, :, :nk]) * scale
             if mask is not None:
                 sc = sc + mask[i, :, r, :nk]
             if causal:
@@ -450,7 +449,8 @@ def test_softmax_ce_opcheck_compile_and_errors():
     torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce.default, (x, lab, -100))
     torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce.default, (x, torch.full((6,), 3), 3))
     lse = torch.logsumexp(x.detach(), -1)
-    torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce_bwd.default, (x.detach(), lab, lse, torch.randn(6), -100))
+    torch.library.opcheck(torch.ops.paddle_on_torch.softmax_ce_bwd.default,
+                          (x.detach(), lab, lse, torch.randn(6), -100))
     f = torch.compile(lambda x, lab: ce.softmax_ce(x, lab, -100)[0].sum(), backend="aot_eager", fullgraph=True)
     f(x, lab).backward()
     g = x.grad.clone()
