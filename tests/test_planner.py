@@ -201,3 +201,45 @@ def test_seed_hybrid_mlp_input_mark_only_communicates_no_more_than_hand_marks(pa
     assert auto.estimate["comm_s"] <= hand.estimate["comm_s"] * (1 + 1e-9)
     if objective == "time":
         assert auto.estimate["step_s"] <= hand.estimate["step_s"] * (1 + 1e-9)
+
+
+def _gpt_block(paddle, h=512, heads=8):
+    F = paddle.nn.functional
+
+    class Block(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.ln1, self.ln2 = paddle.nn.LayerNorm(h), paddle.nn.LayerNorm(h)
+            self.q, self.k, self.v = (paddle.nn.Linear(h, h) for _ in range(3))
+            self.proj = paddle.nn.Linear(h, h)
+            self.fc1, self.fc2 = paddle.nn.Linear(h, 4 * h), paddle.nn.Linear(4 * h, h)
+
+        def forward(self, x):
+            b, s, _ = x.shape
+            y = self.ln1(x)
+            q, k, v = (t.reshape([b, s, heads, h // heads]).transpose([0, 2, 1, 3])
+                       for t in (self.q(y), self.k(y), self.v(y)))
+            att = F.softmax(paddle.matmul(q, k, transpose_y=True) * (h // heads) ** -0.5, axis=-1)
+            x = x + self.proj(paddle.matmul(att, v).transpose([0, 2, 1, 3]).reshape([b, s, h]))
+            return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+    with paddle.LazyGuard():
+        return Block()
+
+
+def test_gpt_block_1d_dp_then_sharded_under_memory_limit(paddle):
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    blk = _gpt_block(paddle)
+    dp = parallel.plan(blk, [paddle.zeros([64, 256, 512])], mesh, marks={0: [dist.Shard(0)]})
+    assert all(v == [dist.Replicate()] for v in dp.parameter_placements.values())
+    x = paddle.zeros([8, 256, 512])
+    full = parallel.plan(blk, [x], mesh, marks={0: [dist.Shard(0)]})
+    assert full.estimate["memory_per_rank"] > 45e6  # replicated parameters + Adam states do not fit
+    p = parallel.plan(blk, [x], mesh, marks={0: [dist.Shard(0)]}, memory_limit=45e6)
+    assert p.solver["feasible"] and p.estimate["memory_per_rank"] <= 45e6
+    pl = p.parameter_placements
+    # every weight matrix is split over the 4 ranks; the MLP is Megatron column/row
+    for name in ("q", "k", "v", "proj", "fc1", "fc2"):
+        assert pl[f"{name}.weight"][0] != dist.Replicate(), (name, pl)
+    assert pl["fc1.weight"] == [dist.Shard(1)] and pl["fc2.weight"] == [dist.Shard(0)]
