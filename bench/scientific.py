@@ -2,19 +2,26 @@
 
     python bench/scientific.py            # every side, each in its own subprocess, one run
     python bench/scientific.py --wall     # wall-clock time instead of process CPU time
+    python bench/scientific.py --sides shim,shim_static,torch     # only these sides
 
 The step is examples/pinn_poisson.py's `train_step` (2-D Poisson PINN: a 3x32 tanh MLP on 256
 interior + 256 boundary points; forward, u_xx and u_yy by paddle.grad(create_graph=True), backward
 through them, one Adam update).  Sides:
-- `shim`:   paddle_on_torch.install(), then the example's code as written (eager);
-- `torch`:  a hand-written plain-torch twin of the same step (below), eager;
-- `paddle`: real Paddle 3.3.1 running the example, when `import paddle` finds it.
+- `shim`:          paddle_on_torch.install(), then the example's code as written (eager);
+- `shim_static`:   the same with the example's loss function under
+                   paddle.jit.to_static(full_graph=True): forward and both second derivatives are
+                   one torch.compile (inductor) graph, then loss.backward(), Adam, clear_grad;
+- `torch`:         a hand-written plain-torch twin of the same step (below), eager;
+- `torch_compile`: the twin's loss function under torch.compile(fullgraph=True) (dynamo config
+                   trace_autograd_ops=True, as to_static sets it), the reference for to_static;
+- `paddle`:        real Paddle 3.3.1 running the example, when `import paddle` finds it.
 Every side starts from the weights in tests/data/pinn/init.pdparams and first checks its first
 losses against real Paddle's recorded curve (tests/data/pinn/losses.npz), then times the step.
+The compiled sides report their compile time (first call minus one step) separately.
 One thread per side (OMP_NUM_THREADS=1, torch.set_num_threads(1)); the clock is process CPU time
 (time spent descheduled on a loaded machine does not count), best over repeats.
-Target (issue 5): shim eager within 1.1x of plain-torch eager.  The to_static (compiled) variant
-of this benchmark is a later task (static graphs, issue 9) and is not measured here.
+Targets (issue 5): shim eager within 1.1x of plain-torch eager; to_static at least 2x faster than
+plain-torch eager.
 """
 import json
 import os
@@ -51,12 +58,16 @@ def _example():
 
     spec = importlib.util.spec_from_file_location("pinn_poisson", os.path.join(ROOT, "examples", "pinn_poisson.py"))
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dynamo (to_static) looks the module up by name
     spec.loader.exec_module(mod)
     return mod
 
 
 def _paddle_side(impl):
-    """(first losses, step function) for the example under paddle_on_torch or real Paddle."""
+    """(first losses, step function, compile seconds) for the example under paddle_on_torch (eager or
+    to_static) or real Paddle."""
+    static = impl == "shim_static"
+    impl = "shim" if static else impl
     if impl == "shim":
         import paddle_on_torch
 
@@ -76,14 +87,34 @@ def _paddle_side(impl):
     model.set_state_dict(paddle.load(os.path.join(DATA, "init.pdparams")))
     xy, f, boundary = pinn.make_batch()
     opt = paddle.optimizer.Adam(learning_rate=1e-3, parameters=model.parameters())
-    losses = [float(pinn.train_step(model, opt, xy, f, boundary)) for _ in range(CHECK_STEPS)]
-    return losses, lambda: pinn.train_step(model, opt, xy, f, boundary)
+    if not static:
+        losses = [float(pinn.train_step(model, opt, xy, f, boundary)) for _ in range(CHECK_STEPS)]
+        return losses, lambda: pinn.train_step(model, opt, xy, f, boundary), None
+    loss_fn = paddle.jit.to_static(pinn.loss_fn, full_graph=True)
+
+    def step():  # train_step with the compiled loss
+        loss = loss_fn(model, xy, f, boundary)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    return _compiled_losses(step)
+
+
+def _compiled_losses(step):
+    """First losses of a compiled step, and the compile time: the first call minus a later one."""
+    t = time.perf_counter()
+    losses = [float(step())]
+    first = time.perf_counter() - t
+    t = time.perf_counter()
+    losses += [float(step()) for _ in range(CHECK_STEPS - 1)]
+    return losses, step, first - (time.perf_counter() - t) / (CHECK_STEPS - 1)
 
 
 # ---------------------------------------------------------------- the plain-torch twin
 
 
-def _torch_side():
+def _torch_side(compiled=False):
     import numpy as np
     import torch
 
@@ -103,20 +134,29 @@ def _torch_side():
     xy = inner.clone().requires_grad_(True)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
 
-    def step():
+    def loss_fn(xy, f, boundary):
         u = model(xy)
         (du,) = torch.autograd.grad(u.sum(), xy, create_graph=True)
         (d2x,) = torch.autograd.grad(du[:, 0].sum(), xy, create_graph=True)
         (d2y,) = torch.autograd.grad(du[:, 1].sum(), xy, create_graph=True)
         residual = d2x[:, 0:1] + d2y[:, 1:2] + f
-        loss = torch.mean(residual * residual) + 10.0 * torch.mean(model(boundary) ** 2)
+        return torch.mean(residual * residual) + 10.0 * torch.mean(model(boundary) ** 2)
+
+    if compiled:
+        torch._dynamo.config.trace_autograd_ops = True  # autograd.grad inside the graph
+        loss_fn = torch.compile(loss_fn, fullgraph=True)
+
+    def step():
+        loss = loss_fn(xy, f, boundary)
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=False)  # Paddle's clear_grad zeroes in place
         return loss
 
+    if compiled:
+        return _compiled_losses(step)
     losses = [float(step()) for _ in range(CHECK_STEPS)]
-    return losses, step
+    return losses, step, None
 
 
 def _collocation(n_interior=256, n_boundary=64, seed=0):
@@ -139,12 +179,16 @@ def worker(side, wall):
     import numpy as np
 
     try:
-        losses, step = _torch_side() if side == "torch" else _paddle_side(side)
+        losses, step, compile_s = _torch_side(side == "torch_compile") if side.startswith("torch") \
+            else _paddle_side(side)
     except ImportError as e:
         return {"side": side, "skipped": str(e)}
     want = np.load(os.path.join(DATA, "losses.npz"))["losses"][:CHECK_STEPS]
     err = float(np.max(np.abs(np.asarray(losses) - want) / want))
-    return {"side": side, "ms": _time(step, wall), "loss_rel_err": err}
+    return {"side": side, "ms": _time(step, wall), "loss_rel_err": err, "compile_s": compile_s}
+
+
+SIDES = ("shim", "shim_static", "torch", "torch_compile", "paddle")
 
 
 def main(argv):
@@ -153,8 +197,11 @@ def main(argv):
         print(json.dumps(worker(argv[argv.index("--worker") + 1], wall)))
         return
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="3", PYTHONPATH=ROOT)
+    sides = SIDES
+    if "--sides" in argv:
+        sides = tuple(argv[argv.index("--sides") + 1].split(","))
     results = {}
-    for side in ("shim", "torch", "paddle"):
+    for side in sides:
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", side] + (["--wall"] if wall else [])
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
@@ -164,21 +211,23 @@ def main(argv):
             results[side] = json.loads(lines[-1])
     clock = "wall" if wall else "process CPU"
     print(f"PINN step (2-D Poisson, 3x32 tanh MLP, 512 points, 2nd derivatives + backward + Adam), "
-          f"one thread, {clock} time, best of {REPEATS}:")
-    for side in ("shim", "torch", "paddle"):
+          f"one thread, {clock} time, best of {REPEATS}; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}:")
+    for side in sides:
         r = results[side]
         if "skipped" in r:
-            print(f"  {side:7s} skipped: {r['skipped']}")
+            print(f"  {side:13s} skipped: {r['skipped']}")
         else:
             ok = "ok" if r["loss_rel_err"] < 1e-4 else "MISMATCH"
-            print(f"  {side:7s} {r['ms']:8.3f} ms/step   first {CHECK_STEPS} losses vs real Paddle's recording: "
-                  f"max rel err {r['loss_rel_err']:.1e} ({ok})")
-    s, t, p = (results[k].get("ms") for k in ("shim", "torch", "paddle"))
-    if s and t:
-        print(f"  shim / torch  = {s / t:.3f}x   (target <= 1.1x)")
-    if s and p:
-        print(f"  shim / paddle = {s / p:.3f}x")
-    print("  to_static: not measured yet (static graphs are a later task, issue 9)")
+            comp = f"   compile {r['compile_s']:.1f} s" if r.get("compile_s") is not None else ""
+            print(f"  {side:13s} {r['ms']:8.3f} ms/step   first {CHECK_STEPS} losses vs real Paddle's recording: "
+                  f"max rel err {r['loss_rel_err']:.1e} ({ok}){comp}")
+    ms = {k: results[k].get("ms") for k in sides}
+    for a, b, note in (("shim", "torch", "target <= 1.1x"), ("shim", "paddle", ""),
+                       ("shim_static", "torch", "target <= 0.5x, i.e. >= 2x faster"),
+                       ("shim_static", "torch_compile", ""), ("shim_static", "shim", "")):
+        if ms.get(a) and ms.get(b):
+            print(f"  {a} / {b} = {ms[a] / ms[b]:.3f}x" + (f"   ({note})" if note else ""))
 
 
 if __name__ == "__main__":
