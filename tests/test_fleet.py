@@ -284,10 +284,11 @@ def test_fleet_namespace(paddle):
 @dist_job
 def test_tensor_parallel_four_ranks():
     """dp 2 x mp 2: Column/Row/Vocab/CrossEntropy vs dense twins (1e-5), layout, RNG tracker, recompute,
-    TensorParallel + HybridParallelOptimizer with global-norm clip vs one dense step."""
+    TensorParallel + HybridParallelOptimizer with global-norm clip vs one dense step, sequence-parallel
+    Column/Row layers with Scatter/Gather ops and the sequence-parallel gradient hooks vs the dense block."""
     out = _torchrun(4, os.path.join(SCRIPTS, "fleet_tp.py"), timeout=240)
     for r in range(4):
-        for key in ("HCG", "LINEAR", "VOCAB", "RNG", "RECOMPUTE", "OPTIMIZER", "ALL"):
+        for key in ("HCG", "LINEAR", "VOCAB", "RNG", "RECOMPUTE", "OPTIMIZER", "SEQUENCE PARALLEL", "ALL"):
             assert f"{key} OK" in out[r], out[r]
 
 

@@ -184,4 +184,33 @@ np.testing.assert_allclose(net.row.weight.numpy(), rows(ref.row.weight.numpy()),
 np.testing.assert_allclose(net.norm.weight.numpy(), ref.norm.weight.numpy(), **close)
 np.testing.assert_allclose(net.row.bias.numpy(), ref.row.bias.numpy(), **close)
 print("OPTIMIZER OK", flush=True)
+
+# sequence parallel: [seq, batch, hidden] split on seq between the TP matmuls, equal to the dense block
+from paddle.distributed.fleet.utils import sequence_parallel_utils as spu
+
+ln, col = paddle.nn.LayerNorm(8), spu.ColumnSequenceParallelLinear(8, 6, has_bias=True, gather_output=False)
+row = spu.RowSequenceParallelLinear(6, 8, has_bias=True, input_is_parallel=True)
+for p in ln.parameters():
+    spu.mark_as_sequence_parallel_parameter(p)
+assert spu.is_sequence_parallel_parameter(row.bias) and not spu.is_sequence_parallel_parameter(row.weight)
+col.weight.set_value(cols(W1)), col.bias.set_value(cols(b1))
+row.weight.set_value(rows(W1.T.copy())), row.bias.set_value(W1[:, 0].copy())
+dln, dcol, drow = paddle.nn.LayerNorm(8), paddle.nn.Linear(8, 6), paddle.nn.Linear(6, 8)
+dcol.weight.set_value(W1), dcol.bias.set_value(b1), drow.weight.set_value(W1.T.copy())
+drow.bias.set_value(row.bias.numpy())
+block = paddle.nn.LayerList([ln, col, row])
+spu.register_sequence_parallel_allreduce_hooks(block, accumulation_steps=1, fuse_sequence_parallel_allreduce=False)
+S = full(4, 2, 8)
+x, xd = t(S, True), t(S, True)
+y = spu.GatherOp.apply(row(F.relu(col(ln(spu.ScatterOp.apply(x))))))
+yd = drow(F.relu(dcol(dln(xd))))
+np.testing.assert_allclose(y.numpy(), yd.numpy(), **close)
+(y * y).sum().backward()
+(yd * yd).sum().backward()
+np.testing.assert_allclose(x.grad.numpy(), xd.grad.numpy(), **close)
+np.testing.assert_allclose(ln.weight.grad.numpy(), dln.weight.grad.numpy(), **close)
+np.testing.assert_allclose(row.bias.grad.numpy(), drow.bias.grad.numpy(), **close)
+np.testing.assert_allclose(col.weight.grad.numpy(), cols(dcol.weight.grad.numpy()), **close)
+np.testing.assert_allclose(row.weight.grad.numpy(), rows(drow.weight.grad.numpy()), **close)
+print("SEQUENCE PARALLEL OK", flush=True)
 print("ALL OK", flush=True)

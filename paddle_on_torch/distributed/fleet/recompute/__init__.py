@@ -1,1 +1,1 @@
-from .recompute import recompute, recompute_sequential  # noqa: F401
+from .recompute import recompute, recompute_hybrid, recompute_sequential  # noqa: F401

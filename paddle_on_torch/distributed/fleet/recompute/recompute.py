@@ -15,7 +15,7 @@ import torch.utils.checkpoint as _ckpt
 from ...._normalize import wrap
 from ....tensor.tensor import Tensor
 
-__all__ = ["recompute", "recompute_sequential"]
+__all__ = ["recompute", "recompute_sequential", "recompute_hybrid"]
 
 
 def _to_torch(obj):
@@ -75,3 +75,9 @@ def recompute_sequential(ctx, functions, *args, **kwargs):
         x = recompute(chunk(lo, min(lo + size, len(layers))), *(x if isinstance(x, tuple) else (x,)),
                       preserve_rng_state=preserve, **kwargs)
     return x
+
+
+def recompute_hybrid(ctx, function, *args, **kwargs):
+    """Paddle's recompute for hybrid parallel (ctx: mp_group, offload, partition): offload and partition
+    are memory placements of the saved inputs; the computation and gradients are recompute's."""
+    return recompute(function, *args, preserve_rng_state=ctx.get("preserve_rng_state", True), **kwargs)
