@@ -211,6 +211,8 @@ class _Runner:
         val_map = {}
         g.graph_copy(prog.graph, val_map)
         g.output(tuple(val_map[n] for n in fetch_nodes))
+        for n in g.nodes:  # the fake values stay with the Program: compile/export make their own
+            n.meta.pop("val", None)
         root = torch.nn.Module()
         for k, v in prog._consts.items():
             setattr(root, k, v)
@@ -267,7 +269,12 @@ class Executor:
         if kind == "feed":
             if name not in feed:
                 raise KeyError(name)
-            return _to_torch(feed[name], meta["val"].dtype)
+            value, dtype = feed[name], meta["dtype"]
+            have = getattr(value, "dtype", None)
+            if isinstance(value, np.ndarray) and have != torch.empty((), dtype=dtype).numpy().dtype:
+                raise ValueError(f"The data type of fed Variable '{name}' must be '{_dtypes.dtype_name(dtype)}', "
+                                 f"but received '{have}'")
+            return _to_torch(value, dtype)
         t = scope._get(name)
         if t is None:
             raise RuntimeError(f"(NotFound) Cannot find {name} in scope.\n  [Hint: var should not be null.] (run "

@@ -183,7 +183,8 @@ def _dump_graph(graph):
 
     rows = []
     for n in graph.nodes:
-        meta = {k: v for k, v in n.meta.items() if k in ("kind", "pname", "backward", "optimizer", "name")}
+        meta = {k: v for k, v in n.meta.items() if k in ("kind", "pname", "backward", "optimizer", "name", "dtype",
+                                                         "shape")}
         if "val" in n.meta and isinstance(n.meta["val"], torch.Tensor):
             v = n.meta["val"]
             meta["spec"] = ([d if isinstance(d, int) else -1 for d in v.shape], v.dtype)

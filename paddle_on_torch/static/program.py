@@ -322,7 +322,7 @@ class Program:
         with _state.suspend():
             fake = _state.fake_mode.from_tensor(real, symbolic_context=StatelessSymbolicContext(dynamic_sizes=dyn))
         node = self._placeholder(name)
-        node.meta.update(kind="feed", pname=name, val=fake)
+        node.meta.update(kind="feed", pname=name, val=fake, dtype=dtype, shape=list(shape))
         self._feeds[name] = node
         self._vars[id(fake)] = (fake, node)
         for i, d in enumerate(fake.shape):
