@@ -133,11 +133,15 @@ def test_explain_save_load(paddle, tmp_path, capsys):
     assert capsys.readouterr().out.strip() == text.strip()
     for word in ("l1.weight", "[64, 256]", "marked", "estimated step", "peak memory per rank", "collective"):
         assert word in text
+    acts = p.explain(print_=False, activations=True)
+    assert "mm" in acts and "backward" in acts and "DTensor propagation" in acts
+    assert {a["part"] for a in p.activations} == {"forward", "backward"}
     path = tmp_path / "plan.json"
     p.save(str(path))
     q = parallel.load(str(path))
     assert q.parameter_placements == p.parameter_placements
     assert q.mesh == mesh and q.estimate == p.estimate and q.explain(print_=False) == text
+    assert q.activations == p.activations
 
 
 def test_1024_rank_mesh_plans_without_processes(paddle):

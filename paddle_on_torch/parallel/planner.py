@@ -142,8 +142,18 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
         for n in names:
             tied = f"tied with {len(names) - 1} other(s); " if len(names) > 1 else ""
             why[n] = tied + alt
+    fallbacks = set(result.fallbacks)
+    activations = []
+    for node in cap.graph.nodes:
+        v, pl = node.meta.get("val"), result.placements.get(node)
+        if node.op != "call_function" or not isinstance(v, torch.Tensor) or not pl or not hasattr(pl[0], "is_shard"):
+            continue
+        activations.append({"name": node.name, "op": str(getattr(node.target, "__name__", node.target)),
+                            "shape": list(v.shape), "placements": _pl_str(pl),
+                            "part": "forward" if node in cap.forward else "backward",
+                            "why": "rule: replicate-fallback" if node.name in fallbacks else "DTensor propagation"})
     return Plan(
-        mesh=mesh, topology=topology, objective=objective, memory_limit=limit,
+        mesh=mesh, topology=topology, objective=objective, memory_limit=limit, activations=activations,
         leaves=[{"name": n, "kind": k, "shape": list(s), "placements": _pl_str(final[n]), "why": why[n]}
                 for (n, k), s in zip(cap.leaves, cap.shapes)],
         collectives=[{"where": w, "why": y, "kind": k, "mesh_dim": d, "bytes": b, "seconds": s}
@@ -192,8 +202,10 @@ def _fmt_bytes(n):
 class Plan:
     """Placements for every parameter and input of a layer on a mesh, with the estimate behind them."""
 
-    def __init__(self, mesh, topology, objective, memory_limit, leaves, collectives, estimate, solver):
+    def __init__(self, mesh, topology, objective, memory_limit, leaves, collectives, estimate, solver,
+                 activations=()):
         self.mesh, self.topology, self.objective, self.memory_limit = mesh, topology, objective, memory_limit
+        self.activations = list(activations)  # every op's output in the step: name, op, shape, placements
         self.leaves, self.collectives, self.estimate, self.solver = leaves, collectives, estimate, solver
 
     # ------------------------------------------------------------- reading
@@ -209,9 +221,10 @@ class Plan:
     def parameter_placements(self):
         return {lf["name"]: self.placements(lf["name"]) for lf in self.leaves if lf["kind"] == "param"}
 
-    def explain(self, print_=True):
+    def explain(self, print_=True, activations=False):
         """A table of every leaf (shape, placements, why), every collective (bytes, estimated time, summed
-        over identical ones) and the estimate per rank; printed, and returned."""
+        over identical ones) and the estimate per rank; printed, and returned.  `activations=True` adds
+        every op output of the step (forward and backward) with its placements."""
         lines = [f"Plan on mesh {self.mesh.shape} {self.mesh.dim_names}, objective {self.objective}, solver "
                  f"{self.solver['method']} ({'optimal' if self.solver['optimal'] else 'heuristic'}, "
                  f"{self.solver['evaluations']} evaluations, {self.solver['total_s']:.2f} s)"]
@@ -219,6 +232,13 @@ class Plan:
         lines.append(f"{'tensor':<{w}}  {'shape':<16} {'placements':<22} why")
         for lf in self.leaves:
             lines.append(f"{lf['name']:<{w}}  {str(lf['shape']):<16} {lf['placements']:<22} {lf['why']}")
+        if activations:
+            lines.append("")
+            wa = max([len(a["name"]) for a in self.activations] + [10])
+            lines.append(f"{'activation':<{wa}}  {'op':<28} {'shape':<20} {'placements':<16} part      why")
+            for a in self.activations:
+                lines.append(f"{a['name']:<{wa}}  {a['op']:<28} {str(a['shape']):<20} {a['placements']:<16} "
+                             f"{a['part']:<9} {a['why']}")
         lines.append("")
         lines.append(f"{'collective':<15} {'mesh dim':<9} {'bytes':>12} {'est. time':>11}  where")
         agg = {}
@@ -291,7 +311,7 @@ class Plan:
                          "dim_names": self.mesh.dim_names},
                 "topology": self.topology.to_dict(), "objective": self.objective, "memory_limit": self.memory_limit,
                 "leaves": self.leaves, "collectives": self.collectives, "estimate": self.estimate,
-                "solver": self.solver}
+                "solver": self.solver, "activations": self.activations}
 
     def save(self, path):
         with open(path, "w") as f:
@@ -304,7 +324,7 @@ class Plan:
         m = d["mesh"]
         mesh = ProcessMesh(np.array(m["process_ids"]).reshape(m["shape"]).tolist(), dim_names=m["dim_names"])
         return cls(mesh, Topology(**d["topology"]), d["objective"], d["memory_limit"], d["leaves"],
-                   d["collectives"], d["estimate"], d["solver"])
+                   d["collectives"], d["estimate"], d["solver"], d.get("activations", ()))
 
     @classmethod
     def load(cls, path):

@@ -90,6 +90,9 @@ class Evaluator:
         self._sig = {i: (self.nodes[i].target, _signature(self.nodes[i].args), _signature(self.nodes[i].kwargs))
                      for i, kind, _ in self._steps if kind == "op"}
 
+    def _resolve(self, p):
+        return self._pls[p] if isinstance(p, int) else tuple(None if q is None else self._resolve(q) for q in p)
+
     def pid(self, placements):
         i = self._ids.get(placements)
         if i is None:
@@ -227,8 +230,7 @@ class Evaluator:
         ev.memory = ev.param_memory + sum(self.local_bytes(i, pl[i]) for i in self._saved
                                           if isinstance(pl[i], int))
         if detail:
-            ev.placements = {self.nodes[i]: (self._pls[p] if isinstance(p, int) else p) for i, p in enumerate(pl)
-                             if p is not None}
+            ev.placements = {self.nodes[i]: self._resolve(p) for i, p in enumerate(pl) if p is not None}
         return ev
 
 
