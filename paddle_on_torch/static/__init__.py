@@ -11,7 +11,7 @@ from .input import InputSpec  # noqa: F401
 from .program import (  # noqa: F401
     Program, Variable, default_main_program, default_startup_program, name_scope, program_guard)
 from .executor import (  # noqa: F401
-    BuildStrategy, CompiledProgram, ExecutionStrategy, Executor, Scope, global_scope, scope_guard)
+    BuildStrategy, CompiledProgram, ExecutionStrategy, Executor, Scope, global_scope, graph_module, scope_guard)
 from .backward import append_backward, gradients  # noqa: F401
 from .io import (  # noqa: F401
     load, load_inference_model, load_program_state, save, save_inference_model, set_program_state)

@@ -203,6 +203,27 @@ def _fetch_key(f):
     return f if isinstance(f, str) else id(f._t if hasattr(f, "_t") else f)
 
 
+def _effect(n):
+    """Nodes that run for what they do, not what they return: optimizer / backward / control-flow nodes
+    recorded without outputs, and in-place torch calls."""
+    if n.op == "output" or n.meta.get("optimizer") or n.meta.get("effect"):
+        return True
+    return n.op == "call_function" and getattr(n.target, "__name__", "").endswith("_") and \
+        not getattr(n.target, "__name__", "").endswith("__")
+
+
+def _prune(g):
+    """Drop what neither the fetch list nor a side effect needs (data vars nobody uses need no feed)."""
+    live = set()
+    for n in reversed(list(g.nodes)):
+        if n in live or _effect(n):
+            live.add(n)
+            live.update(n.all_input_nodes)
+    for n in reversed(list(g.nodes)):
+        if n not in live:
+            g.erase_node(n)
+
+
 class _Runner:
     """One Program + fetch list compiled to a GraphModule; placeholders in graph order."""
 
@@ -211,6 +232,7 @@ class _Runner:
         val_map = {}
         g.graph_copy(prog.graph, val_map)
         g.output(tuple(val_map[n] for n in fetch_nodes))
+        _prune(g)
         for n in g.nodes:  # the fake values stay with the Program: compile/export make their own
             n.meta.pop("val", None)
         root = torch.nn.Module()
@@ -221,6 +243,20 @@ class _Runner:
         self.gm = torch.fx.GraphModule(root, g)
         self.inputs = [n.meta for n in g.nodes if n.op == "placeholder"]
         self.needs_grad = any(n.meta.get("backward") for n in prog.graph.nodes)
+        self._compiled = None
+
+    def compiled(self):
+        if self._compiled is None:
+            self._compiled = torch.compile(self.gm)
+        return self._compiled
+
+
+def graph_module(program, fetch_list):
+    """The program as a torch.fx GraphModule returning the fetch list, and the names of its inputs
+    (data vars by name, then parameters by name, as the scope holds them)."""
+    fetch_list = list(fetch_list) if isinstance(fetch_list, (list, tuple)) else [fetch_list]
+    runner = _Runner(program, [program._node_of(f) for f in fetch_list])
+    return runner.gm, [m.get("pname") for m in runner.inputs]
 
 
 class Executor:
@@ -235,7 +271,9 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
         program = _prog.default_main_program() if program is None else program
-        if isinstance(program, CompiledProgram):
+        use_compile = False
+        if isinstance(program, CompiledProgram):  # Paddle's CINN switch: run through torch.compile
+            use_compile = bool(getattr(program._build_strategy, "build_cinn_pass", False))
             program = program._program
         if hasattr(program, "_run_imported"):  # a loaded inference model
             return program._run_imported(feed or {}, fetch_list, return_numpy)
@@ -260,7 +298,7 @@ class Executor:
         with _prog.running():
             args = [self._input(meta, feed, scope) for meta in runner.inputs]
             with torch.set_grad_enabled(runner.needs_grad):
-                outs = runner.gm(*args)
+                outs = runner.compiled()(*args) if use_compile else runner.gm(*args)
             return [self._output(o, return_numpy) for o in outs]
 
     @staticmethod

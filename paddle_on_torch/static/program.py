@@ -125,6 +125,8 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
     node = prog.graph.call_function(target, tuple(nargs), nkwargs)
     if meta:
         node.meta.update(meta)
+    if force:
+        node.meta["effect"] = True
     prog._bind(out, node, in_ids)
     prog._version += 1
     return out
@@ -315,8 +317,6 @@ class Program:
             return self.graph.placeholder(name)
 
     def _data(self, name, shape, dtype):
-        if name in self._feeds:
-            raise ValueError(f"data var '{name}' is already defined in this program")
         dyn = [DimDynamic.DYNAMIC if d == -1 else DimDynamic.STATIC for d in shape]
         real = torch.empty([_HINT if d == -1 else d for d in shape], dtype=dtype)
         with _state.suspend():

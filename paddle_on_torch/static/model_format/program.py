@@ -125,8 +125,9 @@ def read_pir_json(data, what):
 def _read_block(block, prog, top=False):
     args = []
     for a in block.get("args", []) or []:
-        args.append(a["%"])
-        prog.types[a["%"]] = _type(a.get("TT"), "")
+        vid = a.get("%", a.get("#"))  # block arguments carry their (negative) id under "#"
+        args.append(vid)
+        prog.types[vid] = _type(a.get("TT"), "")
     ops = []
     for o in block["ops"]:
         name = o["#"]
