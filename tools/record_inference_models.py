@@ -104,6 +104,26 @@ class OpsNet(nn.Layer):
         return cls.astype("int32"), vals, idx, paddle.exp(-st.abs()), t, z[:, 1:3, ::2, :].unsqueeze(0).sum(0)
 
 
+class ControlNet(nn.Layer):
+    """Data-dependent control flow: to_static turns the `if` into pd_op.if and the loop into pd_op.while."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x, n):
+        y = self.fc(x)
+        if y.mean() > 0:
+            y = y * 2.0 + x
+        else:
+            y = y - 1.0
+        i = paddle.zeros([1], "int64")
+        while i < n:
+            y = F.relu(y) + 0.5 * y
+            i = i + 1
+        return y, i
+
+
 def _zoo(name, **kwargs):
     import importlib
 
@@ -147,6 +167,8 @@ MODELS = {
     "encoder": (EncoderNet, [InputSpec([None, 7, 16], "float32", "x"), InputSpec([None, 1, 7, 7], "float32", "mask")],
                 lambda r: [_f(r, [2, 7, 16]), np.where(np.arange(7)[None, None, None, :] < np.array([7, 5])[:, None, None, None],
                                                        0.0, -1e9).repeat(7, axis=2).astype("float32")]),
+    "control": (ControlNet, [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")],
+                lambda r: [_f(r, [3, 4]), np.array([3], dtype="int64")]),
     "ops": (OpsNet, [InputSpec([None, 4, 8, 8], "float32", "x"), InputSpec([None, 3], "int64", "ids")],
             lambda r: [_f(r, [2, 4, 8, 8]), _ids(r, [2, 3], 10)]),
 }
@@ -209,8 +231,13 @@ def record(name, fmt):
     ref = ref if isinstance(ref, (list, tuple)) else [ref]
     for o, r in zip(outs, ref):
         np.testing.assert_allclose(o, r.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"{name}/{fmt}")
+    extra = {}
+    if name == "control":  # the other branch and a loop that does not run: a second input set
+        other = [-10.0 * arrays[0], np.array([0], dtype="int64")]
+        extra = {**{f"input{i}b": a for i, a in enumerate(other)},
+                 **{f"output{i}b": o for i, o in enumerate(predict(prefix, ".json", other))}}
     np.savez(os.path.join(d, "io.npz"), **{f"input{i}": a for i, a in enumerate(arrays)},
-             **{f"output{i}": o for i, o in enumerate(outs)})
+             **{f"output{i}": o for i, o in enumerate(outs)}, **extra)
     print(f"{name}/{fmt}: {len(outs)} outputs, files {sorted(os.listdir(d))}")
 
 
