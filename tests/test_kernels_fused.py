@@ -471,3 +471,14 @@ def test_softmax_ce_all_neg_inf_row_and_fp64():
     xd = torch.randn(4, 7, dtype=torch.float64, requires_grad=True)
     lab = torch.tensor([0, 6, 3, 1])
     assert torch.autograd.gradcheck(lambda t: ce.fused_softmax_cross_entropy(t, lab), (xd,))
+
+
+@pytest.mark.parametrize("backend", BACKENDS[1:], indirect=True)
+def test_big_outputs_on_huge_pages_are_right(backend):
+    """Outputs of 32 MiB and more are madvised for transparent huge pages before the kernel writes them."""
+    torch.manual_seed(0)
+    x = torch.randn(2048, 4096 + 3)[:, 3:]  # 32 MiB, rows not 2 MiB-aligned in the source
+    w = torch.randn(4096)
+    got = fused.fused_norm(x.contiguous(), None, None, w, None, 1e-6, 1.0, True)[0]
+    torch.testing.assert_close(got, fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0])
+    torch.testing.assert_close(fused.fused_swiglu(x, x), fused.ref_swiglu(x, x))

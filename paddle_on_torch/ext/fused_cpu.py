@@ -16,6 +16,9 @@ SOURCE = r"""
 #include <c10/util/Half.h>
 #include <cmath>
 #include <limits>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <vector>
 
 using at::vec::Vectorized;
@@ -87,6 +90,24 @@ static inline void row_affine(const float* s, float shift, float scale, const fl
   }
 }
 
+// ------------------------------------------------------------ big outputs
+// A fresh multi-MiB output is faulted in 4 KiB page by page on first touch, which costs more than the
+// kernels themselves at [4096, 4096].  For outputs of 32 MiB and more, ask for transparent huge pages
+// on the (still untouched) buffer: 2 MiB faults instead.  Only our own outputs are affected, unlike
+// THP_MEM_ALLOC_ENABLE, which changes every allocation (and slows mid-size tensors down).
+static at::Tensor big_empty(at::IntArrayRef sizes, const at::TensorOptions& opt) {
+  at::Tensor t = at::empty(sizes, opt);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t n = t.nbytes(), huge = size_t(2) << 20;
+  if (n >= (size_t(32) << 20)) {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(t.data_ptr());
+    const uintptr_t a = (p + huge - 1) & ~(huge - 1), e = (p + n) & ~(huge - 1);
+    if (e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);  // advisory: failure is harmless
+  }
+#endif
+  return t;
+}
+
 // ------------------------------------------------------------ dtype plumbing
 // A row of T is read as float: fp32 rows are used in place, others converted into a buffer.
 
@@ -132,9 +153,9 @@ static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::opt
     TORCH_CHECK(out.sizes() == x.sizes() && out.scalar_type() == x.scalar_type() && out.is_contiguous(),
                 "norm_fwd_out: out must be a contiguous tensor of x's shape and dtype");
   } else {
-    out = at::empty({M, N}, x.options());
+    out = big_empty({M, N}, x.options());
   }
-  at::Tensor res_out = has_res ? at::empty({M, N}, x.options()) : at::empty({0}, x.options());
+  at::Tensor res_out = has_res ? big_empty({M, N}, x.options()) : at::empty({0}, x.options());
   auto fopt = x.options().dtype(at::kFloat);
   at::Tensor mean = rms ? at::empty({0}, fopt) : at::empty({M}, fopt);
   at::Tensor rstd = at::empty({M}, fopt);
@@ -199,7 +220,7 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
   const int64_t M = s.size(0), N = s.size(1);
   at::Tensor w = as_float(weight);
   const float* pw = fptr(w);
-  at::Tensor ds = at::empty({M, N}, s.options());
+  at::Tensor ds = big_empty({M, N}, s.options());
   const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), (M + row_grain(N) - 1) / row_grain(N)));
   const bool part = want_dw || want_db;
   at::Tensor pdw = at::zeros({want_dw ? nchunks : 0, N}, s.options().dtype(at::kFloat));
@@ -266,7 +287,7 @@ at::Tensor rope_fwd(const at::Tensor& x, const at::Tensor& cos, const at::Tensor
               cos.stride(2) == 1 && sin.strides() == cos.strides(), "rope_fwd: bad sin/cos");
   const int64_t A0 = x.size(0), A1 = x.size(1), H = x.size(2), D = x.size(3), h = D / 2;
   const int64_t cs0 = cos.size(0) == 1 ? 0 : cos.stride(0), cs1 = cos.size(1) == 1 ? 0 : cos.stride(1);
-  at::Tensor out = at::empty_like(x);
+  at::Tensor out = big_empty(x.sizes(), x.options());
   const float* pc = cos.data_ptr<float>();
   const float* psn = sin.data_ptr<float>();
   DISPATCH_FLOATING(x.scalar_type(), "rope_fwd", [&] {
@@ -321,7 +342,7 @@ static inline fVec vsigmoid(const fVec& x) {
 at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
   TORCH_CHECK(x.dim() == 2 && y.dim() == 2 && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_fwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
-  at::Tensor out = at::empty({M, N}, x.options());
+  at::Tensor out = big_empty({M, N}, x.options());
   DISPATCH_FLOATING(x.scalar_type(), "swiglu_fwd", [&] {
     const scalar_t* px = x.data_ptr<scalar_t>();
     const scalar_t* py = y.data_ptr<scalar_t>();
@@ -349,7 +370,7 @@ at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
 std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
   TORCH_CHECK(g.is_contiguous() && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_bwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
-  at::Tensor dx = at::empty({M, N}, x.options()), dy = at::empty({M, N}, x.options());
+  at::Tensor dx = big_empty({M, N}, x.options()), dy = big_empty({M, N}, x.options());
   DISPATCH_FLOATING(x.scalar_type(), "swiglu_bwd", [&] {
     const scalar_t* pg = g.data_ptr<scalar_t>();
     const scalar_t* px = x.data_ptr<scalar_t>();
@@ -442,7 +463,7 @@ at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::
   const int64_t* pl = lab.data_ptr<int64_t>();
   const float* pg = gf.data_ptr<float>();
   const float* plse = lsef.data_ptr<float>();
-  at::Tensor dx = at::empty({M, V}, logits.options());
+  at::Tensor dx = big_empty({M, V}, logits.options());
   DISPATCH_FLOATING(logits.scalar_type(), "ce_bwd", [&] {
     const scalar_t* px = logits.data_ptr<scalar_t>();
     scalar_t* pd = dx.data_ptr<scalar_t>();
