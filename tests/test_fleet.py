@@ -196,6 +196,9 @@ def test_pipeline_layer_one_stage_train_batch(fleet, paddle):
     assert all(p.grad is None or float(p.grad.abs().sum()) == 0 for p in pl.parameters())  # cleared
     ev = model.eval_batch([x, y], compute_loss=True)
     np.testing.assert_allclose(float(ev), float(paddle.nn.MSELoss()(ref(x), y)), rtol=1e-6)
+    # Paddle's one-stage eval_batch computes the loss whatever compute_loss says and keeps the mode
+    np.testing.assert_allclose(float(model.eval_batch([x, y])), float(ev), rtol=1e-6)
+    assert pl.training
     with pytest.raises(AssertionError, match="micro_batch_size"):
         model.train_batch([x[:4], y[:4]], opt)
 

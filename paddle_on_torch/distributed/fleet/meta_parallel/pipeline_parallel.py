@@ -170,7 +170,11 @@ class PipelineParallel(MetaParallelBase):
             out, losses = self._run(data, False, compute_loss, loss_fn_idx)
         if compute_loss:
             return self._broadcast_final_loss(losses, False)
-        return _to_paddle(out) if self.stage_id == self.num_stages - 1 else None
+        if self.stage_id != self.num_stages - 1:
+            return None  # Paddle returns its released (empty) output buffers here
+        # as Paddle: one output per micro-batch
+        return [_to_paddle(o) for o in torch.tensor_split(out, self.accumulate_steps)] \
+            if isinstance(out, torch.Tensor) else _to_paddle(out)
 
 
 class NoPipelineParallel(MetaParallelBase):
@@ -218,8 +222,6 @@ class NoPipelineParallel(MetaParallelBase):
         return loss
 
     def eval_batch(self, data, compute_loss=False, loss_fn_idx=0, return_host_tensor=False):
-        self._layers.eval()
+        # as Paddle's: the loss is computed whatever compute_loss says, and the layer keeps its mode
         with torch.no_grad():
-            if compute_loss:
-                return self._losses(data, loss_fn_idx, False)
-            return self._layers(data[0])
+            return self._losses(data, loss_fn_idx, False)
