@@ -104,7 +104,10 @@ class PipelineParallel(MetaParallelBase):
             loss = loss_fn(_to_paddle(out), wrap(label))._t
             return loss * scale if training and scale != 1.0 else loss
 
-        cls = Schedule1F1B if self.schedule_mode == "1F1B" else ScheduleGPipe
+        # with fewer micro-batches than stages Paddle's 1F1B runs every forward before any backward:
+        # that is GPipe's order (torch's Schedule1F1B refuses that case)
+        one_f_one_b = self.schedule_mode == "1F1B" and self.accumulate_steps >= self.num_stages
+        cls = Schedule1F1B if one_f_one_b else ScheduleGPipe
         sched = cls(stage, n_microbatches=self.accumulate_steps, loss_fn=torch_loss if compute_loss else None,
                     scale_grads=False)
         self._schedules[key] = sched
