@@ -14,14 +14,15 @@ from .executor import (  # noqa: F401
     BuildStrategy, CompiledProgram, ExecutionStrategy, Executor, Scope, global_scope, graph_module, scope_guard)
 from .backward import append_backward, gradients  # noqa: F401
 from .io import (  # noqa: F401
-    load, load_inference_model, load_program_state, save, save_inference_model, set_program_state)
+    load, load_inference_model, load_program_state, normalize_program, save, save_inference_model,
+    set_program_state)
 from .misc import accuracy, cpu_places, create_global_var, create_parameter, device_guard  # noqa: F401
 from . import nn  # noqa: F401
 
 __all__ = ["InputSpec", "Program", "Variable", "default_main_program", "default_startup_program", "name_scope",
            "program_guard", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "Executor", "global_scope",
            "scope_guard", "append_backward", "gradients", "load", "load_inference_model", "load_program_state",
-           "save", "save_inference_model", "set_program_state", "data", "accuracy", "cpu_places",
+           "normalize_program", "save", "save_inference_model", "set_program_state", "data", "accuracy", "cpu_places",
            "create_global_var", "create_parameter", "device_guard"]
 
 

@@ -74,10 +74,8 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
 class _OptimizerStep:
     """The node that applies an optimizer's update to the scope's parameters."""
 
-    __module__ = __name__
-    __name__ = __qualname__ = "optimizer_step"
-
     def __init__(self, opt, params):
+        self.__name__ = self.__qualname__ = "optimizer_step"  # (the node name fx gives the call)
         self.opt, self.params = opt, params
 
     def __call__(self, tensors, grads):

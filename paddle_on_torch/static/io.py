@@ -22,7 +22,7 @@ from . import program as _prog
 from .executor import global_scope
 
 __all__ = ["save", "load", "set_program_state", "load_program_state", "save_inference_model",
-           "load_inference_model"]
+           "load_inference_model", "normalize_program"]
 
 _FORMAT = "paddle_on_torch.static.program/1"
 
@@ -175,14 +175,27 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+def _training_nodes(graph):
+    dead = set()
+    for n in graph.nodes:
+        if n.meta.get("backward") or n.meta.get("optimizer") or any(a in dead for a in n.all_input_nodes):
+            dead.add(n)
+    return dead
+
+
 def _dump_graph(graph):
-    ids = {n: i for i, n in enumerate(graph.nodes)}
+    """The graph as rows of (op, name, target, args, kwargs, meta); the backward and optimizer nodes
+    are left out (they hold the optimizer object; a loaded program is for running forward)."""
+    skip = _training_nodes(graph)
+    ids = {n: i for i, n in enumerate(n for n in graph.nodes if n not in skip)}
 
     def ref(a):
         return torch.fx.node.map_arg(a, lambda n: _NodeRef(ids[n]))
 
     rows = []
     for n in graph.nodes:
+        if n in skip:
+            continue
         meta = {k: v for k, v in n.meta.items() if k in ("kind", "pname", "backward", "optimizer", "name", "dtype",
                                                          "shape")}
         if "val" in n.meta and isinstance(n.meta["val"], torch.Tensor):
@@ -225,6 +238,28 @@ def _load_graph_module(rows, buffers):
 
 
 # ------------------------------------------------------------------ inference models
+def normalize_program(program, feed_vars, fetch_vars, **kwargs):
+    """The inference program: cloned for test and pruned to what the fetch vars need."""
+    feed_vars = list(feed_vars) if isinstance(feed_vars, (list, tuple)) else [feed_vars]
+    fetch_vars = list(fetch_vars) if isinstance(fetch_vars, (list, tuple)) else [fetch_vars]
+    if not isinstance(program, _prog.Program):
+        raise TypeError(f"program type must be `paddle.static.Program`, but received `{type(program)}`")
+    for v in feed_vars + fetch_vars:
+        if not _prog.is_var(getattr(v, "_t", None)):
+            raise TypeError("feed_vars and fetch_vars type must be a Variable or a list of Variables")
+    infer = program.clone(for_test=True)
+    keep = {infer._node_of(v) for v in fetch_vars}
+    for n in reversed(list(infer.graph.nodes)):
+        if n not in keep and not n.users and n.op != "placeholder":
+            infer.graph.erase_node(n)
+        elif n in keep or n.users:
+            keep.update(n.all_input_nodes)
+    live = set(infer.graph.nodes)
+    infer._vars = {k: v for k, v in infer._vars.items() if v[1] in live}
+    return infer
+
+
+
 @_quietly
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
     """Write path_prefix.json (the pruned inference program) and path_prefix.pdiparams (its parameters)."""

@@ -312,9 +312,12 @@ class Program:
             name = "v_" + name
         first = next((n for n in self.graph.nodes if n.op != "placeholder"), None)
         if first is None:
-            return self.graph.placeholder(name)
-        with self.graph.inserting_before(first):
-            return self.graph.placeholder(name)
+            node = self.graph.placeholder(name)
+        else:
+            with self.graph.inserting_before(first):
+                node = self.graph.placeholder(name)
+        node.target = node.name  # a redefined data var gets its own argument name (x_1)
+        return node
 
     def _data(self, name, shape, dtype):
         dyn = [DimDynamic.DYNAMIC if d == -1 else DimDynamic.STATIC for d in shape]
@@ -498,10 +501,8 @@ class Program:
 class _SymExpr:
     """Evaluates a size expression over dynamic dims (s0 * 784, Max(1, s0), ...) with the run's sizes."""
 
-    __module__ = __name__
-    __name__ = __qualname__ = "sym_expr"
-
     def __init__(self, expr, symbols):
+        self.__name__ = self.__qualname__ = "sym_expr"  # (the node name fx gives the call)
         self.expr, self.symbols = expr, symbols
 
     def __call__(self, *sizes):

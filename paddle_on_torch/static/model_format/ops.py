@@ -564,6 +564,59 @@ def _matmul(b, op, ins):
     return b.call(_rt_matmul, ins[0], ins[1], bool(_a(op, "transpose_x", False)), bool(_a(op, "transpose_y", False)))
 
 
+def _rt_legacy_mul(x, y, xd, yd):
+    x2 = x.reshape([math.prod(x.shape[:xd]), -1])
+    y2 = y.reshape([math.prod(y.shape[:yd]), -1])
+    return torch.matmul(x2, y2).reshape(list(x.shape[:xd]) + list(y.shape[yd:]))
+
+
+@lowering("legacy.mul")
+def _legacy_mul(b, op, ins):
+    return b.call(_rt_legacy_mul, ins[0], ins[1], int(op.attrs["x_num_col_dims"]), int(op.attrs["y_num_col_dims"]))
+
+
+def _rt_legacy_flatten2(x, axis):
+    return x.reshape([math.prod(x.shape[:axis]), -1])
+
+
+@lowering("legacy.flatten2")
+def _legacy_flatten2(b, op, ins):
+    return b.call(_rt_legacy_flatten2, ins[0], int(op.attrs["axis"]))
+
+
+def _rt_full_batch_size_like(x, shape, value, dtype, in_idx, out_idx):
+    shape = list(shape)
+    shape[out_idx] = x.shape[in_idx]
+    return torch.full(shape, value, dtype=dtype)
+
+
+@lowering("legacy.fill_constant_batch_size_like")
+def _full_batch_size_like(b, op, ins):
+    a = op.attrs
+    value = float(a["str_value"]) if a.get("str_value") else float(a.get("value", 0.0))
+    return b.call(_rt_full_batch_size_like, ins[0], [int(d) for d in a["shape"]], value, torch_dtype(a.get("dtype")),
+                  int(a.get("input_dim_idx", 0)), int(a.get("output_dim_idx", 0)))
+
+
+def _rt_add_n(xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out
+
+
+@lowering("pd_op.add_n")
+def _add_n(b, op, ins):
+    return b.call(_rt_add_n, [b.tensor(v) for v in ins[0]])
+
+
+@lowering("pd_op.unbind")
+def _unbind(b, op, ins):
+    n = len(b.program.types.get(op.outputs[0]) or [])
+    out = b.call(torch.unbind, ins[0], int(_a(op, "axis", 0)))
+    return [[b.item(out, i) for i in range(n)]]
+
+
 @lowering("pd_op.bmm")
 def _bmm(b, op, ins):
     return b.call(torch.bmm, ins[0], ins[1])

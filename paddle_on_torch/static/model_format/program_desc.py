@@ -138,8 +138,16 @@ for _k, _v in (("reduce_sum", "sum"), ("reduce_mean", "mean"), ("reduce_max", "m
                ("reduce_prod", "prod"), ("reduce_all", "all"), ("reduce_any", "any")):
     LEGACY[_k] = (_v, ["X", lambda a: Literal([] if a.get("reduce_all") else a.get("dim", []), "int64")], ["Out"],
                   {"keepdim": "keep_dim", "dtype": lambda a: _VARTYPE_DTYPES.get(a.get("out_dtype"))})
-for _k, _v in (("tril_triu", None),):
-    pass
+# Paddle 1.x / 2.x op versions still found in older exported models
+LEGACY.update({
+    "reshape": ("reshape", ["X", _slot_or_attr("Shape", "shape")], ["Out"], None),
+    "transpose": ("transpose", ["X"], ["Out"], {"perm": "axis"}),
+    "squeeze": ("squeeze", ["X", lambda a: Literal(a.get("axes", []), "int64")], ["Out"], None),
+    "unsqueeze": ("unsqueeze", ["X", _slot_or_attr("AxesTensor", "axes")], ["Out"], None),
+    "sum": ("add_n", ["X*"], ["Out"], None),
+    "fill_constant_batch_size_like": ("legacy.fill_constant_batch_size_like", ["Input"], ["Out"],
+                                      {"dtype": _dtype_attr("dtype")}),
+})
 
 
 def read_program_desc(data, what):
@@ -215,6 +223,20 @@ def _translate(prog, t, ins, outs, attrs, fresh):
             prog.ops.append(Op("pd_op.unsqueeze", [ins["Y"][0], Literal(list(range(yr, yr + trail)), "int64")],
                                [y2], {}))
             ins = dict(ins, Y=[y2])
+    if t == "mul":  # v1 fc: flatten X to 2-D at x_num_col_dims, Y at y_num_col_dims, matmul, unflatten
+        prog.ops.append(Op("legacy.mul", [ins["X"][0], ins["Y"][0]], [outs["Out"][0]],
+                           {"x_num_col_dims": attrs.get("x_num_col_dims", 1),
+                            "y_num_col_dims": attrs.get("y_num_col_dims", 1)}))
+        return
+    if t == "flatten2":  # v1: flatten to 2-D around `axis`
+        prog.ops.append(Op("legacy.flatten2", [ins["X"][0]], [outs["Out"][0]], {"axis": attrs.get("axis", 1)}))
+        return
+    if t == "lookup_table":  # v1: ids carry a trailing dim of 1
+        sq = f"%ids{next(fresh)}"
+        prog.ops.append(Op("pd_op.squeeze", [ins["Ids"][0], Literal([-1], "int64")], [sq], {}))
+        prog.ops.append(Op("pd_op.embedding", [sq, ins["W"][0]], [outs["Out"][0]],
+                           {"padding_idx": attrs.get("padding_idx", -1)}))
+        return
     if t == "matmul":  # v1: alpha scales the product
         out = outs["Out"][0]
         alpha = attrs.get("alpha", 1.0)
@@ -264,7 +286,7 @@ def _translate(prog, t, ins, outs, attrs, fresh):
     new_attrs = dict(attrs)
     for k, v in (renames or {}).items():
         new_attrs[k] = v(attrs) if callable(v) else attrs.get(v)
-    prog.ops.append(Op(f"pd_op.{pir}", inputs, outputs, new_attrs))
+    prog.ops.append(Op(pir if pir.startswith("legacy.") else f"pd_op.{pir}", inputs, outputs, new_attrs))
     for vec, names in splits:
         prog.ops.append(Op("builtin.split", [vec], list(names), {}))
 

@@ -6,7 +6,7 @@ import operator
 from ...framework import unique_name
 from ...framework.param_attr import ParamAttr
 
-__all__ = ["fc", "conv2d", "batch_norm", "embedding", "layer_norm"]
+__all__ = ["fc", "conv2d", "batch_norm", "embedding", "layer_norm", "spectral_norm"]
 
 
 def _paddle():
@@ -138,3 +138,14 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
     b = _param(prefix, [k], dt, attr=bias_attr, is_bias=True) if shift else None
     out = F.layer_norm(input, shape[begin_norm_axis:], weight=w, bias=b, epsilon=epsilon)
     return _act(out, act)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """weight / sigma, sigma its largest singular value by power iteration on u, v parameters."""
+    from ...nn.layer.norm import SpectralNorm
+
+    dtype = _dtype_name(weight)
+    if dtype not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'weight' in spectral_norm must be float32 or float64, but received "
+                        f"{dtype}.")
+    return SpectralNorm(list(weight.shape), dim=dim, power_iters=power_iters, eps=eps, dtype=dtype)(weight)

@@ -78,10 +78,8 @@ def _rebuild(structure, values):
 
 
 class _Cond:
-    __module__ = __name__
-    __name__ = __qualname__ = "conditional_block"
-
     def __init__(self, true_gm, false_gm, n_true):
+        self.__name__ = self.__qualname__ = "conditional_block"  # (the node name fx gives the call)
         self.true_gm, self.false_gm, self.n_true = true_gm, false_gm, n_true
 
     def __call__(self, pred, *caps):
@@ -126,10 +124,8 @@ def _outer(sub):
 
 
 class _While:
-    __module__ = __name__
-    __name__ = __qualname__ = "while_loop"
-
     def __init__(self, cond_gm, body_gm, n_vars, n_cond):
+        self.__name__ = self.__qualname__ = "while_loop"  # (the node name fx gives the call)
         self.cond_gm, self.body_gm, self.n_vars, self.n_cond = cond_gm, body_gm, n_vars, n_cond
 
     def __call__(self, *inputs):
