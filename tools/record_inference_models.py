@@ -2,6 +2,7 @@
 
     ~/oracle/bin/python tools/record_inference_models.py             # every model, both formats
     ~/oracle/bin/python tools/record_inference_models.py resnet gpt  # just these
+    ~/oracle/bin/python tools/record_inference_models.py legacy_ops  # the Paddle 1.x/2.x op versions
 
 For each model (the tests/model_zoo architectures at tiny widths, an LSTM, a transformer encoder
 and a model that uses the remaining ops of the lowering table) it builds the Layer with
@@ -12,6 +13,9 @@ not the trivial 0/1), and writes with real `paddle.jit.save`:
   tests/data/inference_models/<name>/legacy/model.pdmodel + model.pdiparams  (ProgramDesc; the save
       runs in a child process started with FLAGS_enable_pir_api=0, which switches PIR off)
 
+plus `legacy_ops`: a static program built op by op from the Paddle 1.x/2.x op versions that
+jit.save no longer writes (mul, flatten2, v1 reshape / transpose / matmul / lookup_table, sum,
+fill_constant_batch_size_like, elementwise_add with `axis`), saved with save_inference_model;
 and, for each format, the real inference predictor's outputs on fixed seeded inputs
 (`io.npz`: input<i>, output<i>).  A model that real Paddle cannot save in a format is reported and
 skipped for that format.  Widths are tiny so the stored files stay small.
@@ -241,19 +245,80 @@ def record(name, fmt):
     print(f"{name}/{fmt}: {len(outs)} outputs, files {sorted(os.listdir(d))}")
 
 
+def record_legacy_ops():
+    """Paddle 1.x/2.x op versions (mul, flatten2, v1 reshape/transpose/matmul/lookup_table, sum,
+    fill_constant_batch_size_like, elementwise_add with axis broadcasting) that jit.save no longer
+    emits: a static program built op by op, saved with save_inference_model (legacy only)."""
+    paddle.enable_static()
+    main_prog, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main_prog, start), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [-1, 3, 4, 4], "float32")
+        ids = paddle.static.data("ids", [-1, 5, 1], "int64")
+        blk = main_prog.global_block()
+
+        def op(type, inputs, attrs, extra_out=()):
+            out = blk.create_var(name=paddle.utils.unique_name.generate("t"), dtype="float32")
+            outs = {"Out": [out]}
+            for k in extra_out:
+                outs[k] = [blk.create_var(name=paddle.utils.unique_name.generate("t"), dtype="float32")]
+            blk.append_op(type=type, inputs=inputs, outputs=outs, attrs=attrs)
+            return out
+        w = paddle.static.create_parameter([48, 6], "float32", name="fc_w")
+        b = paddle.static.create_parameter([6], "float32", name="fc_b")
+        emb = paddle.static.create_parameter([10, 4], "float32", name="emb_w")
+        ch = paddle.static.create_parameter([3], "float32", name="ch_b")
+        f = op("flatten2", {"X": [x]}, {"axis": 1}, extra_out=["XShape"])
+        y = op("mul", {"X": [f], "Y": [w]}, {"x_num_col_dims": 1, "y_num_col_dims": 1})
+        y = op("elementwise_add", {"X": [y], "Y": [b]}, {"axis": 1})
+        xc = op("elementwise_add", {"X": [x], "Y": [ch]}, {"axis": 1})
+        xr = op("reshape", {"X": [xc]}, {"shape": [0, 3, 16]})
+        xt = op("transpose", {"X": [xr]}, {"axis": [0, 2, 1]})
+        mm = op("matmul", {"X": [xt], "Y": [xr]}, {"transpose_X": False, "transpose_Y": False, "alpha": 0.5})
+        e = op("lookup_table", {"Ids": [ids], "W": [emb]}, {"padding_idx": -1})
+        s2 = op("sum", {"X": [y, y]}, {})
+        z = op("fill_constant_batch_size_like", {"Input": [x]}, {"shape": [-1, 6], "value": 0.25, "dtype": 5,
+                                                                 "input_dim_idx": 0, "output_dim_idx": 0})
+        s2 = op("elementwise_add", {"X": [s2], "Y": [z]}, {"axis": -1})
+        r = op("reshape", {"X": [s2]}, {"shape": [-1, 2, 3]})
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(start)
+    rng = np.random.default_rng(SEED)
+    scope = paddle.static.global_scope()
+    for n in ("ch_b", "emb_w", "fc_b", "fc_w"):
+        t = scope.find_var(n).get_tensor()
+        t.set(rng.standard_normal(np.array(t).shape).astype("float32"), paddle.CPUPlace())
+    arrays = [rng.standard_normal([2, 3, 4, 4]).astype("float32"), rng.integers(0, 10, [2, 5, 1]).astype("int64")]
+    ref = exe.run(main_prog, feed={"x": arrays[0], "ids": arrays[1]}, fetch_list=[r, mm, e])
+    d = os.path.join(OUT, "legacy_ops", "legacy")
+    os.makedirs(d, exist_ok=True)
+    prefix = os.path.join(d, "model")
+    paddle.static.save_inference_model(prefix, [x, ids], [r, mm, e], exe, program=main_prog)
+    paddle.disable_static()
+    if os.path.exists(prefix + ".pdiparams.info"):
+        os.remove(prefix + ".pdiparams.info")
+    outs = predict(prefix, ".pdmodel", arrays)
+    for o, rr in zip(outs, ref):
+        np.testing.assert_allclose(o, rr, rtol=1e-5, atol=1e-6)
+    np.savez(os.path.join(d, "io.npz"), **{f"input{i}": a for i, a in enumerate(arrays)},
+             **{f"output{i}": o for i, o in enumerate(outs)})
+    print(f"legacy_ops/legacy: {len(outs)} outputs, files {sorted(os.listdir(d))}")
+
+
 def main(argv):
     fmt = "pir"
     if argv and argv[0] == "--format":
         fmt, argv = argv[1], argv[2:]
-    names = argv or list(MODELS)
+    names = argv or list(MODELS) + ["legacy_ops"]
     if fmt == "both":
-        env = dict(os.environ, FLAGS_enable_pir_api="0")
         main(["--format", "pir", *names])
+        env = dict(os.environ, FLAGS_enable_pir_api="0")  # switches PIR off: jit.save writes a ProgramDesc
         subprocess.run([sys.executable, __file__, "--format", "legacy", *names], env=env, check=False)
         return
     if fmt == "legacy":
         assert not paddle.framework.use_pir_api(), "legacy recording needs FLAGS_enable_pir_api=0"
-    for name in names:
+        if "legacy_ops" in names:
+            record_legacy_ops()
+    for name in [n for n in names if n in MODELS]:
         try:
             record(name, fmt)
         except Exception as e:  # noqa: BLE001
