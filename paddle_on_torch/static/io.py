@@ -278,6 +278,10 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     g = infer.graph
     g.output(tuple(fetch_nodes))
     g.eliminate_dead_code()
+    feed_nodes = {infer._node_of(v) for v in feed_vars}
+    for n in list(g.nodes):
+        if n.op == "placeholder" and not n.users and n not in feed_nodes:
+            g.erase_node(n)
     used = {n.meta.get("pname") for n in g.nodes if n.op == "placeholder"}
     infer._pnodes = {k: v for k, v in infer._pnodes.items() if k in used}
     infer._feeds = {k: v for k, v in infer._feeds.items() if k in used}
