@@ -72,6 +72,22 @@ def test_control_flow_both_branches():
         _match(outs, [io["output0" + sfx], io["output1" + sfx]], f"control{sfx}")
 
 
+def test_model_directory_with_one_file_per_parameter(tmp_path):
+    """Paddle 1.x/2.x `save_inference_model(dirname)` layout: __model__ + a tensor file per parameter."""
+    from paddle_on_torch.framework.io import dense_tensor_bytes
+    from paddle_on_torch.jit.save_load import read_combined_params
+
+    src = os.path.join(DATA, "resnet", "legacy")
+    (tmp_path / "__model__").write_bytes(open(os.path.join(src, "model.pdmodel"), "rb").read())
+    arrays = read_combined_params(open(os.path.join(src, "model.pdiparams"), "rb").read(), "p")
+    m = model_format.read_program(str(tmp_path / "__model__"))
+    for name, a in zip(sorted(m.params.values()), arrays):
+        (tmp_path / name).write_bytes(dense_tensor_bytes(torch.from_numpy(a)))
+    model = model_format.load(str(tmp_path))
+    inputs, refs = _io("resnet", "legacy")
+    _match(model(*[torch.from_numpy(a) for a in inputs]), refs, "__model__ directory")
+
+
 def test_model_attributes():
     m = model_format.load(os.path.join(DATA, "bert", "pir", "model"))
     assert m.feed_names == ["ids", "types"] and m.fetch_names == ["fetch_name_0", "fetch_name_1"]

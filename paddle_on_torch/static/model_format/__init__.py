@@ -8,7 +8,8 @@ Formats (see docs/inference_models.md):
   PIR     `*.json`: Paddle 3.x's serialised PIR program (base_code.magic "pir", versions 1..4);
   legacy  `*.pdmodel`: a ProgramDesc protobuf (Paddle 2.x, and 3.x with FLAGS_enable_pir_api=0),
           decoded by a small wire-format reader (no protobuf dependency);
-  params  `*.pdiparams`: the parameters in Paddle's combined DenseTensor layout, sorted by name.
+  params  `*.pdiparams`: the parameters in Paddle's combined DenseTensor layout, sorted by name (or,
+          in Paddle 1.x/2.x model directories with `__model__`, one file per parameter).
 Loading parses data only: no pickle, no code from the file runs.  A file that is truncated,
 foreign or of a newer version raises ModelFormatError (a ValueError) naming the format and version;
 a program with ops that have no lowering raises UnsupportedOpsError (a NotImplementedError)
@@ -102,17 +103,32 @@ def _read_params(program, params_file, where):
     names = sorted(set(program.params.values()) - program.transient)
     if not names:
         return out
-    if params_file is None:
-        raise FileNotFoundError(f"{where}: the program has {len(names)} parameters but no params file "
-                                "(.pdiparams) was found beside it")
     from ...jit.save_load import read_combined_params
 
-    with open(params_file, "rb") as f:
-        data = f.read()
-    try:
-        arrays = read_combined_params(data, params_file)
-    except ValueError as e:
-        raise ModelFormatError(f"{params_file}: not a Paddle combined params file (.pdiparams): {e}") from None
+    if params_file is None:
+        # Paddle 1.x / 2.x model directories: one file per parameter, named by the parameter
+        d = os.path.dirname(os.path.abspath(where))
+        if not all(os.path.isfile(os.path.join(d, n)) for n in names):
+            raise FileNotFoundError(f"{where}: the program has {len(names)} parameters but no params file "
+                                    "(.pdiparams, or one file per parameter) was found beside it")
+        arrays = []
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                try:
+                    one = read_combined_params(f.read(), os.path.join(d, n))
+                except ValueError as e:
+                    raise ModelFormatError(f"{os.path.join(d, n)}: not a Paddle tensor file: {e}") from None
+            if len(one) != 1:
+                raise ModelFormatError(f"{os.path.join(d, n)}: holds {len(one)} tensors, expected one")
+            arrays += one
+        params_file = d
+    else:
+        with open(params_file, "rb") as f:
+            data = f.read()
+        try:
+            arrays = read_combined_params(data, params_file)
+        except ValueError as e:
+            raise ModelFormatError(f"{params_file}: not a Paddle combined params file (.pdiparams): {e}") from None
     if len(arrays) != len(names):
         raise ModelFormatError(f"{params_file}: holds {len(arrays)} tensors, the program {where} has "
                                f"{len(names)} parameters")
