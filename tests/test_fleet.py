@@ -296,13 +296,14 @@ def test_tensor_parallel_four_ranks():
 
 
 @dist_job
-@pytest.mark.parametrize("mode", [("1F1B", "nodelay"), ("FThenB", "delay")])
+@pytest.mark.parametrize("mode", [("1F1B", "nodelay", "4"), ("FThenB", "delay", "4"), ("1F1B", "nodelay", "1")])
 def test_pipeline_two_ranks_equals_one_process(mode):
     """pp 2, 4 micro-batches: train_batch losses and parameters (incl. a weight shared by the first and last
-    stage) equal the same layers run in one process, for 1F1B and FThenB (with delay_scale_loss); eval_batch."""
+    stage) equal the same layers run in one process, for 1F1B and FThenB (with delay_scale_loss), and 1F1B with
+    one micro-batch (fewer than stages); eval_batch."""
     out = _torchrun(2, os.path.join(SCRIPTS, "fleet_pp.py"), *mode, timeout=180)
     for r in range(2):
-        assert f"PP OK {mode[0]} {mode[1] == 'delay'}" in out[r], out[r]
+        assert f"PP OK {mode[0]} {mode[1] == 'delay'} {mode[2]}" in out[r], out[r]
 
 
 @dist_job

@@ -9,9 +9,10 @@ from paddle.distributed import fleet
 from paddle.distributed.fleet.meta_parallel import LayerDesc, PipelineLayer, SharedLayerDesc
 
 mode, delay = sys.argv[1], sys.argv[2] == "delay"
+acc = int(sys.argv[3]) if len(sys.argv) > 3 else 4  # 1: fewer micro-batches than stages
 strategy = fleet.DistributedStrategy()
 strategy.hybrid_configs = {"dp_degree": 1, "mp_degree": 1, "pp_degree": 2, "pp_configs": {"delay_scale_loss": delay}}
-strategy.pipeline_configs = {"accumulate_steps": 4, "micro_batch_size": 2, "schedule_mode": mode}
+strategy.pipeline_configs = {"accumulate_steps": acc, "micro_batch_size": 8 // acc, "schedule_mode": mode}
 fleet.init(is_collective=True, strategy=strategy)
 hcg = fleet.get_hybrid_communicate_group()
 stage = hcg.get_stage_id()
@@ -67,10 +68,10 @@ else:
                                atol=1e-6)
 out = model.eval_batch([x, y], compute_loss=False)
 if stage == 1:  # one output per micro-batch, as Paddle
-    assert isinstance(out, list) and len(out) == 4 and out[0].shape == [2, 4], out
+    assert isinstance(out, list) and len(out) == acc and out[0].shape == [8 // acc, 4], out
     np.testing.assert_allclose(paddle.concat(out).numpy(), ref_forward(x).numpy(), rtol=1e-5, atol=1e-6)
 else:
     assert out is None
 ev = model.eval_batch([x, y], compute_loss=True)
 np.testing.assert_allclose(float(ev), float(paddle.nn.functional.mse_loss(ref_forward(x), y)), rtol=1e-5)
-print("PP OK", mode, delay, flush=True)
+print("PP OK", mode, delay, acc, flush=True)
