@@ -238,7 +238,7 @@ def running():
 def _static_view(tensor, what):
     """Tensor.shape / repr of a Variable (hooked from tensor.py): -1 for dynamic dims, as Paddle prints."""
     t = tensor._t
-    if not is_var(t):
+    if type(t) is torch.Tensor or not is_var(t):
         return None
     shape = [d if isinstance(d, int) else -1 for d in t.shape]
     if what == "shape":
