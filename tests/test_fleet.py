@@ -140,8 +140,10 @@ def test_layers_need_init(paddle):
     from paddle.distributed.fleet.base import topology
 
     assert topology._HYBRID_PARALLEL_GROUP is None
-    with pytest.raises(RuntimeError, match="fleet.init"):
+    with pytest.raises(AttributeError, match="fleet.init"):  # Paddle: AttributeError too
         mpu.ColumnParallelLinear(4, 4)
+    with pytest.raises(AttributeError, match="fleet.init"):
+        paddle.distributed.fleet.get_hybrid_communicate_group()
 
 
 def test_segment_layers(paddle):

@@ -73,7 +73,8 @@ class Fleet:
             model_parallel_random_seed(None if seed == -1 else seed)
 
     def get_hybrid_communicate_group(self):
-        assert self._hcg is not None
+        if self._hcg is None:  # Paddle: AttributeError (no _hcg before init)
+            raise AttributeError("fleet has no hybrid communicate group: call fleet.init(is_collective=True) first")
         return self._hcg
 
     def get_hybrid_parallel_topology(self):

@@ -27,8 +27,9 @@ def _mp(mp_group):
         return mp_group, mp_group.nranks, mp_group.rank
     hcg = tp._HYBRID_PARALLEL_GROUP
     if hcg is None:
-        raise RuntimeError("fleet tensor-parallel layers need fleet.init(is_collective=True, strategy) first "
-                           "(or an explicit mp_group)")
+        # Paddle fails here with AttributeError ('NoneType' object has no attribute ...)
+        raise AttributeError("fleet tensor-parallel layers need fleet.init(is_collective=True, strategy) first "
+                             "(or an explicit mp_group)")
     return hcg.get_model_parallel_group(), hcg.get_model_parallel_world_size(), hcg.get_model_parallel_rank()
 
 
