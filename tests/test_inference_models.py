@@ -378,3 +378,30 @@ def test_port_inference_model_errors(tmp_path, capsys):
     assert main(["port", "m:f", "--inference-model", prefix, "--out", str(tmp_path / "o")]) == 2
     assert main(["port", "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("name,fmt,ext", [("resnet", "legacy", ".pdmodel"), ("control", "pir", ".json")])
+def test_corrupted_files_fail_cleanly(tmp_path, name, fmt, ext):
+    """Truncations, byte flips and cut-outs: a ModelFormatError / UnsupportedOpsError or a model, never
+    another exception."""
+    import random
+
+    rng = random.Random(0)
+    data = open(os.path.join(DATA, name, fmt, "model" + ext), "rb").read()
+    (tmp_path / "m.pdiparams").write_bytes(open(os.path.join(DATA, name, fmt, "model.pdiparams"), "rb").read())
+    for trial in range(60):
+        if trial % 3 == 0:
+            d = data[:rng.randrange(len(data))]
+        elif trial % 3 == 1:
+            b = bytearray(data)
+            for _ in range(rng.randrange(1, 8)):
+                b[rng.randrange(len(b))] = rng.randrange(256)
+            d = bytes(b)
+        else:
+            i = rng.randrange(len(data))
+            d = data[:i] + data[i + rng.randrange(1, 50):]
+        (tmp_path / ("m" + ext)).write_bytes(d)
+        try:
+            model_format.load(str(tmp_path / "m"))
+        except (ModelFormatError, UnsupportedOpsError):
+            pass

@@ -88,8 +88,10 @@ def run_ops(b, scope, ops, where):
                                                                                             where)
         except (NotImplementedError, ModelFormatError):
             raise
-        except Exception as e:  # noqa: BLE001 - name the op that could not be lowered
-            raise RuntimeError(f"{where}: lowering {op.type} failed: {type(e).__name__}: {e}") from e
+        except Exception as e:  # noqa: BLE001 - malformed attributes or inputs: name the op
+            raise ModelFormatError(f"{where}: cannot lower {op.type} ({type(e).__name__}: {e}); the program "
+                                   f"({b.program.format} version {b.program.version}) is malformed or uses the op "
+                                   "in a way paddle_on_torch does not support") from e
         if len(op.outputs) > 1:
             outs = out
         elif isinstance(out, list) and op.type != "builtin.combine":

@@ -122,10 +122,22 @@ def read_pir_json(data, what):
     return prog
 
 
+def _vid(v):
+    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
+        return v
+    raise ValueError(f"value id {v!r} is not an integer")
+
+
+def _name(v):
+    if not isinstance(v, str):
+        raise ValueError(f"name {v!r} is not a string")
+    return v
+
+
 def _read_block(block, prog, top=False):
     args = []
     for a in block.get("args", []) or []:
-        vid = a.get("%", a.get("#"))  # block arguments carry their (negative) id under "#"
+        vid = _vid(a.get("%", a.get("#")))  # block arguments carry their (negative) id under "#"
         args.append(vid)
         prog.types[vid] = _type(a.get("TT"), "")
     ops = []
@@ -133,7 +145,7 @@ def _read_block(block, prog, top=False):
         name = o["#"]
         if name == "p":  # the compressed builtin.parameter: A = [.., .., .., name]
             out = o["O"]
-            prog.params[out["%"]] = o["A"][3]
+            prog.params[_vid(out["%"])] = _name(o["A"][3])
             oa = o.get("OA") if isinstance(o.get("OA"), list) else []
             if oa and not oa[0]:  # OA = [persistable, stop_gradient, trainable]
                 prog.transient.add(o["A"][3])  # e.g. an rnn's dropout state: not in the params file
@@ -141,23 +153,25 @@ def _read_block(block, prog, top=False):
                 prog.frozen.add(o["A"][3])  # e.g. BatchNorm statistics
             prog.types[out["%"]] = _type(out.get("TT"), "")
             continue
-        name = _op_name(name)
-        attrs = {a["N"]: _attr(a["AT"]) for a in o.get("A", []) if isinstance(a, dict)}
-        inputs = [(i["%"] or None) for i in o.get("I", [])]
+        name = _op_name(_name(name))
+        attrs = {_name(a["N"]): _attr(a["AT"]) for a in o.get("A", []) if isinstance(a, dict)}
+        inputs = [(_vid(i["%"]) or None) for i in o.get("I", [])]
         outputs = []
         for r in o.get("O", []):
-            vid = r.get("%")
+            vid = _vid(r.get("%"))
             outputs.append(vid)
             if vid:
                 prog.types[vid] = _type(r.get("TT"), "")
         if name == "builtin.parameter":
-            prog.params[outputs[0]] = attrs["parameter_name"]
+            prog.params[outputs[0]] = _name(attrs["parameter_name"])
             continue
         if top and name == "pd_op.data":
-            prog.feeds.append((outputs[0], attrs["name"], list(attrs["shape"]), attrs["dtype"]))
+            prog.feeds.append((outputs[0], _name(attrs["name"]), [int(d) for d in attrs["shape"]],
+                               _name(attrs["dtype"])))
             continue
         if top and name in ("pd_op.fetch", "builtin.shadow_output"):
-            prog.fetches.append((inputs[0], attrs.get("name", attrs.get("output_name")), attrs.get("col", 0)))
+            prog.fetches.append((inputs[0], _name(attrs.get("name", attrs.get("output_name"))),
+                                 int(attrs.get("col", 0))))
             continue
         blocks = [_read_block(b, prog) for r in o.get("regions", []) or [] for b in r["blocks"]]
         ops.append(Op(name, inputs, outputs, attrs, blocks))
