@@ -482,3 +482,35 @@ def test_big_outputs_on_huge_pages_are_right(backend):
     got = fused.fused_norm(x.contiguous(), None, None, w, None, 1e-6, 1.0, True)[0]
     torch.testing.assert_close(got, fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0])
     torch.testing.assert_close(fused.fused_swiglu(x, x), fused.ref_swiglu(x, x))
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_softmax_ce_vocab_shards_compose(backend):
+    """The ParallelCrossEntropy recipe (see paddle_on_torch/ops/cross_entropy.py) on two vocabulary shards in
+    one process: local lse from softmax_ce, global lse and picked logit combined across shards, backward by
+    softmax_ce_bwd with the global lse and shard-local labels."""
+    torch.manual_seed(0)
+    m, v = 9, 1003
+    x = torch.randn(m, v) * 3
+    lab = torch.randint(0, v, (m,))
+    lab[4] = -100
+    shards = [(0, 500), (500, v)]
+    lses, picked = [], torch.zeros(m)
+    for lo, hi in shards:
+        xs = x[:, lo:hi]
+        lses.append(ce.softmax_ce(xs, torch.full((m,), -100), -100)[1])
+        inside = (lab >= lo) & (lab < hi)
+        picked += torch.where(inside, xs.gather(1, (lab - lo).clamp(0, hi - lo - 1)[:, None])[:, 0], 0)
+    lse = torch.logsumexp(torch.stack(lses), 0)
+    loss = torch.where(lab != -100, lse - picked, 0)
+    want = torch.where(lab != -100, TF.cross_entropy(x, lab, reduction="none", ignore_index=-100), 0)
+    torch.testing.assert_close(loss, want)
+    g = torch.randn(m)
+    # shard-local labels: lab - lo inside the shard, the shard width (out of range) elsewhere, -100 kept
+    local = [torch.where(lab == -100, lab, torch.where((lab >= lo) & (lab < hi), lab - lo, hi - lo))
+             for lo, hi in shards]
+    grad = torch.cat([ce.softmax_ce_bwd(x[:, lo:hi].contiguous(), lb, lse, g, -100)
+                      for (lo, hi), lb in zip(shards, local)], 1)
+    xr = x.clone().requires_grad_(True)
+    (TF.cross_entropy(xr, lab, reduction="none", ignore_index=-100) * g).sum().backward()
+    torch.testing.assert_close(grad, xr.grad)

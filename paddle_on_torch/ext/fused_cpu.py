@@ -454,7 +454,8 @@ std::vector<at::Tensor> ce_fwd(const at::Tensor& logits, const at::Tensor& label
 }
 
 // dlogits = g[r] * (softmax(x) - onehot(label)), written straight into a fresh [M, V] tensor of logits' dtype;
-// rows with label == ignore_index get 0.
+// rows with label == ignore_index get 0.  With a vocabulary split across ranks, pass the global lse and the
+// labels shifted to this shard: a label outside [0, V) contributes no one-hot term here.
 at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::Tensor& lse, const at::Tensor& g,
                   int64_t ignore_index) {
   TORCH_CHECK(logits.dim() == 2 && logits.stride(1) == 1, "ce_bwd: logits must be [M, V] with unit column stride");
@@ -481,7 +482,7 @@ at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::
           int64_t j = 0;
           for (; j + VS <= V; j += VS) ((fVec::loadu(x + j) - vl).exp() * vg).store(o + j);
           for (; j < V; ++j) o[j] = std::exp(x[j] - l) * gr;
-          o[pl[r]] -= gr;
+          if (pl[r] >= 0 && pl[r] < V) o[pl[r]] -= gr;  // a label outside [0, V): owned by another vocab shard
         }
         Row<scalar_t>::flush(o, pd + r * V, V);
       }

@@ -8,6 +8,13 @@ and writes the logits gradient g * (softmax - onehot) straight into one [M, V] b
 measures the memory saved.
 
     softmax_ce(logits[M, V], labels[M] int64, ignore_index) -> loss[M] (logits' dtype), lse[M] (float32)
+    softmax_ce_bwd(logits, labels, lse, g, ignore_index) -> g * (exp(logits - lse) - onehot(labels))
+
+A vocabulary split across ranks (ParallelCrossEntropy) composes from the same kernels: each rank runs
+softmax_ce on its shard with every label ignored to get its local lse, the ranks combine the global lse
+(all-reduce of max, then of sum(exp(lse_local - max))) and the picked logit (all-reduce of sum), and the
+backward is softmax_ce_bwd with the global lse and shard-local labels (label - shard start inside the
+shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py checks this recipe on two shards in one process.
 
 Backends as in paddle_on_torch.ops.fused: the C++ kernel on CPU, the reference composition otherwise
 (there is no Triton kernel for this op yet; CUDA tensors use the reference).
@@ -35,7 +42,8 @@ def _ref_bwd(logits, labels, lse, g, ignore_index):
     valid = labels != ignore_index
     gv = torch.where(valid, g.to(xf.dtype), 0)[:, None]
     d = torch.exp(xf - lse[:, None].to(xf.dtype)) * gv
-    d = d.scatter_add(-1, torch.where(valid, labels, 0)[:, None], -gv)
+    mine = valid & (labels >= 0) & (labels < logits.shape[-1])  # other labels live on another vocab shard
+    d = d.scatter_add(-1, torch.where(mine, labels, 0)[:, None], -torch.where(mine[:, None], gv, 0))
     return d.to(logits.dtype)
 
 
