@@ -167,3 +167,13 @@ def test_symbolic_sizes_are_recorded_not_baked_in(static):
     for n in (1, 5, 9):
         a, b = exe.run(main, feed={"x": np.ones([n, 4], "float32")}, fetch_list=[y, z])
         assert a.shape == (n, 2, 2) and b.shape == (n,)
+
+
+def test_fetch_by_the_name_of_an_op_output(static):
+    paddle, main, startup = static
+    x = paddle.static.data("x", [None, 3], "float32")
+    loss = paddle.mean(x * 2.0)
+    assert loss.name.endswith(".tmp_0") and x.name == "x"
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    out = exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[loss.name, "x"])
+    assert float(out[0]) == 2.0 and out[1].shape == (2, 3)

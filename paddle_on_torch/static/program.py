@@ -245,6 +245,8 @@ def _static_view(tensor, what):
         from ..tensor.tensor import Size
 
         return Size(shape)
+    if what == "name":
+        return _var_name(t)
     from ..framework import dtype as _dtypes
 
     dt = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
@@ -254,6 +256,25 @@ def _static_view(tensor, what):
     dims = "x".join(str(d) for d in shape)
     return (f"Value(define_op_name={node}, index=0, dtype=tensor<{dims + 'x' if dims else ''}{dt}>, "
             f"stop_gradient={not t.requires_grad})")
+
+
+_tmp_ids = itertools.count()
+
+
+def _var_name(t):
+    """A Paddle-style name (`matmul_3.tmp_0`) for an op output, kept on its node so fetching by it works."""
+    prog = current_program()
+    hit = prog._vars.get(id(t))
+    if hit is None:
+        return None
+    node = hit[1]
+    if "name" not in node.meta:
+        if node.op == "placeholder":
+            node.meta["name"] = node.meta.get("pname", node.name)
+        else:
+            base = getattr(node.target, "__name__", "tmp").strip("_")
+            node.meta["name"] = f"{base}_{next(_tmp_ids)}.tmp_0"
+    return node.meta["name"]
 
 
 def _node_name(t):
