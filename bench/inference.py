@@ -45,7 +45,7 @@ def _feeds(specs, batch, seed=0):
     return out
 
 
-def measure_torch(models, batches, repeats, target_s):
+def measure_torch(models, batches, repeats, target_s, compile_too=True):
     import time
 
     import torch
@@ -63,6 +63,10 @@ def measure_torch(models, batches, repeats, target_s):
             args = [torch.from_numpy(a) for a in _feeds(specs, batch)]
             with torch.no_grad():
                 eager = best_per_call(lambda: gm(*args), repeats, target_s)[1]
+                if not compile_too:
+                    results[f"{name}/{batch}"] = {"eager_ms": eager}
+                    print(f"  torch {name} batch {batch}: eager {eager:.3f} ms", file=sys.stderr, flush=True)
+                    continue
                 torch._dynamo.reset()
                 compiled = torch.compile(gm, dynamic=False)
                 t = time.perf_counter()
@@ -141,6 +145,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--target-s", type=float, default=0.2, help="seconds per timed batch of runs")
     ap.add_argument("--quick", action="store_true", help="lstm_tagger at batch 1, short timings")
+    ap.add_argument("--no-compile", action="store_true", help="skip torch.compile (minutes per model on a CPU)")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument("--impl", choices=["torch", "paddle"], help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -153,7 +158,7 @@ def main():
 
         torch.set_num_threads(args.threads)
         fn = measure_torch if args.impl == "torch" else measure_paddle
-        extra = (args.threads,) if args.impl == "paddle" else ()
+        extra = (args.threads,) if args.impl == "paddle" else (not args.no_compile,)
         print(json.dumps(fn(models, batches, args.repeats, args.target_s, *extra)))
         return
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), GLOG_minloglevel="3", PYTHONWARNINGS="ignore")
@@ -161,6 +166,7 @@ def main():
     for impl in ("torch", "paddle"):
         cmd = [sys.executable, __file__, "--impl", impl, "--models", ",".join(models), "--batches", args.batches,
                "--threads", str(args.threads), "--repeats", str(args.repeats), "--target-s", str(args.target_s)]
+        cmd += ["--no-compile"] if args.no_compile else []
         p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, env=env)
         if p.returncode == 0 and p.stdout.strip():
             for k, v in json.loads(p.stdout.strip().splitlines()[-1]).items():
