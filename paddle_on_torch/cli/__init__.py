@@ -7,6 +7,8 @@
     paddle-on-torch env [--json]                       versions, devices and build tools
     paddle-on-torch port MODULE:FACTORY --weights W --example-input SHAPE[:DTYPE] --out DIR [--check]
                                                       a Paddle Layer as standalone torch module source
+    paddle-on-torch port --inference-model PREFIX --out DIR [--check]
+                                                      the same from a real Paddle inference model
 
 Exit codes (see docs/cli.md): 0 success; 1 the command ran but what it checked failed (coverage
 under --fail-under, a --verify mismatch, a conversion that cannot be represented); 2 a usage error
