@@ -27,8 +27,7 @@ DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch
 def torch_dtype(name):
     if name is None or isinstance(name, torch.dtype):
         return name
-    if isinstance(name, int):  # a legacy VarType code
-        from ...framework.io import _PROTO_DTYPES  # noqa: F401 - codes documented there
+    if isinstance(name, int):  # a legacy VarType code (framework.proto)
         return {0: torch.bool, 1: torch.int16, 2: torch.int32, 3: torch.int64, 4: torch.float16, 5: torch.float32,
                 6: torch.float64, 20: torch.uint8, 21: torch.int8, 22: torch.bfloat16}.get(name)
     return DTYPES.get(str(name).lower().replace("paddle.", ""))
