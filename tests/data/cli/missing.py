@@ -1,8 +1,8 @@
-"""A Paddle script using APIs paddle_on_torch lacks (static mode) and one Paddle never had."""
+"""A Paddle script using APIs paddle_on_torch lacks (download datasets) and one Paddle never had."""
 import paddle
-import paddle.static as static
+import paddle.text as text
 
-paddle.enable_static()
+paddle.set_device("cpu")
 paddle.vision.transforms.functional  # noqa: B018
-data = static.data(name="x", shape=[None, 2])
+data = text.Imdb(mode="train")
 paddle.not_a_paddle_api(data)
