@@ -32,8 +32,9 @@ def data(name, shape, dtype=None, lod_level=0):
     from . import program as _prog
 
     if _fw._static is None:
-        raise RuntimeError("paddle.static.data can only be used in static mode: call paddle.enable_static() "
-                           "first")
+        raise AssertionError("In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and 'data()' is only "
+                             "supported in static graph mode. So if you want to use this api, please call "
+                             "'paddle.enable_static()' before this api to enter static graph mode.")
     if not isinstance(name, str):
         raise TypeError(f"The type of 'name' in data must be str, but received {type(name).__name__}.")
     if not isinstance(shape, (list, tuple)):

@@ -18,17 +18,33 @@ def _grad(targets, inputs, grad_outputs):
 
 
 def _grad_shapes(targets, inputs, grad_outputs):
-    return tuple(torch.empty_like(i).requires_grad_(False) for i in inputs)
+    return tuple(torch.empty_like(i).requires_grad_(i.is_floating_point()) for i in inputs)  # Paddle: not stopped
+
+
+def _ancestors(nodes):
+    seen, stack = set(), list(nodes)
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            stack.extend(n.all_input_nodes)
+    return seen
 
 
 def _record_grads(targets, inputs, target_gradients=None):
+    """Gradient Variables for the inputs (None, as in Paddle, for an input the targets do not use)."""
+    prog = _prog.current_program()
     tt = [t._t for t in targets]
-    ii = [i._t for i in inputs]
+    used = _ancestors([prog._lookup(t)[1] for t in tt])
+    reached = [prog._lookup(i._t)[1] in used for i in inputs]
+    ii = [i._t for i, r in zip(inputs, reached) if r]
+    if not ii:
+        return [None] * len(inputs)
     go = [None if g is None else g._t for g in target_gradients] if target_gradients else None
     if go is None:
         go = [None if t.numel() == 1 else _prog._record(torch.ones_like, (t,), {}) for t in tt]
-    out = _prog._record(_grad, (tt, ii, go), {}, compute=_grad_shapes, meta={"backward": True})
-    return [_normalize.wrap(g) for g in out]
+    out = iter(_prog._record(_grad, (tt, ii, go), {}, compute=_grad_shapes, meta={"backward": True}))
+    return [_normalize.wrap(next(out)) if r else None for r in reached]
 
 
 def _as_list(x):
@@ -65,6 +81,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     if not params:
         return []
     grads = _record_grads([loss], params)
+    params, grads = [p for p, g in zip(params, grads) if g is not None], [g for g in grads if g is not None]
     for p, g in zip(params, grads):
         g.name = p.name + "@GRAD"
         prog._node_of(g).meta["name"] = g.name

@@ -278,3 +278,21 @@ def layers_in_static_mode(paddle):
         _set(paddle, main)
         return [sorted(list(p.shape) for p in main.global_block().all_parameters()), list(y.shape),
                 exe.run(main, feed={"x": _x([3, 4])}, fetch_list=[y])[0]]
+
+
+@case
+def data_outside_static_mode_raises(paddle):
+    paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+
+
+@case
+def gradients_of_an_unused_input_is_none(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+        z = paddle.static.data(name="z", shape=[None, 3], dtype="float32")
+        x.stop_gradient = False
+        z.stop_gradient = False
+        grads = paddle.static.gradients([paddle.sum(x * x)], [x, z])
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        xs = _x([2, 3])
+        return [grads[1] is None, exe.run(main, feed={"x": xs, "z": xs}, fetch_list=[grads[0]])[0]]
