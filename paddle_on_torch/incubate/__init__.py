@@ -1,7 +1,12 @@
-"""paddle.incubate: the parts paddle_on_torch provides (submodules load on first touch)."""
+"""paddle.incubate: the parts paddle_on_torch provides (autograd and nn load on first touch)."""
 import importlib as _importlib
 
 from .. import _report
+from ..geometric import segment_max, segment_mean, segment_min, segment_sum  # noqa: F401
+from .operators import (  # noqa: F401
+    graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss, softmax_mask_fuse,
+    softmax_mask_fuse_upper_triangle)
+from .optimizer import LookAhead  # noqa: F401
 
 _SUBMODULES = {"autograd", "nn"}
 _unsupported_getattr = _report.module_getattr("paddle.incubate")

@@ -1,0 +1,90 @@
+"""paddle.incubate plain functions: graph ops under their 2.x names, softmax_mask_fuse, identity_loss, LookAhead."""
+import numpy as np
+
+from tests.cases import case, fill_parameters
+
+
+def _t(paddle, shape, seed=0, grad=False):
+    return paddle.to_tensor(np.random.default_rng(seed).normal(0, 1, shape).astype("float32"), stop_gradient=not grad)
+
+
+@case
+def incubate_segment_and_send_recv(paddle):
+    x = _t(paddle, [5, 3])
+    ids = paddle.to_tensor([0, 0, 1, 1, 3])
+    I = paddle.incubate
+    src, dst = paddle.to_tensor([0, 2, 4, 1]), paddle.to_tensor([1, 1, 0, 2])
+    return [I.segment_sum(x, ids), I.segment_mean(x, ids), I.segment_max(x, ids), I.segment_min(x, ids),
+            I.graph_send_recv(x, src, dst), I.graph_send_recv(x, src, dst, pool_type="max", out_size=3)]
+
+
+@case
+def incubate_graph_reindex_and_sample(paddle):
+    I = paddle.incubate
+    x = paddle.to_tensor([3, 0])
+    out = list(I.graph_reindex(x, paddle.to_tensor([5, 0, 7, 3, 5]), paddle.to_tensor([2, 3], dtype="int32")))
+    row = paddle.to_tensor([4, 6, 1, 8, 0, 5, 3, 8, 2, 8, 0, 8, 6])
+    colptr = paddle.to_tensor([0, 3, 4, 5, 6, 8, 9, 11, 11, 13, 13])
+    out += list(I.graph_sample_neighbors(row, colptr, paddle.to_tensor([0, 4, 9]), sample_size=4))
+    return out
+
+
+@case(rtol=1e-5, atol=1e-6)
+def softmax_mask_fuse_values_and_grad(paddle):
+    x = _t(paddle, [2, 2, 3, 5], grad=True)
+    mask = paddle.to_tensor(np.where(np.random.default_rng(1).random([2, 1, 3, 5]) > 0.3, 0.0, -1e4).astype(
+        "float32"))
+    out = paddle.incubate.softmax_mask_fuse(x, mask)
+    (out * _t(paddle, [2, 2, 3, 5], seed=2)).sum().backward()
+    return [out, x.grad]
+
+
+@case
+def softmax_mask_fuse_upper_triangle_cpu(paddle):
+    return paddle.incubate.softmax_mask_fuse_upper_triangle(_t(paddle, [1, 1, 4, 4]))
+
+
+@case
+def identity_loss_reductions(paddle):
+    x = _t(paddle, [2, 3], grad=True)
+    I = paddle.incubate
+    outs = [I.identity_loss(x, "sum"), I.identity_loss(x, "MEAN"), I.identity_loss(x), I.identity_loss(x, 0),
+            I.identity_loss(x, 1), I.identity_loss(x, 2)]
+    outs[1].backward()
+    return outs + [x.grad]
+
+
+@case
+def identity_loss_bad_reduction(paddle):
+    return paddle.incubate.identity_loss(paddle.ones([2]), "max")
+
+
+def _lookahead_run(paddle, make_inner, alpha, k, steps=7):
+    net = fill_parameters(paddle.nn.Linear(4, 3), seed=3)
+    opt = paddle.incubate.LookAhead(make_inner(net.parameters()), alpha=alpha, k=k)
+    x, y = _t(paddle, [6, 4], seed=4), _t(paddle, [6, 3], seed=5)
+    losses = []
+    for _ in range(steps):
+        loss = ((net(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    return losses + [net.weight, net.bias]
+
+
+@case(rtol=1e-5, atol=1e-6)
+def lookahead_sgd(paddle):
+    return _lookahead_run(paddle, lambda p: paddle.optimizer.SGD(learning_rate=0.1, parameters=p), 0.3, 3)
+
+
+@case(rtol=1e-5, atol=1e-6)
+def lookahead_adam_k1(paddle):
+    out = _lookahead_run(paddle, lambda p: paddle.optimizer.Adam(learning_rate=0.05, parameters=p), 0.6, 1, 4)
+    return out + _lookahead_run(paddle, lambda p: paddle.optimizer.Adam(learning_rate=0.05, parameters=p), 0.5, 2)
+
+
+@case
+def lookahead_bad_alpha(paddle):
+    net = paddle.nn.Linear(2, 2)
+    return paddle.incubate.LookAhead(paddle.optimizer.SGD(parameters=net.parameters()), alpha=1.5)
