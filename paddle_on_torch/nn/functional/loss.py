@@ -233,6 +233,12 @@ def nll_loss(input: TensorLike, label: TensorLike, weight: OptionalTensor = None
 # ------------------------------------------------------------------ cross entropy
 def _ce_core(input, label, soft_label, use_softmax, ignore_index, axis):
     """Paddle's cross_entropy_with_softmax kernel: the loss with a size-1 class axis."""
+    if (use_softmax and not soft_label and input.dim() >= 1 and axis % input.dim() == input.dim() - 1
+            and input.is_floating_point() and label.shape[:-1] == input.shape[:-1] and label.shape[-1:] == (1,)):
+        # hard labels on the last axis: the fused op keeps only the row log-sum-exp for the backward
+        from ...ops.cross_entropy import fused_softmax_cross_entropy
+        flat = input.reshape(-1, input.shape[-1])
+        return fused_softmax_cross_entropy(flat, label, ignore_index).reshape(label.shape)
     logp = TF.log_softmax(input, dim=axis) if use_softmax else torch.log(input)
     if soft_label:
         out = -(label.to(logp.dtype) * logp).sum(dim=axis, keepdim=True)
