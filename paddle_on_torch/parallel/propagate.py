@@ -52,8 +52,11 @@ class Evaluator:
     output placements, the redistributions of its inputs and their cost, its compute time) is cached
     by its inputs' placements, so an evaluation is one pass of dictionary look-ups."""
 
-    def __init__(self, captured, device_mesh, mesh_cost, optimizer_states=2):
+    def __init__(self, captured, device_mesh, mesh_cost, optimizer_states=2, dim_meshes=None):
         self.cap, self.dm, self.mc = captured, device_mesh, mesh_cost
+        # per-dimension propagation (1-D meshes, one per mesh dimension), or None: DTensor on the whole mesh
+        self.dims = dim_meshes
+        self._dim_cache = {}
         self.prop = DTensor._op_dispatcher.sharding_propagator
         self.opt_states = optimizer_states
         self.replicate = tuple(Replicate() for _ in range(device_mesh.ndim))
@@ -108,11 +111,11 @@ class Evaluator:
         return tuple(self._intern(o) for o in out)
 
     # ------------------------------------------------------------- specs
-    def _spec(self, val, placements):
-        key = (id(val), placements)
+    def _spec(self, val, placements, dm):
+        key = (id(val), placements, id(dm))
         s = self._specs.get(key)
         if s is None:
-            s = DTensorSpec(self.dm, placements, TensorMeta(val.shape, val.stride(), val.dtype))
+            s = DTensorSpec(dm, placements, TensorMeta(val.shape, val.stride(), val.dtype))
             self._specs[key] = (s, val)
             return s
         return s[0]
@@ -134,33 +137,64 @@ class Evaluator:
         steps = self.mc.redistribute(val.numel() * val.element_size(), self._pls[src], self._pls[dst])
         return [(where, why) + st for st in steps], sum(st[3] for st in steps)
 
-    def _op(self, i, in_ids):
-        node = self.nodes[i]
-        in_pl = tuple(self._pls[p] for p in in_ids)
+    def _propagate(self, node, in_pl, dm, replicate):
+        """(output placements, the placements each tensor input must have, placed by our rules?) on `dm`."""
         it = iter(in_pl)
 
         def to_schema(a):
             if isinstance(a, torch.fx.Node):
                 v = a.meta.get("val")
-                return self._spec(v, next(it)) if isinstance(v, torch.Tensor) else v
+                return self._spec(v, next(it), dm) if isinstance(v, torch.Tensor) else v
             if isinstance(a, (list, tuple)):
                 return type(a)(to_schema(x) for x in a)
             return a
 
         args = tuple(to_schema(a) for a in node.args)
         kwargs = {k: to_schema(v) for k, v in node.kwargs.items()}
-        fallback = False
         try:
             info = self.prop.op_to_schema_info.get(node.target) or \
                 self.prop.op_to_schema_info_for_single_dim_strategy.get(node.target)
             out = self.prop.propagate_op_sharding(OpSchema(node.target, args, kwargs, schema_info=info))
-            out_pl = _placements_of(out.output_spec)
             need = in_pl
             if out.redistribute_schema is not None:
                 need = tuple(s.placements for s in out.redistribute_schema.args_spec)
+            return _placements_of(out.output_spec), need, False
         except Exception:  # no DTensor strategy (or it refused these inputs): the planner's rules
-            out_pl, need = rules.fallback(node, in_pl, self.replicate)
-            fallback = True
+            out_pl, need = rules.fallback(node, in_pl, replicate)
+            return out_pl, need, True
+
+    def _propagate_per_dim(self, i, node, in_pl):
+        """Each mesh dimension propagated alone on a 1-D mesh of its size, the results put side by side."""
+        outs, needs, fallback = [], [], False
+        for d, dm1 in enumerate(self.dims):
+            one = tuple((p[d],) for p in in_pl)
+            key = (self._sig[i], dm1.size(), one)
+            hit = self._dim_cache.get(key)
+            if hit is None:
+                hit = self._dim_cache[key] = self._propagate(node, one, dm1, (Replicate(),))
+            outs.append(hit[0])
+            needs.append(hit[1])
+            fallback = fallback or hit[2]
+        if fallback:  # one dimension had no rule: the whole op falls back
+            return rules.fallback(node, in_pl, self.replicate) + (True,)
+
+        def join(parts):
+            if parts[0] is None:
+                return None
+            if hasattr(parts[0][0], "is_shard"):
+                return tuple(p[0] for p in parts)
+            return tuple(join([p[k] for p in parts]) for k in range(len(parts[0])))
+
+        need = tuple(tuple(n[k][0] for n in needs) for k in range(len(in_pl)))
+        return join(outs), need, False
+
+    def _op(self, i, in_ids):
+        node = self.nodes[i]
+        in_pl = tuple(self._pls[p] for p in in_ids)
+        if self.dims is None:
+            out_pl, need, fallback = self._propagate(node, in_pl, self.dm, self.replicate)
+        else:
+            out_pl, need, fallback = self._propagate_per_dim(i, node, in_pl)
         val = node.meta.get("val")
         first = out_pl
         if out_pl and not hasattr(out_pl[0], "is_shard"):  # several outputs: the first tensor's

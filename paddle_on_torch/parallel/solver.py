@@ -123,6 +123,16 @@ def _descent(problem, start, deadline, ndim):
     return cur, cur_s
 
 
+def polish(problem, starts, deadline, ndim):
+    """The best of `starts` under `problem`, improved by coordinate descent until `deadline`."""
+    best, best_s = None, None
+    for st in starts:
+        s = problem.score(list(st))
+        if best_s is None or s < best_s:
+            best, best_s = list(st), s
+    return _descent(problem, best, deadline, ndim)
+
+
 def _search(problem, deadline, ndim):
     starts = [[dom[0] for _, dom in problem.vars]]  # all Replicate (the first of each domain)
     smallest = []
