@@ -6,7 +6,7 @@ from ..geometric import segment_max, segment_mean, segment_min, segment_sum  # n
 from .operators import (  # noqa: F401
     graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss, softmax_mask_fuse,
     softmax_mask_fuse_upper_triangle)
-from .optimizer import LookAhead  # noqa: F401
+from .optimizer import LookAhead, ModelAverage  # noqa: F401
 
 _SUBMODULES = {"autograd", "nn"}
 _unsupported_getattr = _report.module_getattr("paddle.incubate")

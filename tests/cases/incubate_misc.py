@@ -88,3 +88,31 @@ def lookahead_adam_k1(paddle):
 def lookahead_bad_alpha(paddle):
     net = paddle.nn.Linear(2, 2)
     return paddle.incubate.LookAhead(paddle.optimizer.SGD(parameters=net.parameters()), alpha=1.5)
+
+
+def _model_average_run(paddle, rate, min_w, max_w, steps):
+    net = fill_parameters(paddle.nn.Linear(3, 2), seed=6)
+    sgd = paddle.optimizer.SGD(learning_rate=0.2, parameters=net.parameters())
+    avg = paddle.incubate.ModelAverage(rate, parameters=net.parameters(), min_average_window=min_w,
+                                       max_average_window=max_w)
+    x, y = _t(paddle, [5, 3], seed=7), _t(paddle, [5, 2], seed=8)
+    for _ in range(steps):
+        loss = ((net(x) - y) ** 2).mean()
+        loss.backward()
+        sgd.step()
+        avg.step()
+        sgd.clear_grad()
+    out = []
+    with avg.apply():
+        out += [net.weight.clone(), net(x)]
+    out += [net.weight.clone()]
+    with avg.apply(need_restore=False):
+        pass
+    out += [net.weight.clone()]
+    return out
+
+
+@case(rtol=1e-5, atol=1e-6)
+def model_average_windows(paddle):
+    return _model_average_run(paddle, 0.15, 2, 4, 9) + _model_average_run(paddle, 0.5, 1, 100, 6) + \
+        _model_average_run(paddle, 0.15, 20, 30, 5)
