@@ -34,18 +34,7 @@ worker_endpoints = fleet.worker_endpoints
 barrier_worker = fleet.barrier_worker
 all_reduce = fleet.all_reduce
 get_hybrid_communicate_group = fleet.get_hybrid_communicate_group
-
-
-def distributed_optimizer(optimizer, strategy=None):
-    """The optimizer made hybrid-parallel (HybridParallelOptimizer); the optimizer itself in one process."""
-    if strategy is not None:
-        import copy
-
-        fleet._user_defined_strategy = copy.deepcopy(strategy)
-    fleet.user_defined_optimizer = optimizer
-    if fleet.worker_num() > 1:
-        return fleet.distributed_optimizer(optimizer)
-    return optimizer
+distributed_optimizer = fleet.distributed_optimizer
 
 
 # Paddle's fleet module also binds these (parameter-server, static-graph and inference helpers):

@@ -130,11 +130,12 @@ class Fleet:
         return out if isinstance(input, np.ndarray) else out.item() if out.ndim == 0 else out.tolist()
 
     def distributed_optimizer(self, optimizer, strategy=None):
+        """The optimizer made hybrid-parallel (HybridParallelOptimizer); the optimizer itself for one worker."""
         self.user_defined_optimizer = optimizer
         if strategy is not None:
             self._user_defined_strategy = copy.deepcopy(strategy)
-        if self._hcg is None:  # Paddle returns the fleet itself before init (static mode); we need the group
-            raise RuntimeError("fleet.distributed_optimizer: call fleet.init(is_collective=True) first")
+        if self.worker_num() <= 1:
+            return optimizer
         from .meta_optimizers.hybrid_parallel_optimizer import HybridParallelOptimizer
 
-        return HybridParallelOptimizer(optimizer, self._hcg, self._user_defined_strategy)
+        return HybridParallelOptimizer(optimizer, self.get_hybrid_communicate_group(), self._user_defined_strategy)
