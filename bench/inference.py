@@ -8,7 +8,8 @@ The models are the real-Paddle programs recorded in tests/data/inference_models 
 `model.pdiparams`, saved by Paddle 3.3.1's jit.save; tools/record_inference_models.py).  One run
 measures, per model and batch size:
   eager    the program lowered op by op to a torch.fx GraphModule (static.model_format), run eagerly;
-  compile  that GraphModule under torch.compile (inductor, static shapes; compile time reported apart);
+  compile  that GraphModule under torch.compile (inductor with freezing: weights as constants, so
+           BatchNorm folds into convolutions; static shapes; compile time reported apart);
   paddle   real Paddle's inference predictor (paddle.inference, default CPU config with IR
            optimisation; if oneDNN cannot run a model, again with oneDNN off, marked "*").
 Latency is the best wall time per run over several batches of runs (bench/timing.py), throughput
@@ -68,7 +69,9 @@ def measure_torch(models, batches, repeats, target_s, compile_too=True):
                     print(f"  torch {name} batch {batch}: eager {eager:.3f} ms", file=sys.stderr, flush=True)
                     continue
                 torch._dynamo.reset()
-                compiled = torch.compile(gm, dynamic=False)
+                # freezing: the weights become constants, so inductor folds BatchNorm into the convolutions
+                # and pre-packs their weights (oneDNN), as Paddle's inference passes do
+                compiled = torch.compile(gm, dynamic=False, options={"freezing": True})
                 t = time.perf_counter()
                 compiled(*args)
                 compile_s = time.perf_counter() - t

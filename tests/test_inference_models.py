@@ -405,3 +405,16 @@ def test_corrupted_files_fail_cleanly(tmp_path, name, fmt, ext):
             model_format.load(str(tmp_path / "m"))
         except (ModelFormatError, UnsupportedOpsError):
             pass
+
+
+def test_predictor_ir_optim_compiles(paddle):
+    """switch_ir_optim(True): torch.compile with freezing (weights as constants), same results."""
+    from paddle import inference
+
+    d = os.path.join(DATA, "lstm", "pir")
+    config = inference.Config(os.path.join(d, "model.json"), os.path.join(d, "model.pdiparams"))
+    config.switch_ir_optim(True)
+    predictor = inference.create_predictor(config)
+    inputs, refs = _io("lstm", "pir")
+    outs = predictor.run([paddle.to_tensor(a) for a in inputs])
+    _match([o.numpy() for o in outs], refs, "ir_optim")

@@ -11,8 +11,9 @@ Config switches are accepted and recorded; the ones with a torch meaning are app
   enable_use_gpu / disable_gpu      -> the device the predictor runs on (cuda:<device_id> / cpu)
   set_cpu_math_library_num_threads  -> torch.set_num_threads when the predictor is created
   switch_ir_optim(True)             -> the program is additionally compiled with torch.compile
-                                       (inductor, dynamic shapes) on the first run; False (default
-                                       here) runs it as loaded.  Paddle's default is True; ours is False because
+                                       (inductor, dynamic shapes; for real Paddle models with
+                                       freezing: weights as constants) on the first run; False
+                                       (default here) runs it as loaded.  Paddle's default is True; ours is False because
                                        compiling costs tens of seconds on a CPU.
   enable_memory_optim, enable_mkldnn / enable_onednn, glog switches ... -> recorded only.
 """
@@ -340,7 +341,9 @@ class Predictor:
             self._model = m = model_format.load(where)
             gm = m.graph_module.to(self._device)
             self._weights = None
-            self._run_fn = torch.compile(gm, dynamic=True) if config._ir_optim else gm
+            # freezing: the weights are constants to inductor (BatchNorm folds into convolutions, oneDNN
+            # weights are pre-packed), as Paddle's own inference passes do
+            self._run_fn = torch.compile(gm, dynamic=True, options={"freezing": True}) if config._ir_optim else gm
             self._spec = {s.name: {"name": s.name, "shape": s.shape, "dtype": s.dtype} for s in m.feed_specs}
             self._input_names = list(m.feed_names)
             self._output_names = list(m.fetch_names)
