@@ -86,6 +86,11 @@ CASES = {
         O.lr.CosineAnnealingDecay(0.01, T_max=3), parameters=ps, weight_decay=0.1,
         apply_decay_param_fun=_decay_fun, lr_ratio=_lr_ratio, grad_clip=CLIP),
     "adamw_no_decay_amsgrad": lambda ps: O.AdamW(0.01, parameters=ps, weight_decay=0.0, amsgrad=True),
+    "adagrad": lambda ps: O.Adagrad(0.1, parameters=ps, initial_accumulator_value=0.1),
+    "adagrad_l2": lambda ps: O.Adagrad(0.1, parameters=ps, weight_decay=0.01, epsilon=1e-5),
+    "rmsprop": lambda ps: O.RMSProp(0.01, parameters=ps),
+    "rmsprop_centered_momentum": lambda ps: O.RMSProp(0.01, rho=0.9, momentum=0.5, centered=True, parameters=ps,
+                                                      grad_clip=CLIP),
 }
 
 
@@ -98,7 +103,8 @@ def test_foreach_equals_per_parameter(name):
         np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
 
 
-@pytest.mark.parametrize("name", ["sgd", "momentum_nesterov_l2", "adam", "adamw_decay_fun_lr_ratio_clip"])
+@pytest.mark.parametrize("name", ["sgd", "momentum_nesterov_l2", "adam", "adamw_decay_fun_lr_ratio_clip", "adagrad",
+                                  "rmsprop_centered_momentum"])
 def test_param_groups_and_paramattr(name):
     attr = paddle.ParamAttr(learning_rate=0.3, regularizer=paddle.regularizer.L2Decay(0.2))
     for kw in ({"groups": True}, {"attr": attr}, {"bias_attr": paddle.ParamAttr(learning_rate=2.0)}):
@@ -108,7 +114,7 @@ def test_param_groups_and_paramattr(name):
             np.testing.assert_array_equal(got[k], ref[k], err_msg=f"{kw} {k}")
 
 
-@pytest.mark.parametrize("name", ["sgd", "momentum", "adam", "adamw"])
+@pytest.mark.parametrize("name", ["sgd", "momentum", "adam", "adamw", "adagrad", "rmsprop_centered_momentum"])
 def test_float64(name):
     ref = _run(CASES[name], False, dtype="float64")
     got = _run(CASES[name], True, dtype="float64")

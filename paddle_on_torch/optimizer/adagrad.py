@@ -24,6 +24,16 @@ class Adagrad(Optimizer):
     def _add_accumulators(self, target, opts):
         self._add_accumulator(self._moment_acc_str, target, fill_value=opts["initial_accumulator_value"])
 
+    def _update_group(self, params, targets, grads, lrs, opts):
+        pack = self._flat_pack((self._moment_acc_str,), targets)
+        if pack is None:
+            return self._update_each(params, targets, grads, lrs, opts)
+        g = pack.cat(grads)
+        moment = pack.flat[self._moment_acc_str]
+        moment.add_(g * g)
+        lr = pack.expand(pack.per_param(lrs, g.dtype))
+        pack.sub_from_params((lr * g).div_(torch.sqrt(moment).add_(opts["epsilon"])))
+
     def _update(self, param, target, grad, lr, opts):
         moment = self._acc(self._moment_acc_str, target)
         moment.add_(grad * grad)

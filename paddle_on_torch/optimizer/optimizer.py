@@ -375,6 +375,11 @@ class Optimizer:
         accs = self._accumulators[name]
         return [accs[t.name] for t in targets]
 
+    def _update_each(self, params, targets, grads, lrs, opts):
+        """The per-parameter update of a group (for a multi-tensor path that cannot run)."""
+        for p, t, g, lr in zip(params, targets, grads, lrs):
+            self._update(p, t, g, lr, opts)
+
     def _acc_list(self, name, targets):
         if self._name is not None:
             name = self._name + "_" + name

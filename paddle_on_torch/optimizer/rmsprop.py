@@ -39,6 +39,25 @@ class RMSProp(Optimizer):
         self._add_accumulator(self._mean_square_acc_str, target)
         self._add_accumulator(self._mean_grad_acc_str, target)
 
+    def _update_group(self, params, targets, grads, lrs, opts):
+        kinds = (self._momentum_acc_str, self._mean_square_acc_str, self._mean_grad_acc_str)
+        pack = self._flat_pack(kinds, targets)
+        if pack is None:
+            return self._update_each(params, targets, grads, lrs, opts)
+        t0 = pack.params[0]
+        rho, eps, mu = _k(t0, opts["rho"], opts["epsilon"], opts["momentum"])
+        mom, ms, mg = (pack.flat[k] for k in kinds)
+        g = pack.cat(grads)
+        ms.mul_(rho).add_((g * g).mul_(_om(t0, rho)))
+        if opts["centered"]:
+            mg.mul_(rho).add_(g * _om(t0, rho))
+            denom = torch.sqrt((ms - mg * mg).add_(eps))
+        else:
+            denom = torch.sqrt(ms + eps)
+        lr = pack.expand(pack.per_param(lrs, g.dtype))
+        mom.mul_(mu).add_((lr * g).div_(denom))
+        pack.sub_from_params(mom)
+
     def _update(self, param, target, grad, lr, opts):
         rho, eps, mu = _k(target._t, opts["rho"], opts["epsilon"], opts["momentum"])
         mom = self._acc(self._momentum_acc_str, target)
