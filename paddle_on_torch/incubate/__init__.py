@@ -4,7 +4,7 @@ import importlib as _importlib
 from .. import _report
 from ..geometric import segment_max, segment_mean, segment_min, segment_sum  # noqa: F401
 from .operators import (  # noqa: F401
-    graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss, softmax_mask_fuse,
+    graph_khop_sampler, graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss, softmax_mask_fuse,
     softmax_mask_fuse_upper_triangle)
 from .optimizer import LookAhead, ModelAverage  # noqa: F401
 

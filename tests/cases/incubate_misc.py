@@ -116,3 +116,21 @@ def _model_average_run(paddle, rate, min_w, max_w, steps):
 def model_average_windows(paddle):
     return _model_average_run(paddle, 0.15, 2, 4, 9) + _model_average_run(paddle, 0.5, 1, 100, 6) + \
         _model_average_run(paddle, 0.15, 20, 30, 5)
+
+
+# sample sizes at least every degree: Paddle's sampling is then deterministic (its frontier quirks included:
+# each hop samples only as many frontier nodes as there were input nodes)
+@case
+def graph_khop_sampler_two_hops(paddle):
+    row = paddle.to_tensor([4, 6, 1, 8, 0, 5, 3, 8, 2, 8, 0, 8, 6])
+    colptr = paddle.to_tensor([0, 3, 4, 5, 6, 8, 9, 11, 11, 13, 13])
+    return list(paddle.incubate.graph_khop_sampler(row, colptr, paddle.to_tensor([0, 4]), [5, 5]))
+
+
+@case
+def graph_khop_sampler_three_hops_eids(paddle):
+    row = paddle.to_tensor([4, 6, 1, 8, 0, 5, 3, 8, 2, 8, 0, 8, 6])
+    colptr = paddle.to_tensor([0, 3, 4, 5, 6, 8, 9, 11, 11, 13, 13])
+    eids = paddle.arange(13) * 3
+    return list(paddle.incubate.graph_khop_sampler(row, colptr, paddle.to_tensor([4]), [4, 3, 2], sorted_eids=eids,
+                                                   return_eids=True))
