@@ -614,8 +614,10 @@ def _yolo_targets(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num
             to_mask[a] = j
     mask_idx = torch.where(valid, to_mask[best_n], torch.full_like(best_n, -1))
     ii, tt = torch.nonzero(mask_idx >= 0, as_tuple=True)  # row-major: the kernel's (image, box) order
-    gi = (gt_box[ii, tt, 0] * w).to(torch.int64)  # C's int(): truncation
-    gj = (gt_box[ii, tt, 1] * h).to(torch.int64)
+    # C's int() truncates; a centre at exactly 1.0 would index past the grid in Paddle's kernel (memory it does
+    # not own), so it is kept on the last cell here
+    gi = (gt_box[ii, tt, 0] * w).to(torch.int64).clamp(0, w - 1)
+    gj = (gt_box[ii, tt, 1] * h).to(torch.int64).clamp(0, h - 1)
     mi = mask_idx[ii, tt]
     score = gt_score[ii, tt] if gt_score is not None else torch.ones(ii.shape, dtype=dt, device=dev)
     obj[ii, mi, gj, gi] = score  # later boxes overwrite earlier ones in the same cell
