@@ -72,3 +72,11 @@ def test_namespace_loads_on_touch():
     assert paddle.nn.quant.weight_quantize is paddle.nn.quant.quantized_linear.weight_quantize
     with pytest.raises(AttributeError):
         paddle.nn.quant.no_such_name
+
+
+def test_apply_per_channel_scale():
+    x = paddle.to_tensor(np.arange(8, dtype="float32").reshape(2, 4)).astype("float16")
+    s = paddle.to_tensor([1.0, 0.5, 2.0, -1.0]).astype("float16")
+    out = paddle.nn.quant.apply_per_channel_scale(x, s)
+    assert out.dtype == paddle.float16
+    np.testing.assert_array_equal(out.astype("float32").numpy(), np.arange(8).reshape(2, 4) * [1, 0.5, 2, -1])

@@ -102,3 +102,13 @@ def quant_stub_tracks_scale(paddle):
     outs.append(q(paddle.to_tensor([[100.0]])))
     outs += [q._scale, q._state, q._accum, len(q.parameters()), q._scale.stop_gradient]
     return outs
+
+
+@case
+def float_functional_layers(paddle):
+    Q = paddle.nn.quant
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    b = paddle.to_tensor([[0.5, -1.0], [2.0, 0.25]])
+    return [Q.add()(a, b), Q.subtract()(a, b), Q.multiply()(a, b), Q.divide()(a, b), Q.reshape()(a, [4]),
+            Q.transpose()(a, [1, 0]), Q.concat()([a, b], axis=1), Q.flatten()(a), Q.matmul()(a, b, transpose_y=True),
+            isinstance(Q.add(), Q.FloatFunctionalLayer), isinstance(Q.add(), paddle.nn.Layer)]

@@ -181,3 +181,9 @@ def llm_int8_linear(x: TensorLike, weight: TensorLike, bias: OptionalTensor = No
     if bias is not None:
         acc = acc + bias.float()
     return acc.reshape(*x.shape[:-1], w.shape[0]).to(x.dtype)
+
+
+@op
+def apply_per_channel_scale(x: TensorLike, scales: TensorLike):
+    """x * scales along the last axis (the pre-quantization smoothing; Paddle has only a GPU kernel)."""
+    return x * scales.to(x.dtype)
