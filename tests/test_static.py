@@ -177,3 +177,18 @@ def test_fetch_by_the_name_of_an_op_output(static):
     exe = paddle.static.Executor(paddle.CPUPlace())
     out = exe.run(main, feed={"x": np.ones([2, 3], "float32")}, fetch_list=[loss.name, "x"])
     assert float(out[0]) == 2.0 and out[1].shape == (2, 3)
+
+
+def test_dynamic_dims_stay_dynamic_through_size_checks_and_fused_kernels(static):
+    paddle, main, startup = static
+    x = paddle.static.data("x", [None, 6], "float32")
+    ids = paddle.static.data("ids", [None], "int64")
+    h = paddle.nn.functional.one_hot(ids, 6) + x  # one_hot checks sizes: the -1 dim must not become 7
+    seq, _ = paddle.nn.LSTM(6, 4)(paddle.reshape(h, [-1, 1, 6]))  # a kernel fakes cannot size symbolically
+    assert list(h.shape) == [-1, 6]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    for n in (2, 9):
+        out = exe.run(main, feed={"x": np.ones([n, 6], "float32"), "ids": np.zeros([n], "int64")},
+                      fetch_list=[h, seq])
+        assert out[0].shape == (n, 6) and out[1].shape == (n, 1, 4)

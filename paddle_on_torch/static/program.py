@@ -82,7 +82,10 @@ def _has_var(args, kwargs):
     """Does a call touch a Variable: a fake tensor, or a parameter made in static mode (which lives in the
     scope, so ops on it alone are program ops too)?"""
     for a in tree_flatten((args, kwargs))[0]:
-        if isinstance(a, torch.Tensor) and (isinstance(a, FakeTensor) or hasattr(a, "_st_param_name")):
+        if isinstance(a, torch.Tensor):
+            if isinstance(a, FakeTensor) or hasattr(a, "_st_param_name"):
+                return True
+        elif isinstance(a, torch.SymInt):  # a size read off a Variable (torch.zeros(x.shape[0], ...))
             return True
     return False
 
@@ -106,8 +109,14 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
     flat, spec = tree_flatten((args, kwargs))
     fakes = [fake_of(a) if isinstance(a, torch.Tensor) and not isinstance(a, FakeTensor) else a for a in flat]
     fargs, fkwargs = tree_unflatten(fakes, spec)
-    with _state.suspend(), _state.fake_mode:
-        out = (compute or target)(*fargs, **fkwargs)
+    # (guards suppressed: a size check in the op must not specialise a -1 dim to its example size)
+    with _state.suspend(), _state.fake_mode, _state.fake_mode.shape_env.suppress_guards():
+        try:
+            out = (compute or target)(*fargs, **fkwargs)
+        except RuntimeError as e:
+            if "symbolic" not in str(e):
+                raise
+            out = _with_example_sizes(compute or target, fargs, fkwargs)
     oflat = tree_flatten(out)[0]
     if not force and not any(isinstance(o, torch.Tensor) for o in oflat):
         return out
@@ -130,6 +139,35 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
     prog._bind(out, node, in_ids)
     prog._version += 1
     return out
+
+
+def _with_example_sizes(fn, args, kwargs):
+    """Shapes for a kernel fake tensors cannot run with symbolic sizes (torch's fused RNNs): run it on
+    example sizes, then give the output dims that came out as the example size fresh symbols.  Those
+    have no source in the graph, so code that passes them on as sizes fails loudly in _sym."""
+    flat, spec = tree_flatten((args, kwargs))
+    mode = _state.fake_mode
+    flat = [mode.from_tensor(torch.empty([int(d) for d in a.shape], dtype=a.dtype), static_shapes=True)
+            .requires_grad_(a.requires_grad) if isinstance(a, FakeTensor) and not _static_shape(a) else a
+            for a in flat]
+    args, kwargs = tree_unflatten(flat, spec)
+    out = fn(*args, **kwargs)
+
+    def resym(t):
+        if not isinstance(t, torch.Tensor) or _HINT not in t.shape:
+            return t
+        dyn = [DimDynamic.DYNAMIC if d == _HINT else DimDynamic.STATIC for d in t.shape]
+        with mode.shape_env.suppress_guards():
+            r = mode.from_tensor(torch.empty(list(t.shape), dtype=t.dtype),
+                                 symbolic_context=StatelessSymbolicContext(dynamic_sizes=dyn))
+        return r.requires_grad_(t.requires_grad) if t.dtype.is_floating_point else r
+
+    o, ospec = tree_flatten(out)
+    return tree_unflatten([resym(t) for t in o], ospec)
+
+
+def _static_shape(t):
+    return all(isinstance(d, int) for d in t.shape)
 
 
 def _keywords(fn):
