@@ -674,7 +674,8 @@ class _YoloLossFn(torch.autograd.Function):
         xo = p[:, :, 4]
         g = grad[:, None, None, None]
         sig = torch.sigmoid(xo)
-        gx[:, :, 4] = torch.where(obj > 1e-5, (sig - 1) * obj * g, torch.where(obj > -0.5, sig * g, torch.zeros_like(sig)))
+        neg = torch.where(obj > -0.5, sig * g, torch.zeros_like(sig))
+        gx[:, :, 4] = torch.where(obj > 1e-5, (sig - 1) * obj * g, neg)
         if ii.numel():
             key = ((ii * m + mi) * h + gj) * w + gi
             later = key[:, None] == key[None, :]

@@ -83,7 +83,8 @@ def weight_quantize(x: TensorLike, algo="weight_only_int8", arch=None, group_siz
     _check_group_size(group_size)
     if x.dtype not in (torch.float16, torch.bfloat16):
         raise RuntimeError(f"(NotFound) The kernel with key (CPU, {str(x.dtype).replace('torch.', '')}) of kernel "
-                           "`weight_quantize` is not registered. Paddle support following DataTypes: float16, bfloat16.")
+                           "`weight_quantize` is not registered. Paddle support following DataTypes: float16, "
+                           "bfloat16.")
     if x.dim() != 2:
         raise ValueError(f"(InvalidArgument) The x tensor of quant op must be 2D, but got[{x.dim()}]")
     m, n = x.shape
