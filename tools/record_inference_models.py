@@ -128,6 +128,39 @@ class ControlNet(nn.Layer):
         return y, i
 
 
+class MoreOpsNet(nn.Layer):
+    """Ops real models use beyond the zoo: attention, einsum, slice assignment (set_value), take_along_axis,
+    masked_fill, cumsum, group/instance norm, prelu, pad, one_hot, argsort, gather_nd, log_softmax, ..."""
+
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(2, 4)
+        self.inorm = nn.InstanceNorm2D(4)
+        self.prelu = nn.PReLU(4)
+        self.q = nn.Linear(8, 8)
+
+    def forward(self, x, seq, idx):
+        y = self.prelu(self.inorm(self.gn(x)))
+        y = F.pad(y, [1, 2, 0, 1], mode="constant", value=0.5)
+        y = F.pad(y, [1, 1, 1, 1], mode="reflect")
+        z = F.elu(y) + F.softplus(y) - F.log_softmax(y, axis=1)
+        q = self.q(seq).reshape([seq.shape[0], seq.shape[1], 2, 4])
+        att = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        e = paddle.einsum("bshd,bthd->bhst", q, q)
+        c = paddle.cumsum(seq, axis=1)
+        m = paddle.masked_fill(seq, seq > 0.5, 0.0)
+        t = paddle.take_along_axis(seq, idx, axis=2)
+        s = seq.clone()
+        s[:, 0, :] = 1.0
+        oh = F.one_hot(idx[:, 0, 0], num_classes=8)
+        srt = paddle.argsort(seq, axis=-1, descending=True)
+        g = paddle.gather_nd(seq, paddle.to_tensor([[0, 1], [1, 2]]))
+        lse = paddle.logsumexp(seq, axis=-1)
+        ex = paddle.expand_as(seq[:, :1, :], seq) * paddle.tile(seq[:1], [seq.shape[0], 1, 1])
+        return (z.mean(axis=[2, 3]), att, e, c, m, t, s, oh, srt.astype("int32"), g, lse, ex,
+                paddle.erf(seq), paddle.sqrt(paddle.abs(seq)) + paddle.rsqrt(seq * seq + 1.0))
+
+
 def _zoo(name, **kwargs):
     import importlib
 
@@ -173,6 +206,10 @@ MODELS = {
                                                        0.0, -1e9).repeat(7, axis=2).astype("float32")]),
     "control": (ControlNet, [InputSpec([None, 4], "float32", "x"), InputSpec([1], "int64", "n")],
                 lambda r: [_f(r, [3, 4]), np.array([3], dtype="int64")]),
+    "ops2": (MoreOpsNet, [InputSpec([None, 4, 6, 6], "float32", "x"), InputSpec([None, 5, 8], "float32", "seq"),
+                          InputSpec([None, 5, 3], "int64", "idx")],
+             lambda r: [_f(r, [2, 4, 6, 6]), r.random([2, 5, 8]).astype("float32"),
+                        r.integers(0, 8, size=[2, 5, 3]).astype("int64")]),
     "ops": (OpsNet, [InputSpec([None, 4, 8, 8], "float32", "x"), InputSpec([None, 3], "int64", "ids")],
             lambda r: [_f(r, [2, 4, 8, 8]), _ids(r, [2, 3], 10)]),
 }

@@ -508,6 +508,8 @@ for _n, _fn in (("sum", "sum"), ("mean", "mean"), ("max", "amax"), ("min", "amin
     def _make_reduce(name, fn):
         def lower(b, op, ins):
             axes = _reduce_axes(b, ins[1]) if len(ins) > 1 else [int(a) for a in _a(op, "axis", [])]
+            if _a(op, "reduce_all", False):
+                axes = []
             dt = op.attrs.get("dtype")
             dt = torch_dtype(dt) if isinstance(dt, str) and not dt.startswith("Undefined") else None
             return b.call(_rt_reduce, fn, ins[0], axes, bool(_a(op, "keepdim", False)), dt)
@@ -540,14 +542,77 @@ def _topk(b, op, ins):
 
 @lowering("pd_op.argsort")
 def _argsort(b, op, ins):
-    return b.call(torch.argsort, ins[0], dim=int(_a(op, "axis", -1)), descending=bool(_a(op, "descending", False)),
-                  stable=True)
+    out = b.call(torch.sort, ins[0], dim=int(_a(op, "axis", -1)), descending=bool(_a(op, "descending", False)),
+                 stable=True)
+    return [b.item(out, 0), b.item(out, 1)]
+
+
+def _rt_cumsum(x, axis, flatten, exclusive, reverse):
+    if flatten:
+        x, axis = x.reshape([-1]), 0
+    if reverse:
+        x = torch.flip(x, [axis])
+    out = torch.cumsum(x, axis)
+    if exclusive:
+        out = out - x
+    return torch.flip(out, [axis]) if reverse else out
 
 
 @lowering("pd_op.cumsum")
 def _cumsum(b, op, ins):
-    axis = int(b.scalar(ins[1]))
-    return b.call(torch.cumsum, ins[0], axis)
+    axis = int(b.scalar(ins[1])) if len(ins) > 1 and ins[1] is not None else int(_a(op, "axis", -1))
+    return b.call(_rt_cumsum, ins[0], axis, bool(_a(op, "flatten", False)), bool(_a(op, "exclusive", False)),
+                  bool(_a(op, "reverse", False)))
+
+
+@lowering("pd_op.einsum")
+def _einsum(b, op, ins):
+    return [b.call(torch.einsum, op.attrs["equation"], [b.tensor(v) for v in ins[0]]), None, None]
+
+
+def _rt_masked_fill(x, mask, value):
+    return torch.where(mask, value.to(x.dtype) if isinstance(value, torch.Tensor) else value, x)
+
+
+@lowering("pd_op.masked_fill")
+def _masked_fill(b, op, ins):
+    return b.call(_rt_masked_fill, ins[0], ins[1], b.tensor(ins[2]))
+
+
+@lowering("pd_op.take_along_axis")
+def _take_along_axis(b, op, ins):
+    return b.call(torch.take_along_dim, ins[0], ins[1], int(_a(op, "axis", 0)))
+
+
+def _rt_set_value(x, value, axes, starts, ends, steps, decrease, none_axes):
+    if none_axes:
+        raise NotImplementedError("set_value with None (new) axes")
+    idx = [slice(None)] * x.dim()
+    for a, s, e, st in zip(axes, starts, ends, steps):
+        if st <= 0:
+            raise NotImplementedError("set_value with a non-positive step")
+        idx[a] = slice(s, e, st)
+    out = x.clone()
+    target = out[tuple(idx)]
+    value = value.to(x.dtype)
+    if decrease and value.dim() == target.dim() - len(decrease):  # the value omits the decreased axes
+        for a in sorted(decrease):
+            value = value.unsqueeze(a)
+    out[tuple(idx)] = value.expand_as(target) if value.dim() <= target.dim() else value.reshape(target.shape)
+    return out
+
+
+@lowering("pd_op.set_value", "pd_op.set_value_with_tensor")
+def _set_value(b, op, ins):
+    if op.type.endswith("with_tensor"):
+        x, value, rest = ins[0], b.tensor(ins[1]), ins[2:]
+    else:
+        x, rest = ins[0], ins[1:]
+        shape = [int(d) for d in _a(op, "shape", [])]
+        value = torch.tensor(_a(op, "values", []), dtype=torch.float64).reshape(shape)
+    return b.call(_rt_set_value, x, value, [int(a) for a in op.attrs["axes"]], b.ints(rest[0]), b.ints(rest[1]),
+                  b.ints(rest[2]), [int(a) for a in _a(op, "decrease_axes", [])],
+                  [int(a) for a in _a(op, "none_axes", [])])
 
 
 # ===================================================================== linear algebra

@@ -124,7 +124,7 @@ LEGACY = {
     "pad3d": ("pad3d", ["X", _slot_or_attr("Paddings", "paddings")], ["Out"], None),
     "roll": ("roll", ["X", _slot_or_attr("ShiftsTensor", "shifts")], ["Out"], None),
     "cumsum": ("cumsum", ["X", lambda a: Literal(a.get("axis", -1), "int64")], ["Out"], None),
-    "argsort": ("argsort", ["X"], ["Indices"], None),
+    "argsort": ("argsort", ["X"], ["Out", "Indices"], None),
     "one_hot_v2": ("one_hot", ["X", _slot_or_attr("depth_tensor", "depth")], ["Out"], None),
     "bmm": ("bmm", ["X", "Y"], ["Out"], None),
     "rnn": ("rnn", ["Input", "PreState*", "WeightList*", "SequenceLength", None], ["Out", None, "State*", None],
