@@ -1,4 +1,4 @@
-"""paddle.incubate: the parts paddle_on_torch provides (autograd and nn load on first touch)."""
+"""paddle.incubate: the parts paddle_on_torch provides (asp, autograd and nn load on first touch)."""
 import importlib as _importlib
 
 from .. import _report
@@ -8,7 +8,7 @@ from .operators import (  # noqa: F401
     softmax_mask_fuse_upper_triangle)
 from .optimizer import LookAhead, ModelAverage  # noqa: F401
 
-_SUBMODULES = {"autograd", "nn"}
+_SUBMODULES = {"asp", "autograd", "nn"}
 _unsupported_getattr = _report.module_getattr("paddle.incubate")
 
 

@@ -134,3 +134,9 @@ def graph_khop_sampler_three_hops_eids(paddle):
     eids = paddle.arange(13) * 3
     return list(paddle.incubate.graph_khop_sampler(row, colptr, paddle.to_tensor([4]), [4, 3, 2], sorted_eids=eids,
                                                    return_eids=True))
+
+
+@case
+def asp_calculate_density(paddle):
+    a = np.array([[0.0, 1.5, 0.0, -2.0], [3.0, 0.0, 0.0, 0.0]])
+    return [paddle.incubate.asp.calculate_density(a), paddle.incubate.asp.calculate_density(np.ones([3, 3]))]
