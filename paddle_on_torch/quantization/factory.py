@@ -1,5 +1,6 @@
 """Quanter factories: a config holds a factory (class + arguments) and instantiates one quanter per layer."""
 import abc
+import importlib
 import sys
 from functools import partial
 
@@ -53,6 +54,9 @@ def quanter(class_name):
     def wrapper(target_class):
         def __init__(self, *args, **kwargs):
             QuanterFactory.__init__(self, *args, **kwargs)
+            # Paddle re-reads the class from its module here: a class that is not a module attribute (one
+            # defined inside a function) raises AttributeError
+            getattr(importlib.import_module(target_class.__module__), target_class.__name__)
 
         def _get_class(self):
             return target_class
