@@ -322,6 +322,8 @@ class Optimizer:
         masters = []
         for (p, g), lr in zip(live, lrs):
             t = p._t
+            if type(t) is not torch.nn.Parameter and type(t) is not torch.Tensor:
+                return False  # DTensor and other subclasses: the per-parameter path
             if self._multi_precision and t.dtype in _HALF:
                 target = self._master_weights[p.name]
                 masters.append((t, target))
