@@ -1,4 +1,5 @@
-"""Plans applied on 4 gloo ranks compute what one process computes (loss and every gradient).
+"""Plans applied on 4 gloo ranks compute what one process computes (loss and every gradient), and
+run exactly the collectives the plan lists.
 
 The job is this file run under torchrun (`python -m torch.distributed.run --nproc-per-node=4 -m
 paddle_on_torch tests/test_planner_dist.py job`); the pytest test launches it and reads each rank's
@@ -22,6 +23,7 @@ def _job():
     import paddle
     import paddle.distributed as dist
     import torch.distributed as tdist
+    from torch.distributed.tensor.debug import CommDebugMode
     from paddle_on_torch import parallel
 
     dist.init_parallel_env()
@@ -51,12 +53,20 @@ def _job():
         ref = copy.deepcopy(model)
         x = paddle.to_tensor(np.random.RandomState(3).standard_normal([batch, 64]).astype("float32"))
         full_mem = 4 * sum(int(np.prod(p.shape)) * 4 for p in model.parameters())
-        plan = parallel.plan(model, [x], mesh, marks={0: mark},
+        # the step run below must be the step planned (its loss too): the collectives are compared
+        plan = parallel.plan(model, [x], mesh, marks={0: mark}, loss_fn=lambda out: paddle.mean(out),
                              memory_limit=None if frac is None else full_mem * frac)
         plan.apply(model)
-        loss = paddle.mean(model(plan.shard_inputs(x)) ** 2)
-        loss.backward()
-        ref_loss = paddle.mean(ref(x) ** 2)
+        xs = plan.shard_inputs(x)
+        with CommDebugMode() as fwd_bwd:
+            loss = paddle.mean(model(xs))
+            loss.backward()
+        with CommDebugMode() as sync:  # what an optimizer step does first: each gradient to its parameter's layout
+            for p in model.parameters():
+                p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
+        ran = _counts(fwd_bwd) + "|" + _counts(sync)
+        planned = _planned(plan, False) + "|" + _planned(plan, True)
+        ref_loss = paddle.mean(ref(x))
         ref_loss.backward()
         err = abs(float(loss) - float(ref_loss))
         for (pn, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
@@ -64,9 +74,28 @@ def _job():
             err = max(err, float((g - q._t.grad).abs().max()))
         placements = ";".join(f"{k}={v}" for k, v in plan.parameter_placements.items())
         print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
+        print(f"COMMS {name} rank={rank} ran={ran} planned={planned}", flush=True)
     _to_static_case(paddle, dist, MLP, rank)
     tdist.barrier()
     tdist.destroy_process_group()
+
+
+def _counts(mode):
+    kinds = {"all_gather_into_tensor": "all_gather", "reduce_scatter_tensor": "reduce_scatter",
+             "all_reduce": "all_reduce", "all_to_all_single": "all_to_all"}
+    got = {}
+    for op, n in mode.get_comm_counts().items():
+        k = kinds.get(str(op).split(".")[-1], str(op))
+        got[k] = got.get(k, 0) + n
+    return ",".join(f"{k}:{got[k]}" for k in sorted(got))
+
+
+def _planned(plan, gradient):
+    got = {}
+    for c in plan.collectives:
+        if (c["why"] == "gradient") == gradient:
+            got[c["kind"]] = got.get(c["kind"], 0) + 1
+    return ",".join(f"{k}:{got[k]}" for k in sorted(got))
 
 
 def _to_static_case(paddle, dist, MLP, rank):
@@ -136,6 +165,13 @@ def test_planned_programs_match_one_process():
         assert float(err.split("=")[1]) < 1e-5, ln
         plans.setdefault(name, set()).add(placements)
     assert all(len(v) == 1 for v in plans.values()), plans  # every rank ran the same plan
+    # the collectives DTensor ran (forward+backward | gradients to their parameters' layouts) are the
+    # plan's, kind by kind and count by count
+    comms = [ln for ln in outs.splitlines() if ln.startswith("COMMS ")]
+    assert len(comms) == 12, outs
+    for ln in comms:
+        _, name, _, ran, planned = ln.split(" ")
+        assert ran[len("ran="):] == planned[len("planned="):], ln
     tp, dp, dp_mp = (next(iter(plans[k])) for k in ("tp", "dp", "dp_mp"))
     assert "l1.weight=[Shard(dim=1)]" in tp and "l2.weight=[Shard(dim=0)]" in tp
     assert "l1.weight=[Replicate()]" in dp and "l2.weight=[Replicate()]" in dp
