@@ -161,6 +161,28 @@ class MoreOpsNet(nn.Layer):
                 paddle.erf(seq), paddle.sqrt(paddle.abs(seq)) + paddle.rsqrt(seq * seq + 1.0))
 
 
+class DetectNet(nn.Layer):
+    """Detection heads: yolo_box, prior_box, box_coder, roi_align, matrix_nms (PaddleDetection's ops)."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Conv2D(3, 2 * (5 + 2), 1)
+
+    def forward(self, x, img_size, rois, rois_num):
+        from paddle.vision import ops
+
+        boxes, scores = ops.yolo_box(self.head(x), img_size, anchors=[10, 13, 16, 30], class_num=2,
+                                     conf_thresh=0.01, downsample_ratio=8)
+        pb, pv = ops.prior_box(x, x, min_sizes=[4.0], max_sizes=[9.0], aspect_ratios=[2.0], flip=True,
+                               clip=True, steps=[8.0, 8.0])
+        dec = ops.box_coder(pb.reshape([-1, 4]), pv.reshape([-1, 4]), rois, code_type="encode_center_size",
+                            box_normalized=False)
+        ra = ops.roi_align(x, rois, rois_num, output_size=2, spatial_scale=0.5, sampling_ratio=2)
+        out, num, _ = ops.matrix_nms(boxes, scores.transpose([0, 2, 1]), score_threshold=0.05, post_threshold=0.05,
+                                  nms_top_k=20, keep_top_k=10, background_label=-1)
+        return boxes, scores, pb, pv, dec, ra, out, num
+
+
 def _zoo(name, **kwargs):
     import importlib
 
@@ -210,6 +232,11 @@ MODELS = {
                           InputSpec([None, 5, 3], "int64", "idx")],
              lambda r: [_f(r, [2, 4, 6, 6]), r.random([2, 5, 8]).astype("float32"),
                         r.integers(0, 8, size=[2, 5, 3]).astype("int64")]),
+    "detect": (DetectNet, [InputSpec([None, 3, 8, 8], "float32", "x"), InputSpec([None, 2], "int32", "img_size"),
+                           InputSpec([None, 4], "float32", "rois"), InputSpec([None], "int32", "rois_num")],
+               lambda r: [_f(r, [2, 3, 8, 8]), np.array([[64, 64], [48, 64]], dtype="int32"),
+                          np.array([[0, 0, 6, 6], [2, 1, 7, 7], [1, 1, 3, 5]], dtype="float32"),
+                          np.array([2, 1], dtype="int32")]),
     "ops": (OpsNet, [InputSpec([None, 4, 8, 8], "float32", "x"), InputSpec([None, 3], "int64", "ids")],
             lambda r: [_f(r, [2, 4, 8, 8]), _ids(r, [2, 3], 10)]),
 }

@@ -972,3 +972,62 @@ def _rnn(b, op, ins):
     states = b.item(out, 1)
     k = 2 if mode == "LSTM" else 1
     return [b.item(out, 0), None, [b.item(states, i) for i in range(k)], None]
+
+
+# ===================================================================== detection (paddle_on_torch.vision.ops)
+def _rt_vision(name, *args, **kwargs):
+    """Call paddle_on_torch's own paddle.vision.ops implementation on torch tensors."""
+    from ... import _normalize
+    from ...vision import ops as vops
+
+    args = [_normalize.wrap(a) if isinstance(a, torch.Tensor) else a for a in args]
+    out = getattr(vops, name)(*args, **kwargs)
+    out = out if isinstance(out, (tuple, list)) else (out,)
+    return tuple(o._t if isinstance(o, _normalize.Tensor) else o for o in out)
+
+
+@lowering("pd_op.yolo_box")
+def _yolo_box(b, op, ins):
+    a = op.attrs
+    out = b.call(_rt_vision, "yolo_box", ins[0], ins[1], [int(v) for v in a["anchors"]], int(a["class_num"]),
+                 float(a["conf_thresh"]), int(a["downsample_ratio"]), bool(_a(op, "clip_bbox", True)),
+                 scale_x_y=float(_a(op, "scale_x_y", 1.0)), iou_aware=bool(_a(op, "iou_aware", False)),
+                 iou_aware_factor=float(_a(op, "iou_aware_factor", 0.5)))
+    return [b.item(out, 0), b.item(out, 1)]
+
+
+@lowering("pd_op.prior_box")
+def _prior_box(b, op, ins):
+    a = op.attrs
+    out = b.call(_rt_vision, "prior_box", ins[0], ins[1], [float(v) for v in a["min_sizes"]],
+                 [float(v) for v in _a(op, "max_sizes", [])] or None, [float(v) for v in _a(op, "aspect_ratios", [1.0])],
+                 [float(v) for v in _a(op, "variances", [0.1, 0.1, 0.2, 0.2])], bool(_a(op, "flip", False)),
+                 bool(_a(op, "clip", False)), [float(_a(op, "step_w", 0.0)), float(_a(op, "step_h", 0.0))],
+                 float(_a(op, "offset", 0.5)), bool(_a(op, "min_max_aspect_ratios_order", False)))
+    return [b.item(out, 0), b.item(out, 1)]
+
+
+@lowering("pd_op.box_coder")
+def _box_coder(b, op, ins):
+    var = ins[1] if ins[1] is not None else [float(v) for v in _a(op, "variance", [])] or None
+    out = b.call(_rt_vision, "box_coder", ins[0], var, ins[2], _a(op, "code_type", "encode_center_size"),
+                 bool(_a(op, "box_normalized", True)), int(_a(op, "axis", 0)))
+    return b.item(out, 0)
+
+
+@lowering("pd_op.roi_align")
+def _roi_align(b, op, ins):
+    a = op.attrs
+    out = b.call(_rt_vision, "roi_align", ins[0], ins[1], ins[2], (int(a["pooled_height"]), int(a["pooled_width"])),
+                 float(_a(op, "spatial_scale", 1.0)), int(_a(op, "sampling_ratio", -1)), bool(_a(op, "aligned", False)))
+    return b.item(out, 0)
+
+
+@lowering("pd_op.matrix_nms")
+def _matrix_nms(b, op, ins):
+    a = op.attrs
+    out = b.call(_rt_vision, "matrix_nms", ins[0], ins[1], float(a["score_threshold"]), float(a["post_threshold"]),
+                 int(a["nms_top_k"]), int(a["keep_top_k"]), bool(_a(op, "use_gaussian", False)),
+                 float(_a(op, "gaussian_sigma", 2.0)), int(_a(op, "background_label", 0)),
+                 bool(_a(op, "normalized", True)), True, True)
+    return [b.item(out, 0), b.item(out, 2), b.item(out, 1)]  # PIR order: out, index, roisnum
