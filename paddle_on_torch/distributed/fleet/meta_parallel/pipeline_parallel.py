@@ -135,15 +135,22 @@ class PipelineParallel(MetaParallelBase):
         return out, losses
 
     def _broadcast_final_loss(self, losses, training):
+        """The last stage's mean loss on every stage (its dtype first, as Paddle sends an is_fp32 flag)."""
         last = self.num_stages - 1
+        src = self.pp_group.ranks[last]
+        pg = self.pp_group.process_group
+        dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
         if self.stage_id == last:
             total = torch.stack([l.detach() for l in losses]).sum()
             if not training or self._delay_scale_loss:
                 total = total / self.accumulate_steps
+            code = torch.tensor([dtypes.index(total.dtype)])
         else:
-            total = torch.zeros([], dtype=torch.float32)
-        src = self.pp_group.ranks[last]
-        tdist.broadcast(total, src, group=self.pp_group.process_group)
+            code = torch.zeros([1], dtype=torch.int64)
+        tdist.broadcast(code, src, group=pg)
+        if self.stage_id != last:
+            total = torch.zeros([], dtype=dtypes[int(code)])
+        tdist.broadcast(total, src, group=pg)
         return wrap(total)
 
     def train_batch(self, data, optimizer, lr_scheduler=None, scaler=None, loss_fn_idx=0,
