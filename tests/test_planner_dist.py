@@ -76,8 +76,42 @@ def _job():
         print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
         print(f"COMMS {name} rank={rank} ran={ran} planned={planned}", flush=True)
     _to_static_case(paddle, dist, MLP, rank)
+    _parallelize_case(paddle, dist, MLP, rank)
     tdist.barrier()
     tdist.destroy_process_group()
+
+
+def _parallelize_case(paddle, dist, MLP, rank):
+    """dist.parallelize with config {"auto_plan": {example_inputs, marks, memory_limit}}: the planner
+    places the parameters; losses over 3 SGD steps equal one process's."""
+    import copy
+
+    import numpy as np
+
+    paddle.seed(13)
+    model = MLP()
+    ref = copy.deepcopy(model)
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["dp"])
+    x = paddle.to_tensor(np.random.RandomState(9).standard_normal([64, 64]).astype("float32"))
+    full_mem = 4 * sum(int(np.prod(p.shape)) * 4 for p in model.parameters())
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    model, opt = dist.parallelize(model, opt, mesh, {"auto_plan": {
+        "example_inputs": [x], "marks": {0: [dist.Shard(0)]}, "memory_limit": full_mem * 0.5}})
+    ref_opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=ref.parameters())
+    xs = dist.shard_tensor(x, mesh, [dist.Shard(0)])
+    err = 0.0
+    for _ in range(3):
+        loss = paddle.mean(model(xs))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        ref_loss = paddle.mean(ref(x))
+        ref_loss.backward()
+        ref_opt.step()
+        ref_opt.clear_grad()
+        err = max(err, abs(float(loss) - float(ref_loss)))
+    placements = ";".join(f"{n}={p.placements}" for n, p in model.named_parameters())
+    print(f"CASE parallelize rank={rank} err={err:.3e} {placements}", flush=True)
 
 
 def _counts(mode):
@@ -158,7 +192,7 @@ def test_planned_programs_match_one_process():
                                                                  recursive=True))
     assert p.returncode == 0, f"torchrun failed:\n{p.stderr[-2000:]}\n{errs}"
     lines = [ln for ln in outs.splitlines() if ln.startswith("CASE ")]
-    assert len(lines) == 16, outs
+    assert len(lines) == 20, outs
     plans = {}
     for ln in lines:
         _, name, _, err, placements = ln.split(" ", 4)
@@ -177,6 +211,7 @@ def test_planned_programs_match_one_process():
     assert "l1.weight=[Replicate()]" in dp and "l2.weight=[Replicate()]" in dp
     assert "l1.weight=[Replicate(), Shard(dim=1)]" in dp_mp and "l2.weight=[Replicate(), Shard(dim=0)]" in dp_mp
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["to_static"]))  # planned: Megatron under the limit
+    assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["parallelize"]))
 
 
 if __name__ == "__main__" and sys.argv[-1] == "job":

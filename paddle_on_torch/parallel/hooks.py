@@ -35,3 +35,20 @@ def plan_for_to_static(layer, loader, loss, config):
     p = plan(layer, inputs, mesh, marks, labels=labels, loss_fn=loss_fn, **kwargs)
     p.apply(layer)
     return p
+
+
+def plan_for_parallelize(model, mesh, config):
+    """`dist.parallelize(model, opt, mesh, {"auto_plan": {"example_inputs": [...], "marks": {...}, ...}})`:
+    plan the parameters on `mesh` from example inputs and input marks (other keys are plan() keyword
+    arguments) and apply the plan; dp_config's sharding level still applies to the optimizer."""
+    conf = config["auto_plan"]
+    if not isinstance(conf, dict) or "example_inputs" not in conf:
+        raise ValueError("parallelize auto_plan must be a dict with 'example_inputs' (and usually 'marks': "
+                         "{input index: placements})")
+    if config.get("mp_config") is not None or config.get("pp_config") is not None:
+        raise ValueError("parallelize: auto_plan places the parameters itself; give it without mp_config / pp_config")
+    kwargs = dict(conf)
+    inputs = kwargs.pop("example_inputs")
+    p = plan(model, inputs, mesh._as_process_mesh(), kwargs.pop("marks", None), **kwargs)
+    p.apply(model)
+    return p

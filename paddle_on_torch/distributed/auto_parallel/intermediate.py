@@ -409,12 +409,12 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
             raise TypeError("The mesh must be an instance of paddle.distributed.ProcessMesh.")
         set_mesh(mesh)
     mesh = get_mesh()
-    unknown = set(config) - {"dp_config", "mp_config", "pp_config"}
+    unknown = set(config) - {"dp_config", "mp_config", "pp_config", "auto_plan"}
     if unknown:
         from ... import _report
 
         raise _report.unsupported(f"paddle.distributed.parallelize config {sorted(unknown)}")
-    if not any(k in config for k in ("dp_config", "mp_config", "pp_config")):
+    if not any(k in config for k in ("dp_config", "mp_config", "pp_config", "auto_plan")):
         return model, optimizer
     if mesh is None:
         raise ValueError("global mesh must not be None, please call dist.auto_parallel.set_mesh(global_mesh) "
@@ -422,6 +422,10 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
     from .process_mesh import check_fits_world
 
     check_fits_world(mesh)  # before any communication
+    if config.get("auto_plan") is not None:  # paddle_on_torch extension: the planner places the parameters
+        from ...parallel.hooks import plan_for_parallelize
+
+        plan_for_parallelize(model, mesh, config)
     if config.get("pp_config") is not None:
         _pipeline(model, mesh, config["pp_config"])
     if config.get("mp_config") is not None:
