@@ -192,3 +192,17 @@ def test_dynamic_dims_stay_dynamic_through_size_checks_and_fused_kernels(static)
         out = exe.run(main, feed={"x": np.ones([n, 6], "float32"), "ids": np.zeros([n], "int64")},
                       fetch_list=[h, seq])
         assert out[0].shape == (n, 6) and out[1].shape == (n, 1, 4)
+
+
+def test_load_inference_model_runs_a_real_paddle_model(static):
+    """A PIR model saved by real Paddle (tests/data/inference_models, read by static.model_format)."""
+    paddle, main, startup = static
+    d = os.path.join(os.path.dirname(__file__), "data", "inference_models", "lstm", "pir")
+    if not os.path.exists(os.path.join(d, "model.json")):
+        pytest.skip("no recorded Paddle inference model")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "model"), exe)
+    io = dict(np.load(os.path.join(d, "io.npz")))
+    out = exe.run(prog, feed={feeds[0]: io["input0"]}, fetch_list=fetches)
+    for i, o in enumerate(out):
+        np.testing.assert_allclose(o, io[f"output{i}"], rtol=1e-5, atol=1e-6)
