@@ -19,13 +19,31 @@ _AUTO_PARALLEL = {
     "Replicate": "placement_type", "Shard": "placement_type", "ProcessMesh": "process_mesh",
     "dtensor_from_fn": "api", "reshard": "api", "shard_layer": "api", "shard_tensor": "api",
     "unshard_dtensor": "api", "DistModel": "dist_model", "ShardDataloader": "dist_model",
-    "shard_dataloader": "dist_model", "shard_optimizer": "dist_model", "to_static": "dist_model",
-    "Strategy": "strategy",
+    "shard_dataloader": "dist_model", "shard_optimizer": "sharding", "to_static": "dist_model",
+    "Strategy": "strategy", "ShardingStage1": "sharding", "ShardingStage2": "sharding",
+    "ShardingStage3": "sharding", "shard_scaler": "sharding", "get_mesh": "interface", "set_mesh": "interface",
+    "parallelize": "intermediate", "ColWiseParallel": "intermediate", "RowWiseParallel": "intermediate",
+    "SequenceParallelBegin": "intermediate", "SequenceParallelEnd": "intermediate",
+    "SequenceParallelEnable": "intermediate", "SequenceParallelDisable": "intermediate",
+    "PrepareLayerInput": "intermediate", "PrepareLayerOutput": "intermediate", "SplitPoint": "intermediate",
+    "to_distributed": "intermediate",
 }
 _unsupported = _report.module_getattr("paddle.distributed")
 
 
 def __getattr__(name):
+    if name in ("save_state_dict", "load_state_dict"):  # sharded checkpoints (torch DCP) load on first touch
+        from . import checkpoint
+
+        globals()[name] = value = getattr(checkpoint, name)
+        return value
+    if name in ("fleet", "spawn"):  # fleet loads on first touch, like auto-parallel
+        import importlib
+
+        value = importlib.import_module(f"{__name__}.{'_spawn' if name == 'spawn' else name}")
+        value = value.spawn if name == "spawn" else value
+        globals()[name] = value
+        return value
     if name in _AUTO_PARALLEL:
         import importlib
 
@@ -36,4 +54,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_AUTO_PARALLEL))
+    return sorted(set(globals()) | set(_AUTO_PARALLEL) | {"fleet", "spawn"})

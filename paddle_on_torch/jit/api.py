@@ -181,6 +181,10 @@ class StaticFunction:
         entry_name = f"to_static_{name}_{next(_counter)}"
         ns = {"_fn": self._dygraph_function, "_to_paddle": _to_paddle_tree, "_to_torch": _to_torch_tree}
         exec(compile(_ENTRY_SRC.format(name=entry_name), f"<paddle.jit.to_static {name}>", "exec"), ns)
+        # paddle.grad inside a static function is part of Paddle's program (PINNs differentiate twice in
+        # it): let dynamo trace torch.autograd.grad into the graph instead of breaking there.  Set once,
+        # globally: toggling dynamo's config around each call costs ~30 us.
+        torch._dynamo.config.trace_autograd_ops = True
         return torch.compile(ns[entry_name], backend=self._torch_backend, fullgraph=self._full_graph)
 
     def __call__(self, *args, **kwargs):

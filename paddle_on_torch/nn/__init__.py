@@ -10,4 +10,12 @@ Module = Layer
 ModuleList = LayerList  # noqa: F405
 ModuleDict = LayerDict  # noqa: F405
 
-__getattr__ = _report.module_getattr("paddle.nn")
+_unsupported_getattr = _report.module_getattr("paddle.nn")
+
+
+def __getattr__(name):
+    if name == "quant":  # loads on first touch, as `import paddle.nn.quant` would
+        import importlib
+
+        return importlib.import_module(f"{__name__}.quant")
+    return _unsupported_getattr(name)

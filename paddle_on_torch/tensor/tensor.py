@@ -88,10 +88,9 @@ class Tensor:
     # ------------------------------------------------------------ attributes
     @property
     def shape(self):
-        t = self._t
-        if type(t) is torch.Tensor or _static_view is None:
-            return Size(t.shape)
-        return _static_view(self, "shape") or Size(t.shape)  # a static-mode Variable shows -1 dims
+        if _static_view is None:
+            return Size(self._t.shape)
+        return _static_view(self, "shape") or Size(self._t.shape)  # a static-mode Variable shows -1 dims
 
     @property
     def dtype(self):
@@ -161,7 +160,11 @@ class Tensor:
     def name(self):
         n = self.__dict__.get("name")
         if n is None:
-            n = self.__dict__["name"] = f"generated_tensor_{next(_name_counter)}"
+            if _static_view is not None:  # a static-mode Variable: the name its program node answers to
+                n = _static_view(self, "name")
+            if n is None:
+                n = f"generated_tensor_{next(_name_counter)}"
+            self.__dict__["name"] = n
         return n
 
     @name.setter

@@ -18,6 +18,7 @@ import torch
 
 from ...framework import dtype as _dtypes
 from ...framework import unique_name
+from ...base import framework as _fw
 from ...framework.param_attr import ParamAttr
 from ...tensor.tensor import Tensor
 
@@ -73,6 +74,10 @@ class EagerParamBase(Tensor):
         self.optimize_attr = {"learning_rate": 1.0} if optimize_attr is None else optimize_attr
         self.regularizer, self.do_model_average = regularizer, do_model_average
         self.need_clip, self.is_distributed = need_clip, is_distributed
+        if _fw._static is not None:  # static mode: the parameter belongs to the startup program
+            from ...static.program import on_parameter
+
+            on_parameter(self)
 
     @property
     def trainable(self):
