@@ -129,7 +129,9 @@ def test_predictor_multi_io(paddle):
     from paddle import inference
 
     d = os.path.join(DATA, "bert", "pir")
-    predictor = inference.create_predictor(inference.Config(os.path.join(d, "model")))  # a path prefix
+    config = inference.Config(os.path.join(d, "model"))  # a path prefix
+    assert config.prog_file().endswith("model.json") and config.params_file().endswith("model.pdiparams")
+    predictor = inference.create_predictor(config)
     inputs, refs = _io("bert", "pir")
     for name, a in zip(predictor.get_input_names(), inputs):
         predictor.get_input_handle(name).copy_from_cpu(a)

@@ -115,7 +115,12 @@ class Config:
     def prog_file(self):
         if self._model_file:
             return self._model_file
-        return self._prefix + ".pt2" if self._prefix else ""
+        if self._prefix:
+            for ext in (".json", ".pdmodel"):  # a real Paddle program beside the prefix
+                if os.path.isfile(self._prefix + ext) and not os.path.exists(self._prefix + ".pot.json"):
+                    return self._prefix + ext
+            return self._prefix + ".pt2"
+        return ""
 
     def params_file(self):
         if self._params_file:
