@@ -106,3 +106,18 @@ def test_ptq_convert_stores_integer_weights():
     assert type(conv[1]).__name__ == "ObserveWrapper"
     assert type(conv[1]._observer).__name__ == "LinearQuanterDequanter"
 
+
+
+def test_qat_model_under_to_static_matches_eager():
+    # the moving-average update is an in-place parameter update inside the compiled graph
+    q = FakeQuanterWithAbsMaxObserver()
+    eager = QAT(QuantConfig(q, q)).quantize(_net())
+    compiled_model = copy.deepcopy(eager)
+    static = paddle.jit.to_static(compiled_model)
+    for k in range(3):
+        x = paddle.to_tensor(np.random.default_rng(k).normal(size=[3, 4]).astype("float32"), stop_gradient=False)
+        a, b = eager(x), static(x)
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-6, atol=1e-6)
+    for name in ("_scale", "_state", "_accum"):
+        np.testing.assert_allclose(getattr(compiled_model[0].activation_quanter, name).numpy(),
+                                   getattr(eager[0].activation_quanter, name).numpy(), rtol=1e-6)

@@ -62,8 +62,9 @@ class FakeQuanterWithAbsMaxObserverLayer(BaseQuanter):
                 state.mul_(r).add_(1)
                 accum.mul_(r).add_(x.detach().abs().max())
                 scale.copy_(accum / state)
-            if not input.stop_gradient:
+            if not input.stop_gradient and self._scale.stop_gradient and not torch.compiler.is_compiling():
                 # Paddle's assign_out_ of the op's outputs hands the input's stop_gradient on to the three
+                # (a flag only: skipped under to_static, where dynamo cannot trace requires_grad_)
                 for p in (self._scale, self._state, self._accum):
                     p.stop_gradient = False
         bin_cnt = (1 << (self._bit_length - 1)) - 1
