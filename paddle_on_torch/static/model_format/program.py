@@ -10,7 +10,8 @@ import json
 from .errors import ModelFormatError
 
 PIR_MAGIC = "pir"
-# The PIR serialisation versions this reader understands (Paddle 3.0 .. 3.3.1 write 1 .. 4).
+# The PIR serialisation versions this reader understands: Paddle 3.3.1 writes 4; what changed between 1 and
+# 4 (Paddle's patch/*.yaml) is attribute types (int32 -> int64, float -> double), which this reader ignores.
 PIR_VERSIONS = (1, 2, 3, 4)
 _DIALECTS = {"0": "builtin", "1": "pd_op", "2": "cf", "3": "custom_op", "4": "pd_dist"}
 _DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8", "ui8": "uint8",
@@ -110,7 +111,7 @@ def read_pir_json(data, what):
     version = base.get("version")
     if version not in PIR_VERSIONS:
         raise ModelFormatError(f"{what}: PIR program version {version!r}; paddle_on_torch reads PIR versions "
-                               f"{PIR_VERSIONS[0]}..{PIR_VERSIONS[-1]} (Paddle 3.0 .. 3.3.1)")
+                               f"{PIR_VERSIONS[0]}..{PIR_VERSIONS[-1]} (up to Paddle 3.3.1)")
     prog = Program("pir", version)
     try:
         block = obj["program"]["regions"][0]["blocks"][0]
