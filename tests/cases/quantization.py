@@ -522,3 +522,59 @@ def linear_quanter_none_zero_point(paddle):
     from paddle.nn.quant.format import LinearQuanter
 
     return LinearQuanter(paddle.to_tensor([1.0]), None, -1, 8)
+
+
+@case
+def ptq_custom_per_channel_weight_observer_convert(paddle):
+    from paddle.quantization import PTQ, BaseObserver, QuantConfig, quanter
+    from paddle.quantization.observers import AbsmaxObserver
+
+    @quanter("ChannelAbsmaxForCase")
+    class ChannelAbsmaxLayer(BaseObserver):
+        def __init__(self, layer, quant_bits=8):
+            super().__init__()
+            self._bits = quant_bits
+            self._max = None
+
+        def forward(self, input):
+            m = input.abs().max(axis=0)
+            self._max = m if self._max is None else paddle.maximum(m, self._max)
+            return input
+
+        def cal_thresholds(self):
+            pass
+
+        def scales(self):
+            return self._max
+
+        def zero_points(self):
+            return paddle.zeros_like(self._max)
+
+        def quant_axis(self):
+            return 1
+
+        def bit_length(self):
+            return self._bits
+
+    globals()["ChannelAbsmaxLayer"] = ChannelAbsmaxLayer
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=globals()["ChannelAbsmaxForCase"](quant_bits=4)))
+    model = fill_parameters(paddle.nn.Sequential(paddle.nn.Linear(5, 3), paddle.nn.ReLU(), paddle.nn.Linear(3, 2)))
+    model.eval()
+    qm = ptq.quantize(model)
+    qm(paddle.to_tensor(data([4, 5], seed=70)))
+    converted = ptq.convert(qm)
+    y = converted(paddle.to_tensor(data([4, 5], seed=71)))
+    return [repr(converted), converted[0].weight, converted[2].weight, converted[0].weight_quanter._dequanter._scales,
+            y]
+
+
+@case
+def qat_conv_nhwc_groups(paddle):
+    from paddle.quantization import QAT, QuantConfig
+
+    conv = fill_parameters(paddle.nn.Conv2D(4, 4, 3, groups=2, stride=1, padding=1, data_format="NHWC"))
+    qm = QAT(QuantConfig(activation=_fq(paddle, bit_length=5), weight=_fq(paddle))).quantize(paddle.nn.Sequential(conv))
+    x = paddle.to_tensor(data([2, 3, 3, 4], seed=72), stop_gradient=False)
+    y = qm(x)
+    (y * y).sum().backward()
+    return [y, x.grad, conv.weight.grad, qm[0].weight_quanter.scales()]
