@@ -183,6 +183,35 @@ class DetectNet(nn.Layer):
         return boxes, scores, pb, pv, dec, ra, out, num
 
 
+class LayoutNet(nn.Layer):
+    """Convolution and pooling variants: NHWC, SAME / VALID / asymmetric padding, dilation, 1-D and 3-D,
+    adaptive max pooling, bicubic / linear / align_corners interpolation."""
+
+    def __init__(self):
+        super().__init__()
+        self.c_nhwc = nn.Conv2D(3, 4, 3, padding="SAME", stride=2, data_format="NHWC")
+        self.bn_nhwc = nn.BatchNorm2D(4, data_format="NHWC")
+        self.c_asym = nn.Conv2D(3, 4, 3, padding=[1, 2, 0, 1], dilation=2)
+        self.c_valid = nn.Conv2D(3, 2, 2, padding="VALID", groups=1)
+        self.c1 = nn.Conv1D(3, 2, 3, padding=1)
+        self.c3 = nn.Conv3D(1, 2, 2)
+        self.ct = nn.Conv2DTranspose(3, 2, 3, stride=2, padding="SAME")
+
+    def forward(self, x):
+        a = self.bn_nhwc(self.c_nhwc(x.transpose([0, 2, 3, 1])))
+        b = F.avg_pool2d(self.c_asym(x), 3, stride=2, padding=1, exclusive=True)
+        c = F.max_pool2d(self.c_valid(x), 2, stride=2, padding="SAME")
+        d = F.adaptive_max_pool2d(x, [3, 2])
+        e = F.max_pool1d(self.c1(x.mean(axis=2)), 2)
+        f = self.c3(x[:, :2].unsqueeze(1))
+        g = F.interpolate(x, scale_factor=[1.5, 1.5], mode="bicubic", align_corners=False)
+        h = F.interpolate(x, size=[5, 7], mode="bilinear", align_corners=True)
+        i = F.interpolate(x.mean(axis=2), scale_factor=2.0, mode="linear", data_format="NCW")
+        j = F.interpolate(x, scale_factor=2, mode="nearest")
+        k = self.ct(x)
+        return a, b, c, d, e, f, g, h, i, j, k
+
+
 def _zoo(name, **kwargs):
     import importlib
 
@@ -237,6 +266,7 @@ MODELS = {
                lambda r: [_f(r, [2, 3, 8, 8]), np.array([[64, 64], [48, 64]], dtype="int32"),
                           np.array([[0, 0, 6, 6], [2, 1, 7, 7], [1, 1, 3, 5]], dtype="float32"),
                           np.array([2, 1], dtype="int32")]),
+    "layout": (LayoutNet, [InputSpec([None, 3, 8, 8], "float32", "x")], lambda r: [_f(r, [2, 3, 8, 8])]),
     "ops": (OpsNet, [InputSpec([None, 4, 8, 8], "float32", "x"), InputSpec([None, 3], "int64", "ids")],
             lambda r: [_f(r, [2, 4, 8, 8]), _ids(r, [2, 3], 10)]),
 }

@@ -743,23 +743,30 @@ def _rt_conv_transpose(x, w, strides, paddings, output_padding, output_size, dil
     if channels_last:
         x = torch.movedim(x, -1, 1)
     nd = x.dim() - 2
-    p = _pads(paddings, nd) if algo == "EXPLICIT" else [0] * (2 * nd)
-    pad = [p[2 * (nd - 1 - i)] for i in range(nd)]
-    if algo == "SAME":
-        # Paddle: total padding so that out = in * stride
-        pad = []
+    ks = [(w.shape[2 + i] - 1) * dilations[i] + 1 for i in range(nd)]
+    if algo == "SAME":  # Paddle pads the input side as a SAME conv would (the extra one at the end)
+        pads = []
         for i in range(nd):
-            k = (w.shape[2 + i] - 1) * dilations[i] + 1
-            total = max(k - strides[i], 0)
-            pad.append(total // 2)
+            n, st = x.shape[2 + i], strides[i]
+            total = max(((n + st - 1) // st - 1) * st + ks[i] - n, 0)
+            pads.append((total // 2, total - total // 2))
+    elif algo == "VALID":
+        pads = [(0, 0)] * nd
+    else:
+        p = [int(v) for v in paddings]
+        pads = [(v, v) for v in p] if len(p) == nd else [(p[2 * i], p[2 * i + 1]) for i in range(nd)]
     opad = list(output_padding) if output_padding else [0] * nd
     if output_size:
         for i in range(nd):
-            k = (w.shape[2 + i] - 1) * dilations[i] + 1
-            base = (x.shape[2 + i] - 1) * strides[i] - 2 * pad[i] + k
+            base = (x.shape[2 + i] - 1) * strides[i] - pads[i][0] - pads[i][1] + ks[i]
             opad[i] = int(output_size[i]) - base
     conv = F.conv_transpose2d if nd == 2 else F.conv_transpose3d if nd == 3 else F.conv_transpose1d
-    out = conv(x, w, None, strides, pad, opad, groups, dilations)
+    if all(a == b for a, b in pads):
+        out = conv(x, w, None, strides, [a for a, _ in pads], opad, groups, dilations)
+    else:  # asymmetric: transpose without padding, then crop each side
+        out = conv(x, w, None, strides, 0, opad, groups, dilations)
+        idx = [slice(None), slice(None)] + [slice(a, out.shape[2 + i] - b) for i, (a, b) in enumerate(pads)]
+        out = out[tuple(idx)]
     return torch.movedim(out, 1, -1) if channels_last else out
 
 
@@ -816,6 +823,27 @@ def _pool(b, op, ins):
                   bool(_a(op, "exclusive", True)), bool(_a(op, "global_pooling", False)),
                   bool(_a(op, "adaptive", False)), _a(op, "padding_algorithm", "EXPLICIT"),
                   _a(op, "data_format", "NCHW") in ("NHWC", "NDHWC"))
+
+
+def _rt_max_pool_with_index(x, kernel, strides, paddings, global_pooling, adaptive, ceil_mode):
+    nd = x.dim() - 2
+    if global_pooling:
+        kernel, paddings = list(x.shape[2:]), [0] * nd
+    if adaptive:
+        fn = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}[nd]
+        out, idx = fn(x, list(kernel), return_indices=True)
+    else:
+        fn = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[nd]
+        out, idx = fn(x, list(kernel), list(strides), list(paddings)[:nd], 1, ceil_mode, return_indices=True)
+    return out, idx.to(torch.int32)  # Paddle's mask: the flat index within each plane, int32
+
+
+@lowering("pd_op.max_pool2d_with_index", "pd_op.max_pool3d_with_index")
+def _max_pool_with_index(b, op, ins):
+    out = b.call(_rt_max_pool_with_index, ins[0], [int(k) for k in op.attrs["kernel_size"]],
+                 [int(s) for s in op.attrs["strides"]], [int(p) for p in op.attrs["paddings"]],
+                 bool(_a(op, "global_pooling", False)), bool(_a(op, "adaptive", False)), bool(_a(op, "ceil_mode", False)))
+    return [b.item(out, 0), b.item(out, 1)]
 
 
 def _rt_batch_norm(x, mean, var, scale, bias, eps, channels_last):
