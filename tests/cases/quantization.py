@@ -94,6 +94,14 @@ def fake_quant_bit_lengths_and_moving_rate(paddle):
 
 
 @case
+def fake_quant_0d_and_empty_shapes(paddle):
+    layer = _fq(paddle)._instance(None)
+    a = layer(paddle.to_tensor(0.7, stop_gradient=False))
+    b = layer(paddle.to_tensor(data([2, 1, 3], seed=3)))
+    return [a, b, layer.scales()]
+
+
+@case
 def fake_quant_float64_error(paddle):
     return _fq(paddle)._instance(None)(paddle.to_tensor([1.0, 2.0], dtype="float64"))
 

@@ -3,7 +3,7 @@ fake_quantize_dequantize_moving_average_abs_max with round_type=1)."""
 import torch
 
 from ...framework.param_attr import ParamAttr
-from ...nn.quant.format import _inverse, round_half_away
+from ...nn.quant.format import _inverse, _round_half_away_
 from ...nn.initializer import Constant
 from ..._normalize import wrap
 from ...utils import unique_name
@@ -17,8 +17,9 @@ class _FakeQuantDequant(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, s, bin_cnt):
-        v = torch.clamp(x, -s, s)
-        return round_half_away(bin_cnt * _inverse(s) * v) * s / bin_cnt
+        s = s.reshape(())  # the [1] scale must not widen a 0-D input
+        v = torch.clamp(x, -s, s).mul_(bin_cnt * _inverse(s))
+        return _round_half_away_(v).mul_(s).div_(bin_cnt)
 
     @staticmethod
     def backward(ctx, grad):
