@@ -2,7 +2,8 @@
 
 Processes come from torch.multiprocessing ("spawn" start method); each gets the environment a
 launcher gives (MASTER_ADDR/PORT, RANK, WORLD_SIZE, LOCAL_RANK and Paddle's PADDLE_TRAINER_ID /
-PADDLE_TRAINERS_NUM / PADDLE_TRAINER_ENDPOINTS), installs the `import paddle` hook, then
+PADDLE_TRAINERS_NUM / PADDLE_TRAINER_ENDPOINTS; the rendezvous store is hosted by the parent, as
+torchrun's agent hosts it), installs the `import paddle` hook, then
 unpickles and calls `func`; `init_parallel_env()` inside it joins the world.  A child's exception
 is re-raised in the parent with its traceback, and the others are stopped (no hang).  A function
 defined in a script run by `python -m paddle_on_torch script.py` is found in the children because
@@ -10,20 +11,14 @@ they re-run that script as their main module with the hook installed (not as `__
 multiprocessing does).
 """
 import os
+import datetime
 import pickle
-import socket
 import sys
 import traceback
 
 import torch.multiprocessing as mp
 
 __all__ = ["spawn", "MultiprocessContext"]
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _worker(rank, payload, env, error_queue, return_queue):
@@ -43,7 +38,8 @@ def _worker(rank, payload, env, error_queue, return_queue):
 
 
 class MultiprocessContext:
-    def __init__(self, processes, error_queues, return_queues):
+    def __init__(self, processes, error_queues, return_queues, store=None):
+        self._store = store  # the rendezvous store the children connect to lives as long as this
         self.processes = processes
         self.error_queues = error_queues
         self.return_queues = return_queues
@@ -92,8 +88,15 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
         nprocs = torch.cuda.device_count() if torch.cuda.is_available() else os.cpu_count()
     if nprocs < 1:
         raise RuntimeError(f"the number of processes to start must be positive, got {nprocs}")
-    port = options.get("master_port") or _free_port()
-    env = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "WORLD_SIZE": str(nprocs),
+    # the parent hosts the rendezvous store on a port the OS picks and every child connects to it as a
+    # client (torchelastic's agent-store mode): no window in which another job can take the port
+    import torch.distributed as tdist
+
+    store = tdist.TCPStore("127.0.0.1", 0, nprocs + 1, True, timeout=datetime.timedelta(minutes=30),
+                           wait_for_workers=False)
+    port = store.port
+    env = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "TORCHELASTIC_USE_AGENT_STORE": "True",
+           "WORLD_SIZE": str(nprocs),
            "PADDLE_TRAINERS_NUM": str(nprocs), "LOCAL_WORLD_SIZE": str(nprocs),
            "PADDLE_TRAINER_ENDPOINTS": ",".join(f"127.0.0.1:{port + i}" for i in range(nprocs))}
     payload = pickle.dumps((func, tuple(args)))
@@ -119,7 +122,7 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     finally:
         if main_path is not None:
             sys.modules["__main__"] = saved
-    context = MultiprocessContext(processes, error_queues, return_queues)
+    context = MultiprocessContext(processes, error_queues, return_queues, store)
     if not join:
         return context
     while not context.join():
