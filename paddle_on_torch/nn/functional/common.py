@@ -13,6 +13,7 @@ __all__ = ["alpha_dropout", "bilinear", "cosine_similarity", "dropout", "dropout
            "zeropad2d", "class_center_sample"]
 
 
+# matmul then add, not addmm: Paddle's CPU linear rounds as the two separate ops do (addmm differs by an ulp)
 @op
 def linear(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, name=None):
     out = torch.matmul(x, weight)

@@ -243,6 +243,16 @@ def _ce_core(input, label, soft_label, use_softmax, ignore_index, axis):
         from ...ops.cross_entropy import fused_softmax_cross_entropy
         flat = input.reshape(-1, input.shape[-1])
         return fused_softmax_cross_entropy(flat, label, ignore_index).reshape(label.shape)
+    if (use_softmax and not soft_label and input.dim() == 2 and axis % 2 == 1 and label.dim() == 2
+            and label.shape[0] == input.shape[0] and label.shape[1] == 1 and input.is_floating_point()
+            and not label.is_floating_point()):
+        # the common [N, C] case: torch's log_softmax + nll_loss, the same values in two autograd nodes
+        # instead of six and no host sync; a label out of range falls through to Paddle's error below
+        try:
+            return TF.cross_entropy(input, label.reshape(-1).long(), reduction="none",
+                                    ignore_index=ignore_index).unsqueeze(1)
+        except IndexError:
+            pass
     logp = TF.log_softmax(input, dim=axis) if use_softmax else torch.log(input)
     if soft_label:
         out = -(label.to(logp.dtype) * logp).sum(dim=axis, keepdim=True)
