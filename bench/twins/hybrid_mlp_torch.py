@@ -1,8 +1,8 @@
 # The seed hybrid MLP (../shared/seed_examples/hybrid_mlp.py) written by hand in plain torch:
 # data + tensor parallel on two 2x2 meshes, a pipeline transfer between them, AdamW.
 # torchrun --standalone --nproc-per-node=8 bench/twins/hybrid_mlp_torch.py
-# (written for the lines-of-code comparison in bench/distributed.py; a first 8-rank run did not finish
-# within 5 minutes on a loaded machine and was not debugged: treat as unverified)
+# (for the lines-of-code comparison in bench/distributed.py: it runs on 8 gloo ranks; its numbers
+# were not compared with the seed's)
 import numpy as np
 import torch
 import torch.distributed as dist
@@ -66,7 +66,7 @@ class MlpModel(torch.nn.Module):
             y = y.redistribute(mesh0, [Shard(0), Shard(2)]).to_local()
             return StageTransfer.apply(y, rank, rank + 4, None)
         shape = (x.shape[0], x.shape[1], 4096 // 2)
-        y = StageTransfer.apply(torch.empty(0), rank - 4, rank, shape)
+        y = StageTransfer.apply(torch.empty(0, requires_grad=True), rank - 4, rank, shape)
         y = DTensor.from_local(y, mesh1, [Shard(0), Shard(2)])
         return torch.matmul(y, self.w1)
 
