@@ -90,15 +90,23 @@ class ClipGradByGlobalNorm(ClipGradBase):
 
     def _dygraph_clip(self, params_grads):
         sums = {"half": [], "float32": [], "float64": []}
+        plain = {torch.float32: [], torch.float64: []}  # norms by one foreach kernel per dtype
         for p, g in params_grads:
             if g is None or getattr(p, "need_clip", True) is False:
                 continue
             t = g._t
+            if type(t) is torch.Tensor and t.dtype in plain:
+                plain[t.dtype].append(t)
+                continue
             kind = "half" if t.dtype in (torch.float16, torch.bfloat16) else \
                 "float32" if t.dtype == torch.float32 else "float64"
             # Paddle's squared_l2_norm accumulates in float32 for half types and returns the grad's dtype
             sq = torch.sum(torch.square(t.float() if kind == "half" else t))
             sums[kind].append(sq.to(t.dtype) if kind == "half" else sq)
+        for dt, ts in plain.items():
+            if ts:
+                sums["float32" if dt == torch.float32 else "float64"].append(
+                    torch.stack(torch._foreach_norm(ts)).square().sum())
         if not any(sums.values()):
             return params_grads
         sum_dtype = torch.float64 if sums["float64"] else torch.float32
@@ -111,17 +119,21 @@ class ClipGradByGlobalNorm(ClipGradBase):
             clip_var, need_clip = max_norm / global_norm, True
         else:
             need_clip = False
-        out = []
+        out, scaled = [], {}
         for p, g in params_grads:
             if g is None:
                 continue
             if need_clip and getattr(p, "need_clip", True) is not False:
-                c = clip_var.to(g._t.dtype)
-                if g._t.dim() != 0:
-                    g._t.mul_(c)
+                t = g._t
+                if t.dim() == 0:
+                    g = wrap(t * clip_var.to(t.dtype))
+                elif type(t) is torch.Tensor:
+                    scaled.setdefault(t.dtype, []).append(t)
                 else:
-                    g = wrap(g._t * c)
+                    t.mul_(clip_var.to(t.dtype))
             out.append((p, g))
+        for dt, ts in scaled.items():  # in place, one foreach kernel per dtype
+            torch._foreach_mul_(ts, clip_var.to(dt).reshape(()))
         return out
 
 

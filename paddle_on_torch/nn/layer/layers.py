@@ -534,9 +534,24 @@ class Layer:
         return self.train(False)
 
     def clear_gradients(self, set_to_zero=True):
-        for p in self.parameters():
-            if p.trainable:
-                p.clear_gradient(set_to_zero)
+        # runs every training step: one plain walk over the tree (no generators) and one foreach zero for
+        # the plain gradients; others (DTensor, ...) and set_to_zero=False go through clear_gradient
+        layers, seen, plain = [self], {id(self)}, []
+        for layer in layers:  # grows while it is walked
+            for sub in layer._sub_layers.values():
+                if sub is not None and id(sub) not in seen:
+                    seen.add(id(sub))
+                    layers.append(sub)
+        for layer in layers:
+            for p in layer._parameters.values():
+                if p is None or p._t.grad is None or not p.trainable:
+                    continue
+                if set_to_zero and type(p._t.grad) is torch.Tensor:
+                    plain.append(p._t.grad)
+                else:
+                    p.clear_gradient(set_to_zero)
+        if plain:
+            torch._foreach_zero_(plain)
 
     def zero_grad(self, set_to_none=True):
         for p in self.parameters():
