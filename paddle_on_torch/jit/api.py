@@ -185,6 +185,12 @@ class StaticFunction:
         # it): let dynamo trace torch.autograd.grad into the graph instead of breaking there.  Set once,
         # globally: toggling dynamo's config around each call costs ~30 us.
         torch._dynamo.config.trace_autograd_ops = True
+        # The same object reached through two sources (torch.Tensor through each op wrapper's globals, the
+        # parameter class through each parameter's type) gets an aliasing guard.  A Layer is no nn.Module,
+        # so dynamo's dict-tag shortcut never skips its subtree, and the default Python-lambda form of
+        # these guards only costs: as C++ relational guards they evaluate ~12% faster (gpt 23.7 -> 20.4 us,
+        # resnet 86.8 -> 76.0 us per call).  Same guards, same semantics; set once, globally.
+        torch._dynamo.config.use_lamba_guard_for_object_aliasing = False
         return torch.compile(ns[entry_name], backend=self._torch_backend, fullgraph=self._full_graph)
 
     def __call__(self, *args, **kwargs):
