@@ -1,8 +1,10 @@
-"""paddle.sparse.nn: the activation layers (convolution, pooling and batch norm are not implemented)."""
+"""paddle.sparse.nn: activation layers; convolution, pooling and batch norm layers live in layer.py."""
 from ... import _report
 from . import functional
+from .layer import BatchNorm, Conv2D, Conv3D, MaxPool3D, SubmConv2D, SubmConv3D, SyncBatchNorm  # noqa: F401
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax"]
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax", "BatchNorm", "SyncBatchNorm", "Conv2D", "Conv3D", "SubmConv2D",
+           "SubmConv3D", "MaxPool3D"]
 
 _PADDLE_NAMES = ("ReLU", "ReLU6", "LeakyReLU", "Softmax", "BatchNorm", "SyncBatchNorm", "Conv2D", "Conv3D",
                  "SubmConv2D", "SubmConv3D", "MaxPool3D")

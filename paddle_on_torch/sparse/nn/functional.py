@@ -4,8 +4,11 @@ import torch
 from ... import _normalize, _report
 from .. import _util as U
 from ..unary import _map, _sparse
+from .conv_functional import (conv2d, conv3d, max_pool3d, subm_conv2d, subm_conv2d_igemm,  # noqa: F401
+                              subm_conv3d, subm_conv3d_igemm)
 
-__all__ = ["relu", "relu6", "leaky_relu", "softmax"]
+__all__ = ["relu", "relu6", "leaky_relu", "softmax", "conv2d", "conv3d", "subm_conv2d", "subm_conv2d_igemm",
+           "subm_conv3d", "subm_conv3d_igemm", "max_pool3d"]
 
 _PADDLE_NAMES = ("conv2d", "conv3d", "subm_conv2d", "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm",
                  "max_pool3d", "relu", "relu6", "leaky_relu", "softmax", "attention")
