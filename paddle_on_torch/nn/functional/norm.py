@@ -29,18 +29,17 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     if use_global:
         out = torch.batch_norm(xt, weight, bias, running_mean, running_var, False, 0.0, epsilon, False)
     elif training:
-        # One fused op normalises with the batch statistics and updates the running ones (torch's
+        # One fused op normalises with the batch statistics and updates the running ones in place (torch's
         # momentum is the share of the new value: 1 - Paddle's).  torch tracks the unbiased batch
-        # variance, Paddle the biased one: rescale the new share by (n - 1) / n afterwards.
-        # (The op gets copies of the [C] buffers: autograd keeps what it was given, and the buffers
-        # themselves are written again below.)
-        new_mean, new_var = running_mean.detach().clone(), running_var.detach().clone()
-        out = torch.batch_norm(xt, weight, bias, new_mean, new_var, True, 1.0 - momentum, epsilon, False)
+        # variance, Paddle the biased one: rescale the new share by (n - 1) / n afterwards, through
+        # `.data` so autograd's saved running_var keeps its version (its training backward reads only the
+        # saved batch statistics, never the running ones).
         n = xt.numel() // xt.shape[1]
         with torch.no_grad():
             kept = running_var * momentum
-            running_mean.copy_(new_mean)
-            running_var.copy_((new_var - kept) * ((n - 1) / n) + kept)
+        out = torch.batch_norm(xt, weight, bias, running_mean, running_var, True, 1.0 - momentum, epsilon, False)
+        with torch.no_grad():
+            running_var.data.sub_(kept).mul_((n - 1) / n).add_(kept)
     else:  # batch statistics without tracking them (use_global_stats=False outside training)
         out = torch.batch_norm(xt, weight, bias, None, None, True, 0.0, epsilon, False)
     return out.movedim(1, -1) if last else out
