@@ -35,8 +35,8 @@ def _paddings(padding, n):
 
 def _coo_input(x, n, api):
     t = getattr(x, "_t", None)
-    if t is None or t.layout is not U.COO:
-        raise ValueError(f"{api} expects a SparseCooTensor input")
+    if t is None or t.layout is not U.COO:  # Paddle: no kernel for other layouts
+        raise NotImplementedError(f"(Unimplemented) paddle.sparse.nn {api} needs a SparseCooTensor input")
     if t.dim() != n + 2:
         raise ValueError(f"Input x should be {n + 2}D tensor, but received x with the shape of {list(t.shape)}")
     if t.sparse_dim() != n + 1 or t.dense_dim() != 1:
@@ -106,7 +106,7 @@ def _result(out_idx, values, shape, coalesced=True):
 def sparse_conv(x, weight, bias, stride, padding, dilation, groups, subm, key, data_format, n, api):
     fmt = "NDHWC" if n == 3 else "NHWC"
     if groups != 1:
-        raise NotImplementedError(f"{api}: only groups=1 is supported (as in Paddle)")
+        raise AssertionError("Currently, only support groups=1")
     if data_format != fmt:
         raise ValueError(f"Attr(data_format) should be '{fmt}'. Received Attr(data_format): {data_format}.")
     t, idx, vals = _coo_input(x, n, api)
@@ -134,10 +134,9 @@ def sparse_conv(x, weight, bias, stride, padding, dilation, groups, subm, key, d
 
 
 def max_pool(x, kernel_size, stride, padding, ceil_mode, data_format, n=3, api="max_pool3d"):
+    # ceil_mode never reaches Paddle's sparse_maxpool kernel: the output size is always floored
     if data_format != "NDHWC":
         raise ValueError("Currently, sparse.max_pool3d only support data format of 'NDHWC'")
-    if ceil_mode:
-        raise NotImplementedError("paddle_on_torch: ceil_mode in paddle.sparse.nn.functional.max_pool3d")
     t, idx, vals = _coo_input(x, n, api)
     kernel = _ints(kernel_size, n, "pool_size")
     stride = kernel if stride is None else _ints(stride, n, "pool_stride")
