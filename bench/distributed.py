@@ -77,7 +77,8 @@ def shim_worker(mode, steps):
         net, opt = dist.parallelize(net, opt, mesh, {"mp_config": {"parallelize_plan": plan}})
     else:
         mesh = dist.ProcessMesh(list(range(WORLD)), dim_names=["dp"])
-        dist.shard_layer(net, mesh)
+        dist.shard_layer(net, mesh)  # new (distributed) parameter objects: the optimizer is made after
+        opt = paddle.optimizer.AdamW(1e-3, parameters=net.parameters())
         fn = dist.ShardingStage3("dp", mesh) if mode == "sharding3" else None
         opt = dist.shard_optimizer(opt, fn)
 

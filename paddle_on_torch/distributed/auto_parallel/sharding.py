@@ -215,6 +215,7 @@ class _ShardOptimizer:
         inner = self._inner_opt
         clip = inner._grad_clip
         try:
+            self._reduce_partial_grads()
             if clip is not None and any(isinstance(p._t, DTensor) for p in self._params()):
                 self._clip_dist(clip)
                 inner._grad_clip = None
@@ -252,6 +253,35 @@ class _ShardOptimizer:
                     full = DTensor.from_local(lp.detach(), t.device_mesh, target, run_check=False, shape=t.shape,
                                               stride=t.stride()).redistribute(t.device_mesh, t.placements)
                     t._local_tensor.copy_(full.to_local())
+
+    def _reduce_partial_grads(self):
+        """Sum the Partial gradients that the step would only all-reduce (their state placements have
+        Replicate on every Partial axis) in one flat all-reduce per mesh axis and dtype, as DDP's
+        buckets do, instead of one collective per parameter."""
+        buckets = {}
+        for p in self._params():
+            t, g = p._t, p._t.grad
+            if not isinstance(t, DTensor) or not isinstance(g, DTensor) or t.device_mesh.get_coordinate() is None:
+                continue
+            axes = tuple(i for i, q in enumerate(g.placements) if q.is_partial())
+            target = self._target_placements(p)
+            if not axes or any(getattr(g.placements[i], "reduce_op", "sum") != "sum" or not target[i].is_replicate()
+                               for i in axes):
+                continue
+            buckets.setdefault((id(g.device_mesh), axes, g.dtype), []).append(p)
+        for (_, axes, _), ps in buckets.items():
+            grads = [p._t.grad for p in ps]
+            flat = torch.cat([g._local_tensor.reshape(-1) for g in grads])
+            dm = grads[0].device_mesh
+            for i in axes:
+                tdist.all_reduce(flat, group=dm.get_group(i))
+            offset = 0
+            for p, g in zip(ps, grads):
+                n = g._local_tensor.numel()
+                pl = tuple(_pt._tp.Replicate() if q.is_partial() else q for q in g.placements)
+                p._t.grad = DTensor.from_local(flat[offset:offset + n].view_as(g._local_tensor), dm, pl,
+                                               run_check=False, shape=g.shape, stride=g.stride())
+                offset += n
 
     def _clip_dist(self, clip):
         """ClipGradByGlobalNorm over distributed gradients: the norm of the global gradients (each
