@@ -14,6 +14,10 @@ through them, one Adam update).  Sides:
 - `torch`:         a hand-written plain-torch twin of the same step (below), eager;
 - `torch_compile`: the twin's loss function under torch.compile(fullgraph=True) (dynamo config
                    trace_autograd_ops=True, as to_static sets it), the reference for to_static;
+- `shim_static_grad`: the loss AND the parameters' gradients in one to_static(full_graph=True)
+                   function (`paddle.grad(loss, model.parameters())` inside it, as Paddle code may
+                   write it), the gradients assigned to `p.grad`, then Adam: no eager backward;
+- `torch_compile_grad`: the twin written the same way under torch.compile, its reference;
 - `paddle`:        real Paddle 3.3.1 running the example, when `import paddle` finds it.
 Every side starts from the weights in tests/data/pinn/init.pdparams and first checks its first
 losses against real Paddle's recorded curve (tests/data/pinn/losses.npz), then times the step.
@@ -66,7 +70,8 @@ def _example():
 def _paddle_side(impl):
     """(first losses, step function, compile seconds) for the example under paddle_on_torch (eager or
     to_static) or real Paddle."""
-    static = impl == "shim_static"
+    static = impl.startswith("shim_static")
+    with_grads = impl == "shim_static_grad"
     impl = "shim" if static else impl
     if impl == "shim":
         import paddle_on_torch
@@ -90,6 +95,22 @@ def _paddle_side(impl):
     if not static:
         losses = [float(pinn.train_step(model, opt, xy, f, boundary)) for _ in range(CHECK_STEPS)]
         return losses, lambda: pinn.train_step(model, opt, xy, f, boundary), None
+    if with_grads:
+        params = model.parameters()
+
+        def loss_and_grads(model, xy, f, boundary):
+            loss = pinn.loss_fn(model, xy, f, boundary)
+            return loss, paddle.grad(loss, model.parameters())
+        compiled = paddle.jit.to_static(loss_and_grads, full_graph=True)
+
+        def grad_step():
+            loss, grads = compiled(model, xy, f, boundary)
+            for p, g in zip(params, grads):
+                p.grad = g
+            opt.step()
+            opt.clear_grad()
+            return loss
+        return _compiled_losses(grad_step)
     loss_fn = paddle.jit.to_static(pinn.loss_fn, full_graph=True)
 
     def step():  # train_step with the compiled loss
@@ -114,7 +135,7 @@ def _compiled_losses(step):
 # ---------------------------------------------------------------- the plain-torch twin
 
 
-def _torch_side(compiled=False):
+def _torch_side(compiled=False, with_grads=False):
     import numpy as np
     import torch
 
@@ -142,6 +163,24 @@ def _torch_side(compiled=False):
         residual = d2x[:, 0:1] + d2y[:, 1:2] + f
         return torch.mean(residual * residual) + 10.0 * torch.mean(model(boundary) ** 2)
 
+    if with_grads:
+        params = list(model.parameters())
+
+        def loss_and_grads(xy, f, boundary):
+            loss = loss_fn(xy, f, boundary)
+            grads = torch.autograd.grad(loss, params)
+            return loss.detach(), grads  # dynamo refuses to return a tensor whose graph grad() consumed
+        torch._dynamo.config.trace_autograd_ops = True
+        compiled_grads = torch.compile(loss_and_grads, fullgraph=True)
+
+        def grad_step():
+            loss, grads = compiled_grads(xy, f, boundary)
+            for p, g in zip(params, grads):
+                p.grad = g
+            opt.step()
+            opt.zero_grad(set_to_none=False)
+            return loss
+        return _compiled_losses(grad_step)
     if compiled:
         torch._dynamo.config.trace_autograd_ops = True  # autograd.grad inside the graph
         loss_fn = torch.compile(loss_fn, fullgraph=True)
@@ -179,7 +218,8 @@ def worker(side, wall):
     import numpy as np
 
     try:
-        losses, step, compile_s = _torch_side(side == "torch_compile") if side.startswith("torch") \
+        losses, step, compile_s = _torch_side(side.startswith("torch_compile"), side == "torch_compile_grad") \
+            if side.startswith("torch") \
             else _paddle_side(side)
     except ImportError as e:
         return {"side": side, "skipped": str(e)}
@@ -188,7 +228,7 @@ def worker(side, wall):
     return {"side": side, "ms": _time(step, wall), "loss_rel_err": err, "compile_s": compile_s}
 
 
-SIDES = ("shim", "shim_static", "torch", "torch_compile", "paddle")
+SIDES = ("shim", "shim_static", "shim_static_grad", "torch", "torch_compile", "torch_compile_grad", "paddle")
 
 
 def main(argv):
@@ -216,16 +256,18 @@ def main(argv):
     for side in sides:
         r = results[side]
         if "skipped" in r:
-            print(f"  {side:13s} skipped: {r['skipped']}")
+            print(f"  {side:18s} skipped: {r['skipped']}")
         else:
             ok = "ok" if r["loss_rel_err"] < 1e-4 else "MISMATCH"
             comp = f"   compile {r['compile_s']:.1f} s" if r.get("compile_s") is not None else ""
-            print(f"  {side:13s} {r['ms']:8.3f} ms/step   first {CHECK_STEPS} losses vs real Paddle's recording: "
+            print(f"  {side:18s} {r['ms']:8.3f} ms/step   first {CHECK_STEPS} losses vs real Paddle's recording: "
                   f"max rel err {r['loss_rel_err']:.1e} ({ok}){comp}")
     ms = {k: results[k].get("ms") for k in sides}
     for a, b, note in (("shim", "torch", "target <= 1.1x"), ("shim", "paddle", ""),
                        ("shim_static", "torch", "target <= 0.5x, i.e. >= 2x faster"),
-                       ("shim_static", "torch_compile", ""), ("shim_static", "shim", "")):
+                       ("shim_static", "torch_compile", ""), ("shim_static", "shim", ""),
+                       ("shim_static_grad", "torch", "target <= 0.5x"),
+                       ("shim_static_grad", "torch_compile_grad", "")):
         if ms.get(a) and ms.get(b):
             print(f"  {a} / {b} = {ms[a] / ms[b]:.3f}x" + (f"   ({note})" if note else ""))
 

@@ -1,26 +1,9 @@
 """paddle.jit.to_static and its switches, over torch.compile.
 
-`to_static(fn)` returns a `StaticFunction`.  Calling it unwraps every paddle Tensor in the arguments
-to its torch tensor, runs `torch.compile` on a small function that wraps them back, calls the
-user's code (which dynamo traces through the Tensor wrapper and the generated op wrappers), and
-unwraps the result; the result's torch tensors are wrapped into paddle Tensors again outside the
-graph.  Dynamo therefore sees torch tensors at the boundary and paddle Tensors only inside.
-
-Each StaticFunction compiles its own freshly generated entry function (its own code object), so
-dynamo's per-code-object cache and recompile limit apply per decorated function, not to all of
-them together.
-
-Mapping of Paddle's arguments:
-  backend=None / "CINN"  -> torch.compile's default backend (inductor); "PCC" -> also inductor.
-      A torch.compile backend name ("eager", "aot_eager", "inductor", ...) or callable is accepted
-      too (an extension: tests use "eager"/"aot_eager" to trace without code generation).
-  full_graph=True        -> fullgraph=True: a construct dynamo cannot put in the one graph raises
-      a RuntimeError naming the construct and the source line.  full_graph=False (Paddle's
-      default, its SOT mode) -> graph breaks run eagerly, as SOT's fallbacks do.
-  input_spec             -> InputSpec dims that are None / -1 are marked dynamic
-      (torch._dynamo.mark_dynamic) on the matching positional tensor arguments; the specs are
-      also what paddle.jit.save uses when it is given none.
-  build_strategy         -> accepted (must be a paddle.static.BuildStrategy or None) and recorded.
+A call unwraps the paddle Tensors in the arguments, runs torch.compile on a generated entry that
+wraps them back and calls the user's code (dynamo traces through the Tensor wrapper), and wraps the
+torch result again outside the graph.  Argument mapping (backend, full_graph, input_spec,
+build_strategy), the process-wide dynamo settings and the measured speed: docs/jit.md.
 """
 import functools
 import inspect
