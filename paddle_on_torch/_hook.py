@@ -27,18 +27,26 @@ class _AliasLoader(importlib.abc.Loader):
     def exec_module(self, module):
         pass  # already executed under its own name
 
+    def get_code(self, fullname):
+        # what runpy runs for `python -m paddle.x.y` under the runner: paddle_on_torch.x.y's code
+        spec = importlib.util.find_spec(self.target)
+        return spec.loader.get_code(self.target)
+
 
 class PaddleFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != PREFIX and not fullname.startswith(PREFIX + "."):
             return None
         real = _target(fullname)
-        if importlib.util.find_spec(real) is None:
+        real_spec = importlib.util.find_spec(real)
+        if real_spec is None:
             from ._report import record
 
             record(fullname)
             raise ModuleNotFoundError(f"{fullname} is not supported by paddle_on_torch yet", name=fullname)
-        spec = importlib.util.spec_from_loader(fullname, _AliasLoader(real), is_package=True)
+        # a plain module stays one: `python -m paddle.distributed.launch` needs its __main__ not to be a package
+        spec = importlib.util.spec_from_loader(fullname, _AliasLoader(real),
+                                               is_package=real_spec.submodule_search_locations is not None)
         return spec
 
 
