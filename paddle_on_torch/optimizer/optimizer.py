@@ -422,11 +422,18 @@ class Optimizer:
             params = [p for group in self._param_groups for p in group["params"]]
         else:
             params = self._parameter_list or []
-        if set_to_zero:  # one foreach op instead of a zero_ per parameter
-            grads = [p._t.grad for p in params if not p.stop_gradient]
-            grads = [g for g in grads if g is not None]
-            if grads:
-                torch._foreach_zero_(grads)
+        if set_to_zero:  # one foreach op for the plain gradients instead of a zero_ per parameter
+            plain = []
+            for p in params:
+                g = p._t.grad
+                if g is None or p.stop_gradient:
+                    continue
+                if type(g) is torch.Tensor:
+                    plain.append(g)
+                else:  # DTensor gradients (Partial sums too): foreach ops do not take them
+                    p.clear_gradient(True)
+            if plain:
+                torch._foreach_zero_(plain)
             return
         for p in params:
             if not p.stop_gradient:
