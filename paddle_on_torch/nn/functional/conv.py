@@ -29,10 +29,24 @@ def _check(x, weight, groups, n, last, api, transposed=False):
                          f"x shape {list(x.shape)}, weight shape {list(weight.shape)}.")
 
 
+def _ints(v, n):
+    if type(v) is int:
+        return True
+    if type(v) is not list or len(v) != n:
+        return False
+    for e in v:
+        if type(e) is not int:
+            return False
+    return True
+
+
 def _conv(n, x, weight, bias, stride, padding, dilation, groups, data_format):
     api = _NAMES[n]
     last = L.channel_last(data_format, n)
     _check(x, weight, groups, n, last, api)
+    if not last and type(padding) is int and padding >= 0 and _ints(stride, n) and _ints(dilation, n):
+        # what the Conv layers pass (channel-first, one int padding, lists of ints): torch takes them as they are
+        return _CONV[n](x, weight, bias, stride, padding, dilation, groups)
     s, d = L.ntuple(stride, n, "stride"), L.ntuple(dilation, n, "dilation")
     xt = L.to_channel_first(x, last)
     pairs = L.resolve_padding(xt, padding, n, list(weight.shape[2:]), s, d, last)
