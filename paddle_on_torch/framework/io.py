@@ -24,6 +24,7 @@ import io
 import os
 import pickle
 import struct
+import sys
 import threading
 import warnings
 
@@ -281,6 +282,13 @@ def save(obj, path, protocol=4, **configs):
     if configs.get("pickle_protocol") is not None:
         protocol = configs["pickle_protocol"]
         warnings.warn("'pickle_protocol' is a deprecated argument. Please use 'protocol' instead.")
+    static_program = sys.modules.get("paddle_on_torch.static.program")  # (loaded once static mode has been used)
+    if static_program is not None and isinstance(obj, static_program.Program):
+        from ..static.io import program_to_bytes
+
+        with _open_for_writing(path) as f:
+            f.write(program_to_bytes(obj))
+        return
     if _is_state_dict(obj):
         if configs.get("safetensors", False):
             _save_safetensors(obj, path)
@@ -498,6 +506,11 @@ def _load_file(path, return_numpy, keep_name_table):
     if _is_binary_dense_tensor(data):
         array = _load_binary(data, where)
         return array if return_numpy else _to_tensor(array)
+    if data[:1] == b"{":  # a static Program saved by paddle.save
+        from ..static.io import is_program_file, program_from_bytes
+
+        if is_program_file(data):
+            return program_from_bytes(data)
     try:
         result = _unpickle(io.BytesIO(data))
     except UnsafePickleError:

@@ -67,6 +67,26 @@ class _TensorHandle:
     def _is_initialized(self):
         return self._name in self._scope._vars
 
+    def __reduce__(self):
+        # paddle.save pickles a DenseTensor as its plain array (no name), as Paddle does
+        return np.asarray(self).__reduce__()
+
+
+class _ValueHandle(_TensorHandle):
+    """A DenseTensor view of a value outside the scope (an optimizer's accumulator)."""
+
+    def __init__(self, tensor, name):
+        self._tensor, self._name = tensor, name
+
+    def _set(self, value):
+        self._tensor.set_value(np.asarray(value))
+
+    def _value(self):
+        return self._tensor._t
+
+    def _is_initialized(self):
+        return True
+
 
 class _ScopeVar:
     def __init__(self, scope, name):

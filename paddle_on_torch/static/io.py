@@ -36,12 +36,45 @@ def _quietly(fn):
     return wrapper
 
 
-def _write_program(path, payload):
+def _program_json(payload):
     """Paddle 3.3 names its program files .json: ours is JSON too, wrapping the pickled fx graph."""
     buf = io.BytesIO()
     _Pickler(buf, protocol=4).dump(payload)
+    return json.dumps({"format": _FORMAT, "program": base64.b64encode(buf.getvalue()).decode("ascii")})
+
+
+def _write_program(path, payload):
     with open(path, "w") as f:
-        json.dump({"format": _FORMAT, "program": base64.b64encode(buf.getvalue()).decode("ascii")}, f)
+        f.write(_program_json(payload))
+
+
+def is_program_file(data):
+    """Do these bytes (a file's start will do) hold a program written here?"""
+    return data[:64].startswith(b'{"format": "' + _FORMAT.encode())
+
+
+@_quietly
+def program_to_bytes(program):
+    """paddle.save(program): the program's forward graph and constants (its parameters stay in the scope)."""
+    return _program_json({"graph": _dump_graph(program.graph), "consts": program._consts}).encode("ascii")
+
+
+def program_from_bytes(data):
+    """paddle.load of a saved program: a Program running the same graph on the current scope."""
+    d = json.loads(data)
+    payload = _ProgramUnpickler(io.BytesIO(base64.b64decode(d["program"]))).load()
+    prog = _prog.Program()
+    prog.graph = _load_graph(payload["graph"])
+    prog._consts = dict(payload["consts"])
+    for n in prog.graph.nodes:
+        kind, name = n.meta.get("kind"), n.meta.get("pname")
+        if kind == "feed":
+            prog._feeds[name] = n
+        elif kind == "param":
+            prog._pnodes[name] = n
+            if name in _prog._params:  # saved in this process: the parameter object is known
+                prog._param_objs[name] = _prog._params[name]
+    return prog
 
 
 def _read_program(path):
@@ -152,7 +185,53 @@ def load(program, model_path, executor=None, var_list=None):
 def _resolve_impl(module, name):
     import importlib
 
+    if not module.startswith("paddle_on_torch."):
+        raise pickle.UnpicklingError(f"not an op of paddle_on_torch: {module}.{name}")
     return importlib.import_module(module).__dict__[name].__wrapped_impl__
+
+
+def _tensor_from(data, dtype, shape):
+    return torch.frombuffer(bytearray(data), dtype=torch.uint8).view(dtype).reshape(shape).clone() if data else \
+        torch.empty(shape, dtype=dtype)
+
+
+def _op_overload(packet, overload):
+    namespace, name = packet.split("::")
+    return getattr(getattr(getattr(torch.ops, namespace), name), overload)
+
+
+_METHOD_OWNERS = (torch._C.TensorBase, torch._C._VariableFunctionsClass)
+
+
+def _method(owner, name):
+    """getattr for a program file: torch's functions and Tensor methods, nothing else."""
+    if owner not in _METHOD_OWNERS:
+        raise pickle.UnpicklingError(f"a program file may not reach attributes of {owner!r}")
+    return getattr(owner, name)
+
+
+class _ProgramUnpickler(pickle.Unpickler):
+    """What paddle.load admits in a program file: the node targets a program holds (paddle_on_torch's
+    static-mode classes and ops, torch functions, methods, dtypes), so loading runs no other code."""
+
+    _EXACT = {("paddle_on_torch.static.io", n) for n in ("_NodeRef", "_load_graph_module", "_resolve_impl",
+                                                         "_tensor_from", "_op_overload")} | {
+        ("collections", "OrderedDict"), ("torch._C", "TensorBase"), ("torch._C", "_VariableFunctionsClass"),
+        ("torch", "Size")}
+
+    def find_class(self, module, name):
+        if (module, name) in self._EXACT:
+            return super().find_class(module, name)
+        if (module, name) == ("builtins", "getattr"):
+            return _method
+        if module in ("operator", "_operator") and name not in ("attrgetter", "methodcaller"):
+            return super().find_class(module, name)
+        if module == "torch" and isinstance(getattr(torch, name, None), torch.dtype):
+            return getattr(torch, name)
+        if module in ("torch.nn.functional", "torch.fx.immutable_collections") or (
+                module.startswith("paddle_on_torch.static.") and module != "paddle_on_torch.static.io"):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"paddle.load does not admit {module}.{name} in a program file")
 
 
 class _Pickler(pickle.Pickler):
@@ -170,6 +249,12 @@ class _Pickler(pickle.Pickler):
                     owner = None
                 if owner is not obj and getattr(owner, "__wrapped_impl__", None) is obj:
                     return _resolve_impl, (mod, name)
+        if isinstance(obj, torch.Tensor) and type(obj) in (torch.Tensor, torch.nn.Parameter):  # raw bytes
+            t = obj.detach().cpu().contiguous()
+            return _tensor_from, (t.view(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b"", t.dtype,
+                                  tuple(t.shape))
+        if isinstance(obj, torch._ops.OpOverload):
+            return _op_overload, (obj._schema.name, obj._overloadname)
         if isinstance(obj, torch.fx.GraphModule):
             return _load_graph_module, (_dump_graph(obj.graph), {k: v for k, v in obj.named_buffers()})
         return NotImplemented

@@ -24,7 +24,8 @@ import re
 import torch
 import torch.fx
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
-from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
+from torch.fx.experimental.symbolic_shapes import (DimDynamic, GuardOnDataDependentSymNode, ShapeEnv,
+                                                   StatelessSymbolicContext)
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
@@ -51,6 +52,7 @@ class _State:
         self.suspended = 0
         self.blocks = []  # sub-graphs being recorded (cond / while_loop bodies), innermost last
         self.mode = _Recorder()
+        self.checks = None  # a _ValueChecks while an op runs on fake values
 
     @contextlib.contextmanager
     def suspend(self):
@@ -73,9 +75,61 @@ class _Recorder(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         st = _state
+        if func is _BOOL and st.checks is not None:
+            return st.checks.decide(func, args)
         if st.suspended or _fw._static is None or not _has_var(args, kwargs) or _initializes(func, args):
             return func(*args, **kwargs)
+        if func is torch.Tensor.cuda:  # a copy to the GPU: sized as a copy here, done (or refused) when run
+            return _record(func, args, kwargs, compute=lambda t, *a, **k: t.clone())
         return _record(func, args, kwargs)
+
+
+_BOOL = torch.Tensor.__bool__
+
+
+class _ValueChecks:
+    """The answers given to `bool(t)` on fake values while an op's output is sized.
+
+    An op that checks its input values in Python (`if bool((label >= C).any()): raise ...`) asks for a
+    value a Variable does not have; torch raises GuardOnDataDependentSymNode.  The op's node runs the
+    check for real when the Executor runs it, so recording only needs the path on which the checks
+    pass: undecidable bools answer False first, and an attempt that raises flips its last False to
+    True (a depth-first search over at most _MAX_CHECKS answers per attempt)."""
+
+    def __init__(self, answers):
+        self.answers, self.given = answers, []
+
+    def decide(self, func, args):
+        try:
+            return func(*args)
+        except GuardOnDataDependentSymNode:
+            if len(self.given) >= _MAX_CHECKS:
+                raise
+            i = len(self.given)
+            self.given.append(self.answers[i] if i < len(self.answers) else False)
+            return self.given[-1]
+
+
+_MAX_CHECKS = 6
+
+
+def _run_checked(fn, args, kwargs):
+    """fn on fake values, answering the value checks it makes so that they pass (see _ValueChecks)."""
+    answers, first = [], None
+    while True:
+        _state.checks = checks = _ValueChecks(answers)
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - a failed path: try the next one, else the first error
+            first = first or e
+            given = checks.given
+            while given and given[-1]:
+                given.pop()
+            if not given:
+                raise first from None
+            answers = given[:-1] + [True]
+        finally:
+            _state.checks = None
 
 
 def _has_var(args, kwargs):
@@ -112,7 +166,7 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
     # (guards suppressed: a size check in the op must not specialise a -1 dim to its example size)
     with _state.suspend(), _state.fake_mode, _state.fake_mode.shape_env.suppress_guards():
         try:
-            out = (compute or target)(*fargs, **fkwargs)
+            out = _run_checked(compute or target, fargs, fkwargs)
         except RuntimeError as e:
             if "symbolic" not in str(e):
                 raise
@@ -475,7 +529,7 @@ class Program:
                 return self._feeds[var]
             if var in self._pnodes:
                 return self._pnodes[var]
-            for f, n in self._vars.values():
+            for n in self.graph.nodes:  # an op output named when it was read (a loaded program keeps them)
                 if n.meta.get("name") == var:
                     return n
             if var in _params:
@@ -512,10 +566,25 @@ class Program:
         return [_normalize.wrap(f) for f, _ in self._vars.values()]
 
     def state_dict(self, mode="all", scope=None):
-        from .executor import global_scope
+        """name -> DenseTensor view of the persistable values: "param" the program's parameters and
+        statistics (from the scope), "opt" its optimizers' accumulators, "all" both."""
+        from .executor import Scope, _TensorHandle, _ValueHandle, global_scope
 
+        if scope is not None and not isinstance(scope, Scope):
+            raise TypeError(f"`scope` should be None or `paddle.static.Scope'` type, but received {type(scope)}.")
+        if mode not in ("param", "opt", "all"):
+            raise ValueError("(InvalidArgument) The mode is not supported.")
         scope = scope or global_scope()
-        return {n: _normalize.wrap(scope._get(n)) for n in self._param_objs if scope._has(n)}
+        out = {}
+        if mode != "opt":
+            names = dict.fromkeys([*self._param_objs, *self._pnodes])  # creation order, as Paddle lists them
+            out.update((n, _TensorHandle(scope, n)) for n in names if scope._has(n))
+        if mode != "param":
+            for n in self.graph.nodes:
+                if n.meta.get("optimizer"):
+                    for accs in n.target.opt._accumulators.values():
+                        out.update((v.name, _ValueHandle(v, v.name)) for v in accs.values())
+        return out  # (Paddle's order for "opt" / "all" is its hash map's)
 
     def set_state_dict(self, state_dict, scope=None):
         from .io import set_program_state

@@ -89,6 +89,13 @@ class EagerParamBase(Tensor):
             raise ValueError(f"The type of trainable MUST be bool, but the type is {type(value)}")
         self.stop_gradient = not value
 
+    @property
+    def is_parameter(self):
+        # a static-mode Variable's attribute (Paddle's eager parameters do not have it)
+        if not hasattr(self._t, "_st_param_name"):
+            raise AttributeError("'EagerParamBase' object has no attribute 'is_parameter'")
+        return True
+
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 

@@ -1,0 +1,55 @@
+"""paddle.save / paddle.load of a static Program (shim side: the file format is ours)."""
+import base64
+import json
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import paddle
+
+
+@pytest.fixture
+def static_mode():
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+            yield main, startup
+    finally:
+        paddle.disable_static()
+
+
+def test_loaded_program_runs_like_the_saved_one(static_mode, tmp_path):
+    main, startup = static_mode
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    lab = paddle.static.data(name="lab", shape=[None], dtype="int64")
+    z = paddle.reshape(paddle.static.nn.fc(x, 4), [-1, 2, 2]) * paddle.to_tensor([1.0, 2.0])
+    z = paddle.reshape(z, [x.shape[0], 4])
+    z = paddle.static.nn.cond(paddle.mean(z) > 0, lambda: z * 2, lambda: z - 1)
+    out = paddle.nn.functional.nll_loss(paddle.nn.functional.log_softmax(z), lab)
+    name = out.name
+    path = str(tmp_path / "main.pdmodel")
+    paddle.save(main, path)
+    loaded = paddle.load(path)
+    assert isinstance(loaded, paddle.static.Program)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    feed = {"x": np.random.RandomState(0).rand(3, 6).astype("float32"), "lab": np.array([0, 1, 3])}
+    a = exe.run(main, feed=feed, fetch_list=[name])[0]
+    b = exe.run(loaded, feed=feed, fetch_list=[name])[0]
+    np.testing.assert_array_equal(a, b)
+
+
+class _Evil:
+    def __reduce__(self):
+        return os.system, ("echo owned",)
+
+
+def test_program_file_admits_no_other_code(tmp_path):
+    payload = base64.b64encode(pickle.dumps({"graph": [], "consts": {"a": _Evil()}})).decode()
+    path = tmp_path / "evil.pdmodel"
+    path.write_text(json.dumps({"format": "paddle_on_torch.static.program/1", "program": payload}))
+    with pytest.raises(pickle.UnpicklingError, match="does not admit"):
+        paddle.load(str(path))
