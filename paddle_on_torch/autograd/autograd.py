@@ -18,10 +18,10 @@ __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
 def row_grads(y, xs):
     """d y / d x for each x in xs (torch tensors), as Paddle's jacobian helper computes them:
-    create_graph=True, an x that y does not depend on gets zeros."""
+    create_graph=True, an x that y does not depend on gets zeros (every x does while gradients are off)."""
     live = [k for k, x in enumerate(xs) if x.requires_grad]
     got = {}
-    if y.requires_grad and live:
+    if y.requires_grad and live and torch.is_grad_enabled():  # (with gradients off Paddle gives zeros)
         gs = torch.autograd.grad(y, [xs[k] for k in live], torch.ones_like(y), retain_graph=True,
                                  create_graph=True, allow_unused=True)
         got = dict(zip(live, gs))
