@@ -103,6 +103,15 @@ def _merge(name, target, configs):
         target[k] = v
 
 
+# the BuildStrategy fields of Paddle's DistributedStrategy protobuf, with its defaults
+_BUILD_FIELDS = dict(fuse_elewise_add_act_ops=False, fuse_bn_act_ops=False, fuse_relu_depthwise_conv=False,
+                     fuse_broadcast_ops=False, fuse_all_optimizer_ops=False, enable_inplace=False,
+                     enable_backward_optimizer_op_deps=True, cache_runtime_context=False, fuse_bn_add_act_ops=True,
+                     enable_auto_fusion=False, enable_addto=False, allow_cuda_graph_capture=False, reduce_strategy=0,
+                     fuse_gemm_epilogue=False, debug_graphviz_path="", fused_attention=False,
+                     fused_feedforward=False, fuse_dot_product_attention=False, fuse_resunit=False)
+
+
 class DistributedStrategy:
     def __init__(self):
         d = self.__dict__
@@ -115,6 +124,16 @@ class DistributedStrategy:
         d["sync_param_name"] = ["embedding", "layer_norm", ".b_"]
         d["_configs"] = copy.deepcopy(_DEFAULTS)
         d["_flags"] = dict(_FLAGS)
+        d["_build"] = dict(_BUILD_FIELDS)
+
+    @property
+    def build_strategy(self):
+        """A fresh paddle.static.BuildStrategy holding this strategy's build fields (as Paddle's)."""
+        from ....static.executor import BuildStrategy
+
+        bs = BuildStrategy()
+        bs.__dict__.update(self._build)
+        return bs
 
     @property
     def hybrid_configs(self):
@@ -155,6 +174,10 @@ class DistributedStrategy:
                 # Paddle logs a warning and keeps the old value for a flag of the wrong type
                 return
             d["_flags"][name] = value
+        elif name == "build_strategy":  # Paddle copies the fields its protobuf has
+            d["_build"].update((k, getattr(value, k)) for k in _BUILD_FIELDS if hasattr(value, k))
+            if not all(hasattr(value, k) for k in ("fuse_elewise_add_act_ops", "enable_inplace")):
+                raise AttributeError(f"'{type(value).__name__}' object has no attribute 'fuse_elewise_add_act_ops'")
         elif name in ("hybrid_configs", "hybrid_parallel_order", "sync_param_name") or name.startswith("_"):
             object.__setattr__(self, name, value)
         else:
