@@ -212,6 +212,11 @@ def size_args(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if args and (type(args[0]) is list or type(args[0]) is tuple) and "size" not in kwargs:
+            for d in args[0]:  # the common paddle.ones([2, 3]): only the float check below
+                if isinstance(d, float):
+                    raise TypeError(f"(InvalidType) the shape must be a list of int, but received {args[0]}.")
+            return fn(*args, **kwargs)
         if "size" in kwargs:
             kwargs["shape"] = kwargs.pop("size")
         elif args and isinstance(args[0], int) and not isinstance(args[0], bool):

@@ -21,3 +21,33 @@ def paddle():
     p.seed(2024)
     p.set_printoptions(precision=8, threshold=1000, edgeitems=3, sci_mode=False, linewidth=80)
     return p
+
+
+@pytest.fixture(autouse=True)
+def _no_distributed_state_leaks():
+    """Tests that build a world of one (init_parallel_env, fleet.init, set_mesh) must not leave it to the next
+    test: a live default process group or global mesh changes what DistributedBatchSampler, ProcessMesh and the
+    planner see."""
+    yield
+    mods = sys.modules
+    interface = mods.get("paddle_on_torch.distributed.auto_parallel.interface")
+    if interface is not None:
+        interface._global_mesh[0] = None
+    topology = mods.get("paddle_on_torch.distributed.fleet.base.topology")
+    if topology is not None:
+        topology._HYBRID_PARALLEL_GROUP = None
+    parallel = mods.get("paddle_on_torch.distributed.parallel")
+    if parallel is not None:
+        parallel._state.update(owned=False, paddle_initialized=False)
+    if "torch.distributed" in mods:
+        import torch.distributed as tdist
+
+        if tdist.is_available() and tdist.is_initialized():
+            communication = mods.get("paddle_on_torch.distributed.communication")
+            if communication is not None and hasattr(communication, "_groups"):
+                communication._groups.clear()
+            tdist.destroy_process_group()
+            process_mesh = mods.get("paddle_on_torch.distributed.auto_parallel.process_mesh")
+            if process_mesh is not None:  # DeviceMeshes built on the destroyed group
+                process_mesh._device_meshes.clear()
+                process_mesh._by_device_mesh.clear()

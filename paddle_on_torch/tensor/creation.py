@@ -256,11 +256,13 @@ def _is_float_arg(v):
 def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device=None, requires_grad=False,
            pin_memory=False, name=None):
     """Values from start (inclusive) to end (exclusive) by step; int64 unless an argument is a float."""
-    if type(start) is int and (end is None or type(end) is int) and type(step) is int and dtype is None \
+    if type(start) is int and (end is None or type(end) is int) and type(step) is int \
+            and (dtype is None or dtype is torch.int64 or dtype is torch.int32) \
             and device is None and not requires_grad and (start if end is None else (end - start) * step) > 0:
         # the common `arange(n)` of position ids (a non-empty integer range): torch's arange is Paddle's
-        dev = to_torch_device(None)
-        return torch.arange(start, device=dev) if end is None else torch.arange(start, end, step, device=dev)
+        dev, dt = to_torch_device(None), dtype or torch.int64
+        return torch.arange(start, device=dev, dtype=dt) if end is None else \
+            torch.arange(start, end, step, device=dev, dtype=dt)
     floats = any(_is_float_arg(v) for v in (start, end, step))
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:

@@ -187,7 +187,7 @@ class ProcessMesh(_CoreProcessMesh):
 
 
 # ---------------------------------------------------------------- torch DeviceMesh
-_device_meshes = {}  # (shape, process_ids) -> DeviceMesh
+_device_meshes = {}  # (shape, process_ids, dim_names) -> DeviceMesh
 _by_device_mesh = {}  # id(DeviceMesh) -> (DeviceMesh, dim_names)
 
 
@@ -212,7 +212,8 @@ def device_mesh(mesh):
 
     if not isinstance(mesh, _CoreProcessMesh):
         raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}")
-    key = (tuple(mesh.shape), tuple(mesh.process_ids))
+    # dim names are part of the key: a tensor's process_mesh is read back from its DeviceMesh
+    key = (tuple(mesh.shape), tuple(mesh.process_ids), tuple(mesh.dim_names))
     dm = _device_meshes.get(key)
     if dm is None:
         check_fits_world(mesh)
