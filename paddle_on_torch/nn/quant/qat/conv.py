@@ -1,9 +1,9 @@
 """QuantedConv2D: Conv2D whose input and weight pass through quanters."""
 from ... import functional as F
-from ..format import ConvertibleQuantedLayer
+from ._base import _QuantedLayer
 
 
-class QuantedConv2D(ConvertibleQuantedLayer):
+class QuantedConv2D(_QuantedLayer):
     def __init__(self, layer, q_config):
         super().__init__()
         self._groups = layer._groups
@@ -16,21 +16,10 @@ class QuantedConv2D(ConvertibleQuantedLayer):
         self._data_format = layer._data_format
         self.weight = layer.weight
         self.bias = layer.bias
-        self.weight_quanter = None
-        self.activation_quanter = None
-        if q_config.weight is not None:
-            self.weight_quanter = q_config.weight._instance(layer)
-        if q_config.activation is not None:
-            self.activation_quanter = q_config.activation._instance(layer)
+        self._set_quanters(layer, q_config)
 
     def forward(self, input):
-        quant_input = input
-        quant_weight = self.weight
-        if self.activation_quanter is not None:
-            quant_input = self.activation_quanter(input)
-        if self.weight_quanter is not None:
-            quant_weight = self.weight_quanter(self.weight)
-        return self._conv_forward(quant_input, quant_weight)
+        return self._conv_forward(*self._quantized_inputs(input))
 
     def _conv_forward(self, inputs, weights):
         if self._padding_mode != "zeros":
@@ -39,9 +28,3 @@ class QuantedConv2D(ConvertibleQuantedLayer):
             self._padding = 0
         return F.conv2d(inputs, weights, bias=self.bias, padding=self._padding, stride=self._stride,
                         dilation=self._dilation, groups=self._groups, data_format=self._data_format)
-
-    def weights_to_quanters(self):
-        return [("weight", "weight_quanter")]
-
-    def activation_quanters(self):
-        return ["activation_quanter"]
