@@ -163,15 +163,7 @@ class PipelineParallel(MetaParallelBase):
         _, losses = self._run(data, True, True, loss_fn_idx)
         self._layers.allreduce_shared_weight_gradients()
         loss = self._broadcast_final_loss(losses, True)
-        if self._delay_scale_loss:
-            with torch.no_grad():
-                for p in self._layers.parameters():
-                    if p._t.grad is not None:
-                        p._t.grad.div_(self.accumulate_steps)
-        optimizer.step()
-        optimizer.clear_grad()
-        if lr_scheduler is not None:
-            lr_scheduler.step()
+        _finish_step(self, optimizer, lr_scheduler)
         return loss
 
     def eval_batch(self, data, compute_loss=False, loss_fn_idx=0, return_host_tensor=False):
@@ -185,6 +177,20 @@ class PipelineParallel(MetaParallelBase):
         # as Paddle: one output per micro-batch
         return [_to_paddle(o) for o in torch.tensor_split(out, self.accumulate_steps)] \
             if isinstance(out, torch.Tensor) else _to_paddle(out)
+
+
+def _finish_step(pipeline, optimizer, lr_scheduler):
+    """The end of a pipeline train_batch: divide the accumulated gradients by the micro-batch count when
+    the loss scaling was delayed (pp_configs.delay_scale_loss), step, clear, advance the schedule."""
+    if pipeline._delay_scale_loss:
+        with torch.no_grad():
+            for p in pipeline._layers.parameters():
+                if p._t.grad is not None:
+                    p._t.grad.div_(pipeline.accumulate_steps)
+    optimizer.step()
+    optimizer.clear_grad()
+    if lr_scheduler is not None:
+        lr_scheduler.step()
 
 
 class NoPipelineParallel(MetaParallelBase):
@@ -220,15 +226,7 @@ class NoPipelineParallel(MetaParallelBase):
                     return_micro_batch_loss=False):
         self._layers.train()
         loss = self._losses(data, loss_fn_idx, True)
-        if self._delay_scale_loss:
-            with torch.no_grad():
-                for p in self._layers.parameters():
-                    if p._t.grad is not None:
-                        p._t.grad.div_(self.accumulate_steps)
-        optimizer.step()
-        optimizer.clear_grad()
-        if lr_scheduler is not None:
-            lr_scheduler.step()
+        _finish_step(self, optimizer, lr_scheduler)
         return loss
 
     def eval_batch(self, data, compute_loss=False, loss_fn_idx=0, return_host_tensor=False):
