@@ -42,6 +42,26 @@ def progress(iterable, desc, total=None):
     return tqdm(iterable, desc=desc, total=total, leave=False, file=sys.stderr)
 
 
+def build_from_factory(spec, label=""):
+    """The object `MODULE:FACTORY()` returns, imported from the current directory with `import paddle`
+    resolving to paddle_on_torch; `label` prefixes the messages (e.g. "--model ")."""
+    import importlib
+    import os
+
+    import paddle_on_torch
+
+    mod_name, _, attr = spec.partition(":")
+    if not mod_name or not attr:
+        raise CLIError(f"{label}expects MODULE:FACTORY, got {spec!r}" if label else
+                       f"expected MODULE:FACTORY, got {spec!r}", EXIT_USAGE)
+    paddle_on_torch.install()
+    sys.path.insert(0, os.getcwd())
+    try:
+        return getattr(importlib.import_module(mod_name), attr)()
+    except Exception as e:  # noqa: BLE001 - any failure of user code is reported, not raised
+        raise CLIError(f"{label}{spec}: could not build the model ({type(e).__name__}: {e})", EXIT_FAILED) from None
+
+
 def _parser():
     from . import check, convert, env, port, run
 

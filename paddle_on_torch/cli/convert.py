@@ -15,7 +15,6 @@ model built under paddle_on_torch) or from `--rules FILE`.  `--to paddle` does t
 output is written atomically (a temporary file renamed into place), so a failed conversion leaves
 no output file.
 """
-import importlib
 import io
 import json
 import os
@@ -24,7 +23,7 @@ import sys
 
 import numpy as np
 
-from . import EXIT_FAILED, EXIT_INPUT, EXIT_OK, CLIError, progress
+from . import EXIT_FAILED, EXIT_INPUT, EXIT_OK, CLIError, build_from_factory, progress
 
 _PADDLE = (".pdparams", ".pdopt")
 _SAFETENSORS = (".safetensors",)
@@ -140,16 +139,7 @@ def _model_rules(spec):
     """(transpose keys, {old key: new key}) from a Paddle model built by `module:factory`."""
     import paddle_on_torch
 
-    mod_name, _, attr = spec.partition(":")
-    if not mod_name or not attr:
-        raise CLIError(f"--model expects MODULE:FACTORY, got {spec!r}", 2)
-    paddle_on_torch.install()
-    sys.path.insert(0, os.getcwd())
-    try:
-        factory = getattr(importlib.import_module(mod_name), attr)
-        model = factory()
-    except Exception as e:  # noqa: BLE001
-        raise CLIError(f"--model {spec}: could not build the model ({type(e).__name__}: {e})", EXIT_FAILED) from None
+    model = build_from_factory(spec, "--model ")
     nn = paddle_on_torch.nn
     transpose, bn = set(), set()
     for prefix, layer in model.named_sublayers(include_self=True):

@@ -17,7 +17,6 @@ from a normal distribution, integers in [0, 10)), and again with other sizes for
 dimensions, and compares every output to 1e-5 (exit 1 on a mismatch).  DIR is written atomically: a temporary directory renamed into place.
 """
 import argparse
-import importlib
 import json
 import keyword
 import os
@@ -27,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import EXIT_FAILED, EXIT_INPUT, EXIT_OK, EXIT_USAGE, CLIError
+from . import EXIT_FAILED, EXIT_INPUT, EXIT_OK, EXIT_USAGE, CLIError, build_from_factory
 
 _KNOWN_GLOBALS = {"torch", "device", "inf", "nan", "NoneType", "fx_pytree", "pytree"}
 _HEADER = '''"""{name} ported from Paddle by `paddle-on-torch port` (a torch.export trace; imports only torch).
@@ -149,16 +148,7 @@ def _random(dims, dt, gen, int_high=10):
 def _build(spec, weights):
     import paddle_on_torch
 
-    mod_name, _, attr = spec.partition(":")
-    if not mod_name or not attr:
-        raise CLIError(f"expected MODULE:FACTORY, got {spec!r}", EXIT_USAGE)
-    paddle_on_torch.install()
-    sys.path.insert(0, os.getcwd())
-    try:
-        factory = getattr(importlib.import_module(mod_name), attr)
-        model = factory()
-    except Exception as e:  # noqa: BLE001
-        raise CLIError(f"{spec}: could not build the model ({type(e).__name__}: {e})", EXIT_FAILED) from None
+    model = build_from_factory(spec)
     if not isinstance(model, paddle_on_torch.nn.Layer):
         raise CLIError(f"{spec}: the factory returned a {type(model).__name__}, not a paddle.nn.Layer", EXIT_USAGE)
     if weights is not None:

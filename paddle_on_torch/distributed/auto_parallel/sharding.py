@@ -23,6 +23,7 @@ from torch.distributed.tensor import DTensor
 from ... import _report
 from ..._normalize import wrap
 from . import placement_type as _pt
+from .api import _contiguous_stride
 from .placement_type import Replicate, Shard
 
 __all__ = ["ShardingStage1", "ShardingStage2", "ShardingStage3", "shard_optimizer", "shard_scaler"]
@@ -395,13 +396,6 @@ class _ShardOptimizer:
     def __setattr__(self, item, value):
         setattr(self._inner_opt, item, value)
 
-
-def _contiguous_stride(shape):
-    stride, acc = [], 1
-    for n in reversed(list(shape)):
-        stride.append(acc)
-        acc *= max(int(n), 1)
-    return tuple(reversed(stride))
 
 
 def _get_global_mesh():
