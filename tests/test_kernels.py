@@ -385,3 +385,31 @@ def test_float64_gradcheck():
     for neox in (True, False):
         assert torch.autograd.gradcheck(lambda q: fused.fused_rope(q, c, s, neox), (q,))
     assert torch.autograd.gradcheck(fused.fused_swiglu, (x, r))
+
+
+@pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")
+def test_big_outputs_reuse_freed_blocks():
+    """Outputs of 1 MiB and more come from a cache of freed blocks (no fresh page faults on reuse)."""
+    import pickle
+
+    cpp = ext.load()
+    cpp.empty_cache()
+    assert cpp.cached_bytes() == 0
+    torch.manual_seed(0)
+    x, w = torch.randn(512, 1024), torch.randn(1024)  # a 2 MiB output
+    want = fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    out = cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    ptr = out.data_ptr()
+    del out
+    assert cpp.cached_bytes() == 2 << 20
+    again = cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    assert again.data_ptr() == ptr and cpp.cached_bytes() == 0
+    _close(again, want, torch.float32)
+    # an ordinary tensor otherwise: resizable, picklable, numpy-viewable
+    again.resize_(600, 1024)
+    assert pickle.loads(pickle.dumps(again[:512])).equal(again[:512])
+    assert again.numpy().shape == (600, 1024)
+    small = cpp.norm_fwd(x[:4], None, None, w, None, 1e-6, 1.0, True)[0]  # below 1 MiB: torch's allocator
+    del again, small
+    cpp.empty_cache()
+    assert cpp.cached_bytes() == 0

@@ -19,7 +19,11 @@ SOURCE = r"""
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
+#include <ATen/EmptyTensor.h>
 
 using at::vec::Vectorized;
 using fVec = Vectorized<float>;
@@ -30,33 +34,37 @@ static inline int64_t row_grain(int64_t n) { return std::max<int64_t>(1, at::int
 
 // ------------------------------------------------------------ float row helpers
 
+// Reductions keep four independent accumulators: a single chain of vector adds is bound by the add latency
+// (~4 cycles), which made each pass over a cached row cost more than reading it from memory.
+template <typename Step>
+static inline fVec reduce4(int64_t n, int64_t& j, Step step) {
+  fVec a0(0.f), a1(0.f), a2(0.f), a3(0.f);
+  for (j = 0; j + 4 * VS <= n; j += 4 * VS) {
+    a0 = step(a0, j); a1 = step(a1, j + VS); a2 = step(a2, j + 2 * VS); a3 = step(a3, j + 3 * VS);
+  }
+  for (; j + VS <= n; j += VS) a0 = step(a0, j);
+  return (a0 + a1) + (a2 + a3);
+}
+
+static inline float hsum(const fVec& v) {
+  return at::vec::vec_reduce_all<float>([](fVec& u, fVec& w) { return u + w; }, v);
+}
+
 static inline float row_sum(const float* a, int64_t n) {
-  fVec acc(0.f);
-  int64_t j = 0;
-  for (; j + VS <= n; j += VS) acc = acc + fVec::loadu(a + j);
-  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+  int64_t j;
+  float s = hsum(reduce4(n, j, [&](const fVec& acc, int64_t k) { return acc + fVec::loadu(a + k); }));
   for (; j < n; ++j) s += a[j];
   return s;
 }
 
 static inline float row_sumsq(const float* a, int64_t n, float shift) {
-  fVec acc(0.f), sh(shift);
-  int64_t j = 0;
-  for (; j + VS <= n; j += VS) {
-    fVec d = fVec::loadu(a + j) - sh;
-    acc = at::vec::fmadd(d, d, acc);
-  }
-  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
+  const fVec sh(shift);
+  int64_t j;
+  float s = hsum(reduce4(n, j, [&](const fVec& acc, int64_t k) {
+    const fVec d = fVec::loadu(a + k) - sh;
+    return at::vec::fmadd(d, d, acc);
+  }));
   for (; j < n; ++j) { float d = a[j] - shift; s += d * d; }
-  return s;
-}
-
-static inline float row_dot(const float* a, const float* b, int64_t n) {
-  fVec acc(0.f);
-  int64_t j = 0;
-  for (; j + VS <= n; j += VS) acc = at::vec::fmadd(fVec::loadu(a + j), fVec::loadu(b + j), acc);
-  float s = at::vec::vec_reduce_all<float>([](fVec& u, fVec& v) { return u + v; }, acc);
-  for (; j < n; ++j) s += a[j] * b[j];
   return s;
 }
 
@@ -90,23 +98,89 @@ static inline void row_affine(const float* s, float shift, float scale, const fl
   }
 }
 
-// ------------------------------------------------------------ big outputs
-// A fresh multi-MiB output is faulted in 4 KiB page by page on first touch, which costs more than the
-// kernels themselves at [4096, 4096].  For outputs of 32 MiB and more, ask for transparent huge pages
-// on the (still untouched) buffer: 2 MiB faults instead.  Only our own outputs are affected, unlike
-// THP_MEM_ALLOC_ENABLE, which changes every allocation (and slows mid-size tensors down).
-static at::Tensor big_empty(at::IntArrayRef sizes, const at::TensorOptions& opt) {
-  at::Tensor t = at::empty(sizes, opt);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const size_t n = t.nbytes(), huge = size_t(2) << 20;
-  if (n >= (size_t(32) << 20)) {
-    const uintptr_t p = reinterpret_cast<uintptr_t>(t.data_ptr());
-    const uintptr_t a = (p + huge - 1) & ~(huge - 1), e = (p + n) & ~(huge - 1);
-    if (e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);  // advisory: failure is harmless
+// ------------------------------------------------------------ big outputs: a cache of freed blocks
+// glibc serves every allocation of 32 MiB or more (and smaller ones, until its threshold adapts) with a fresh mmap,
+// which the kernel faults in and zeroes page by page on first touch: for a [4096, 4096] fp32 output that costs
+// ~5x the kernel itself, and the grad buffers of a backward pay it again.  Outputs of 1 MiB and more therefore come
+// from a small cache of freed blocks, as GPU caching allocators (and Paddle's own CPU allocator) do: when torch
+// frees such a tensor its block goes back to the cache, and the next output of that rounded size reuses pages
+// already mapped.  The cache holds at most `limit` bytes of free blocks (PADDLE_ON_TORCH_KERNEL_CACHE_MB, default
+// 512; 0 turns it off); empty_cache() gives them back.  Blocks are 2 MiB aligned and ask for transparent huge
+// pages, so even a first touch costs 2 MiB faults instead of 4 KiB ones.
+namespace {
+constexpr size_t kHuge = size_t(2) << 20, kMinCached = size_t(1) << 20;
+
+struct BlockCache {
+  std::mutex mu;
+  std::unordered_multimap<size_t, void*> blocks;  // rounded size -> free block
+  size_t cached = 0, limit = 0;
+  BlockCache() {
+    const char* e = std::getenv("PADDLE_ON_TORCH_KERNEL_CACHE_MB");
+    limit = (e && *e ? size_t(std::max(0L, std::atol(e))) : size_t(512)) << 20;
   }
-#endif
-  return t;
+};
+BlockCache& cache() { static BlockCache* c = new BlockCache(); return *c; }  // never destroyed: frees may come late
+
+struct Block { void* p; size_t n; };
+
+void give_back(void* ctx) {
+  Block* b = static_cast<Block*>(ctx);
+  BlockCache& c = cache();
+  {
+    std::lock_guard<std::mutex> g(c.mu);
+    if (c.cached + b->n <= c.limit) {
+      c.blocks.emplace(b->n, b->p);
+      c.cached += b->n;
+      delete b;
+      return;
+    }
+  }
+  std::free(b->p);
+  delete b;
 }
+
+struct CachingAllocator final : at::Allocator {
+  at::DataPtr allocate(size_t nbytes) override {
+    const size_t n = (nbytes + kHuge - 1) / kHuge * kHuge;
+    void* p = nullptr;
+    BlockCache& c = cache();
+    {
+      std::lock_guard<std::mutex> g(c.mu);
+      auto it = c.blocks.find(n);
+      if (it != c.blocks.end()) { p = it->second; c.blocks.erase(it); c.cached -= n; }
+    }
+    if (!p) {
+      p = std::aligned_alloc(kHuge, n);
+      TORCH_CHECK(p, "paddle_on_torch kernels: out of memory allocating ", n, " bytes");
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+      madvise(p, n, MADV_HUGEPAGE);  // advisory: failure is harmless
+#endif
+    }
+    return {p, new Block{p, n}, &give_back, at::Device(at::kCPU)};
+  }
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
+};
+CachingAllocator& caching_allocator() { static CachingAllocator* a = new CachingAllocator(); return *a; }
+}  // namespace
+
+static at::Tensor big_empty(at::IntArrayRef sizes, const at::TensorOptions& opt) {
+  int64_t numel = 1;
+  for (auto s : sizes) numel *= s;
+  if (size_t(numel) * c10::elementSize(opt.dtype().toScalarType()) < kMinCached || cache().limit == 0)
+    return at::empty(sizes, opt);
+  return at::detail::empty_generic(sizes, &caching_allocator(), c10::DispatchKeySet(c10::DispatchKey::CPU),
+                                   opt.dtype().toScalarType(), c10::nullopt);
+}
+
+void empty_cache() {
+  BlockCache& c = cache();
+  std::lock_guard<std::mutex> g(c.mu);
+  for (auto& kv : c.blocks) std::free(kv.second);
+  c.blocks.clear();
+  c.cached = 0;
+}
+
+int64_t cached_bytes() { std::lock_guard<std::mutex> g(cache().mu); return int64_t(cache().cached); }
 
 // ------------------------------------------------------------ dtype plumbing
 // A row of T is read as float: fp32 rows are used in place, others converted into a buffer.
@@ -213,6 +287,10 @@ std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at
 // ------------------------------------------------------------ norm backward
 // s: the normalised input [M, N] (x, or residual_out), dy: [M, N].  Returns ds [M, N],
 // dweight [N] (float32, empty if no weight), dnorm_bias [N] (float32, empty unless want_db).
+// One pass over dy and s from memory: rows go in blocks of RB; pass 1 takes each row's two sums (dy*w*(s-mu),
+// dy*w), pass 2 re-reads the block (still in L2) column chunk by column chunk, writes ds and adds the block's
+// dy*xhat and dy into the thread's dweight / dbias partial once per chunk rather than once per row.  No per-row
+// temporaries are written; the partials are summed over threads at the end ([threads, N], small).
 std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, const at::Tensor& mean,
                                  const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
                                  bool rms, bool want_dw, bool want_db) {
@@ -222,56 +300,84 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
   const float* pw = fptr(w);
   at::Tensor ds = big_empty({M, N}, s.options());
   const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), (M + row_grain(N) - 1) / row_grain(N)));
-  const bool part = want_dw || want_db;
   at::Tensor pdw = at::zeros({want_dw ? nchunks : 0, N}, s.options().dtype(at::kFloat));
   at::Tensor pdb = at::zeros({want_db ? nchunks : 0, N}, s.options().dtype(at::kFloat));
   const float* pmean = rms ? nullptr : mean.data_ptr<float>();
   const float* prstd = rstd.data_ptr<float>();
+  constexpr int64_t RBMAX = 8;
+  const int64_t RB = std::max<int64_t>(1, std::min<int64_t>(RBMAX, 65536 / std::max<int64_t>(N, 1)));  // <= 512 KiB of rows
   DISPATCH_FLOATING(s.scalar_type(), "norm_bwd", [&] {
+    constexpr bool F32 = std::is_same<scalar_t, float>::value;
     const scalar_t* pdy = dy.data_ptr<scalar_t>();
     const scalar_t* ps = s.data_ptr<scalar_t>();
     scalar_t* pds = ds.data_ptr<scalar_t>();
     at::parallel_for(0, nchunks, 1, [&](int64_t c0, int64_t c1) {
-      std::vector<float> xh(N), g(N), b1(std::is_same<scalar_t, float>::value ? 0 : N), b2(b1.size()), b3(b1.size());
+      std::vector<float> bdy(F32 ? 0 : RB * N), bs(bdy.size()), bo(bdy.size());
+      const float* dyr[RBMAX];
+      const float* sr[RBMAX];
+      float* orow[RBMAX];
+      float mu[RBMAX], rs[RBMAX], cgx[RBMAX], cg[RBMAX];
       for (int64_t c = c0; c < c1; ++c) {
         const int64_t r0 = c * M / nchunks, r1 = (c + 1) * M / nchunks;
         float* dwc = want_dw ? pdw.data_ptr<float>() + c * N : nullptr;
         float* dbc = want_db ? pdb.data_ptr<float>() + c * N : nullptr;
-        for (int64_t r = r0; r < r1; ++r) {
-          const float* dyr = Row<scalar_t>::in(pdy + r * N, N, b1.data());
-          const float* sr = Row<scalar_t>::in(ps + r * N, N, b2.data());
-          const float mu = rms ? 0.f : pmean[r], rs = prstd[r];
-          fVec vmu(mu), vrs(rs);
-          int64_t j = 0;
-          for (; j + VS <= N; j += VS) {  // xhat, g = dy * w, and the weight / bias partial sums
-            fVec d = fVec::loadu(dyr + j);
-            fVec xv = (fVec::loadu(sr + j) - vmu) * vrs;
-            xv.store(xh.data() + j);
-            (pw ? d * fVec::loadu(pw + j) : d).store(g.data() + j);
-            if (dwc) at::vec::fmadd(d, xv, fVec::loadu(dwc + j)).store(dwc + j);
-            if (dbc) (fVec::loadu(dbc + j) + d).store(dbc + j);
+        for (int64_t rb = r0; rb < r1; rb += RB) {
+          const int64_t nr = std::min(RB, r1 - rb);
+          for (int64_t i = 0; i < nr; ++i) {  // pass 1: the row sums
+            const int64_t r = rb + i;
+            dyr[i] = Row<scalar_t>::in(pdy + r * N, N, bdy.data() + i * N);
+            sr[i] = Row<scalar_t>::in(ps + r * N, N, bs.data() + i * N);
+            orow[i] = Row<scalar_t>::out_buf(pds + r * N, bo.data() + i * N);
+            mu[i] = rms ? 0.f : pmean[r];
+            rs[i] = prstd[r];
+            const fVec vmu(mu[i]);
+            fVec a1(0.f), a2(0.f), b1(0.f), b2(0.f);  // two chains each (add latency)
+            auto step = [&](fVec& u1, fVec& u2, int64_t k) {
+              fVec g = fVec::loadu(dyr[i] + k);
+              if (pw) g = g * fVec::loadu(pw + k);
+              u1 = at::vec::fmadd(g, fVec::loadu(sr[i] + k) - vmu, u1);
+              u2 = u2 + g;
+            };
+            int64_t j = 0;
+            for (; j + 2 * VS <= N; j += 2 * VS) { step(a1, a2, j); step(b1, b2, j + VS); }
+            for (; j + VS <= N; j += VS) step(a1, a2, j);
+            float sgx = hsum(a1 + b1), sg = hsum(a2 + b2);
+            for (; j < N; ++j) {
+              const float g = pw ? dyr[i][j] * pw[j] : dyr[i][j];
+              sgx += g * (sr[i][j] - mu[i]);
+              sg += g;
+            }
+            cgx[i] = sgx * rs[i] / N;  // mean of g * xhat
+            cg[i] = rms ? 0.f : sg / N;
+          }
+          int64_t j = 0;  // pass 2: ds = (g - mean(g) - xhat * mean(g * xhat)) * rstd, and the partials
+          for (; j + VS <= N; j += VS) {
+            const fVec wv = pw ? fVec::loadu(pw + j) : fVec(1.f);
+            fVec vdw = dwc ? fVec::loadu(dwc + j) : fVec(0.f), vdb = dbc ? fVec::loadu(dbc + j) : fVec(0.f);
+            for (int64_t i = 0; i < nr; ++i) {
+              const fVec d = fVec::loadu(dyr[i] + j), vrs(rs[i]);
+              const fVec xh = (fVec::loadu(sr[i] + j) - fVec(mu[i])) * vrs;
+              ((d * wv - fVec(cg[i]) - xh * fVec(cgx[i])) * vrs).store(orow[i] + j);
+              vdw = at::vec::fmadd(d, xh, vdw);
+              vdb = vdb + d;
+            }
+            if (dwc) vdw.store(dwc + j);
+            if (dbc) vdb.store(dbc + j);
           }
           for (; j < N; ++j) {
-            float d = dyr[j], xv = (sr[j] - mu) * rs;
-            xh[j] = xv;
-            g[j] = pw ? d * pw[j] : d;
-            if (dwc) dwc[j] += d * xv;
-            if (dbc) dbc[j] += d;
+            const float wj = pw ? pw[j] : 1.f;
+            for (int64_t i = 0; i < nr; ++i) {
+              const float d = dyr[i][j], xh = (sr[i][j] - mu[i]) * rs[i];
+              orow[i][j] = (d * wj - cg[i] - xh * cgx[i]) * rs[i];
+              if (dwc) dwc[j] += d * xh;
+              if (dbc) dbc[j] += d;
+            }
           }
-          const float c_gx = row_dot(g.data(), xh.data(), N) / N;
-          const float c_g = rms ? 0.f : row_sum(g.data(), N) / N;
-          float* o = Row<scalar_t>::out_buf(pds + r * N, b3.data());
-          fVec vgx(c_gx), vg(c_g);
-          j = 0;
-          for (; j + VS <= N; j += VS)
-            ((fVec::loadu(g.data() + j) - vg - fVec::loadu(xh.data() + j) * vgx) * vrs).store(o + j);
-          for (; j < N; ++j) o[j] = (g[j] - c_g - xh[j] * c_gx) * rs;
-          Row<scalar_t>::flush(o, pds + r * N, N);
+          for (int64_t i = 0; i < nr; ++i) Row<scalar_t>::flush(orow[i], pds + (rb + i) * N, N);
         }
       }
     });
   });
-  (void)part;
   at::Tensor dw = want_dw ? pdw.sum(0) : at::Tensor();
   at::Tensor db = want_db ? pdb.sum(0) : at::Tensor();
   return {ds, dw, db};
@@ -511,5 +617,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("ce_fwd", &ce_fwd);
   m.def("ce_bwd", &ce_bwd);
   m.def("capability", &capability);
+  m.def("empty_cache", &empty_cache);
+  m.def("cached_bytes", &cached_bytes);
 }
 """
