@@ -21,11 +21,13 @@ class Captured:
     `leaves`: one entry per placeholder, in order: (name, kind) with kind "param", "input" or "label";
     `grads`: for each output after the loss, the name of the parameter it is the gradient of.
     `forward`: the set of nodes the loss depends on (the rest is the backward).
+    `points`: the sublayer name of each reshard point (points.py), by point id.
     """
 
-    def __init__(self, gm, leaves, grads, shapes):
+    def __init__(self, gm, leaves, grads, shapes, points=()):
         self.gm, self.graph = gm, gm.graph
         self.leaves, self.grads, self.shapes = leaves, grads, shapes
+        self.points = list(points)
         self.placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
         self.output = next(n for n in self.graph.nodes if n.op == "output")
         outs = self.output.args[0]
@@ -55,8 +57,11 @@ def _torch_of(x, what):
     raise TypeError(f"paddle_on_torch.parallel.plan: {what} must be paddle Tensors, got {type(x).__name__}")
 
 
-def capture(layer, inputs, labels=(), loss_fn=None):
-    """The joint training-step graph of `layer` on `inputs` (values are not used, only shapes/dtypes)."""
+def capture(layer, inputs, labels=(), loss_fn=None, points=True):
+    """The joint training-step graph of `layer` on `inputs` (values are not used, only shapes/dtypes).
+    `points`: mark the reshard points (the planner's activation variables, points.py)."""
+    from . import points as _points
+
     from ..tensor.stat import mean
 
     params = [(n, p) for n, p in layer.named_parameters() if not p.stop_gradient]
@@ -85,9 +90,14 @@ def capture(layer, inputs, labels=(), loss_fn=None):
                 p._t = t
         return [loss] + [g if g is not None else torch.zeros_like(p) for g, p in zip(grads, ps)]
 
-    gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake)
+    marks = _points.marking(layer) if points else None
+    if marks is not None:
+        with marks:
+            gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake)
+    else:
+        gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake)
     gm.graph.eliminate_dead_code()
     leaves = ([(n, "param") for n, _ in params] + [(f"input{i}", "input") for i in range(len(inputs))]
               + [(f"label{i}", "label") for i in range(len(labels))])
     shapes = [tuple(t.shape) for t in p_fake + i_fake + l_fake]
-    return Captured(gm, leaves, [n for n, _ in params], shapes)
+    return Captured(gm, leaves, [n for n, _ in params], shapes, marks.names if marks is not None else ())

@@ -12,9 +12,16 @@ one node (ranks_per_node consecutive process ids), the inter-node figures otherw
 import dataclasses
 
 import numpy as np
+from torch.distributed.tensor.placement_types import _StridedShard
 from torch.utils.flop_counter import flop_registry
 
-__all__ = ["Topology", "MeshCost", "parse_bytes"]
+__all__ = ["Topology", "MeshCost", "parse_bytes", "sharded"]
+
+
+def sharded(p):
+    """Shard, or the _StridedShard DTensor's view rule makes of a flatten of two sharded dims (whose
+    is_shard() is False: it must not be priced as a Replicate)."""
+    return p is not None and (p.is_shard() or isinstance(p, _StridedShard))
 
 
 @dataclasses.dataclass
@@ -89,14 +96,14 @@ class MeshCost:
                 continue
             others = 1
             for j, p in enumerate(cur):
-                if j != d and p.is_shard():
+                if j != d and sharded(p):
                     others *= self.sizes[j]
             size = nbytes / others
             kind = None
             if s.is_partial():
-                kind = "reduce_scatter" if t.is_shard() else "all_reduce"
-            elif s.is_shard():
-                kind = "all_to_all" if t.is_shard() else "all_gather"
+                kind = "reduce_scatter" if sharded(t) else "all_reduce"
+            elif sharded(s):
+                kind = "all_to_all" if sharded(t) else "all_gather"
             if kind is not None:  # Replicate -> Shard / Partial is local
                 steps.append((kind, d, size, self.collective(kind, d, size)))
             cur[d] = t

@@ -7,13 +7,16 @@ import numpy as np
 import torch
 import torch.distributed as tdist
 
+from torch.distributed.tensor import Shard
+
 from ..distributed.auto_parallel import placement_type as _pt
 from ..distributed.auto_parallel.process_mesh import ProcessMesh, _CoreProcessMesh
 from . import rules
 from .capture import capture
-from .cost import MeshCost, Topology, parse_bytes
+from .cost import MeshCost, Topology, parse_bytes, sharded
 from .propagate import Evaluator
-from .solver import Problem, clock, domain, group_key, polish, solve
+from .points import POINT, install
+from .solver import Problem, clock, domain, group_key, point_domain, polish, simplify, solve
 
 __all__ = ["plan", "Plan"]
 
@@ -48,8 +51,9 @@ def _planning_mesh(mesh):
 
 def _pl_str(pl):
     out = []
-    for p in pl:
-        out.append(f"S({p.dim})" if p.is_shard() else "P" if p.is_partial() else "R")
+    for p in pl:  # "*": an activation that follows DTensor's propagation on that mesh dimension
+        out.append("*" if p is None else f"S({p.dim})" if p.is_shard() else "P" if p.is_partial() else
+                   f"SS({p.dim}, {p.split_factor})" if sharded(p) else "R")
     return "[" + ", ".join(out) + "]"
 
 
@@ -59,7 +63,8 @@ def _pl_parse(s):
     out = []
     for tok in s.strip("[]").split(","):
         tok = tok.strip()
-        out.append(Shard(int(tok[2:-1])) if tok.startswith("S(") else Partial() if tok == "P" else Replicate())
+        out.append(Shard(int(tok[2:-1])) if tok.startswith("S(") else Partial() if tok == "P" else
+                   None if tok == "*" else Replicate())
     return tuple(out)
 
 
@@ -78,7 +83,7 @@ def _marks_to_torch(marks, mesh, leaves, shapes):
 
 def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit=None, topology=None,
          labels=(), loss_fn=None, optimizer_states=2, tie=True, solver="auto", time_budget=45.0,
-         exact_limit=4096, propagation="auto"):
+         exact_limit=4096, propagation="auto", activations=True):
     """Plan the placements of every parameter (and unmarked input) of `layer` on `mesh`.
 
     `marks`: {parameter name or input index: Paddle placements} -- hard constraints (an input that is
@@ -93,6 +98,9 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
     whole mesh: what runs), "per_dim" (each mesh dimension on its own 1-D mesh, side by side: much
     faster on 3-D meshes, an approximation of DTensor's choice, used for the search only: the chosen
     plan's figures are then computed by DTensor's propagation) or "auto" (per_dim from 3 mesh dims).
+    `activations`: also choose the placements of the outputs of Linear layers and of the blocks of a
+    LayerList/Sequential (reshard points: "follow" DTensor's propagation, or redistribute there, e.g.
+    sequence parallelism); False plans the parameters and inputs only.
     """
     if propagation not in ("auto", "dtensor", "per_dim"):
         raise ValueError(f"paddle_on_torch.parallel.plan: propagation must be 'auto', 'dtensor' or 'per_dim', "
@@ -114,17 +122,18 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
         box = [None]
         if tdist.get_rank() == 0:
             box[0] = _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn,
-                           optimizer_states, tie, solver, time_budget, exact_limit, propagation).to_dict()
+                           optimizer_states, tie, solver, time_budget, exact_limit, propagation,
+                           activations).to_dict()
         tdist.broadcast_object_list(box, src=0)
         return Plan.from_dict(box[0])
     return _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states,
-                 tie, solver, time_budget, exact_limit, propagation)
+                 tie, solver, time_budget, exact_limit, propagation, activations)
 
 
 def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states, tie,
-          solver, time_budget, exact_limit, propagation):
+          solver, time_budget, exact_limit, propagation, activations=True):
     t0, w0 = clock(), time.monotonic()
-    cap = capture(layer, list(example_inputs), list(labels), loss_fn)
+    cap = capture(layer, list(example_inputs), list(labels), loss_fn, points=activations)
     t_capture = clock() - t0
     fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
     with _planning_mesh(mesh) as (dm, dims):
@@ -136,8 +145,25 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
             if name not in fixed:
                 groups.setdefault(group_key(name, shape, tie) + (kind,), []).append(name)
         variables = [(names, domain(key[1], mc.sizes)) for key, names in groups.items()]
+        vshapes = [key[1] for key in groups]
         sizes = [len(names) * int(np.prod(key[1])) for key, names in groups.items()]
-        problem = Problem(ev, fixed, variables, objective, limit, sizes)
+        # activation variables: one per reshard point name (tied like parameters), after the leaves
+        pgroups = {}
+        for n in cap.graph.nodes:
+            if n.op == "call_function" and n.target is POINT:
+                name, shape = cap.points[n.args[1]], tuple(n.meta["val"].shape)
+                names = pgroups.setdefault(group_key(name + ".out", shape, tie), [])
+                if ("point", name) not in names:
+                    names.append(("point", name))
+        n_leaf_vars = len(variables)
+        for key, names in pgroups.items():
+            dom = point_domain(key[1], mc.sizes)
+            if len(dom) > 1:
+                variables.append((names, dom))
+                sizes.append(len(names) * int(np.prod(key[1])))
+        layers = _layer_groups(cap, variables)
+        problem = Problem(ev, fixed, variables, objective, limit, sizes, layers)
+        problem.starts = _templates(variables, vshapes, layers, fixed, mc.sizes)
         # the budget covers the whole call: capture, search, and the alternatives shown by explain()
         deadline = t0 + time_budget
         if per_dim:
@@ -149,9 +175,11 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
             searched = ev.evaluate(problem.assignment(choice))
             evaluations = problem.evaluations
             ev = Evaluator(cap, dm, mc, optimizer_states)
-            problem = Problem(ev, fixed, variables, objective, limit, sizes)
-            choice, score = polish(problem, [choice, [d[0] for _, d in variables]], deadline - 0.1 * time_budget,
+            problem = Problem(ev, fixed, variables, objective, limit, sizes, layers)
+            choice, score = polish(problem, [choice, [d[0] for _, d in variables]] + _templates(
+                variables, vshapes, layers, fixed, mc.sizes), deadline - 0.1 * time_budget,
                                    len(mc.sizes))
+            choice, score = simplify(problem, choice, score)
             problem.evaluations += evaluations
             optimal, used, secs = False, used + "+polish", clock() - t0 - t_capture
         else:
@@ -168,18 +196,26 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
         for n in names:
             tied = f"tied with {len(names) - 1} other(s); " if len(names) > 1 else ""
             why[n] = tied + alt
+    point_shapes = {}
+    for n in cap.graph.nodes:
+        if n.op == "call_function" and n.target is POINT:
+            point_shapes.setdefault(cap.points[n.args[1]], list(n.meta["val"].shape))
+    reshards = [{"name": key[1], "shape": point_shapes[key[1]], "placements": _pl_str(final[key]),
+                 "why": why[key]} for key in final if isinstance(key, tuple)]
+    reshards.sort(key=lambda r: cap.points.index(r["name"]))
     fallbacks = set(result.fallbacks)
-    activations = []
+    act_rows = []
     for node in cap.graph.nodes:
         v, pl = node.meta.get("val"), result.placements.get(node)
         if node.op != "call_function" or not isinstance(v, torch.Tensor) or not pl or not hasattr(pl[0], "is_shard"):
             continue
-        activations.append({"name": node.name, "op": str(getattr(node.target, "__name__", node.target)),
+        act_rows.append({"name": node.name, "op": str(getattr(node.target, "__name__", node.target)),
                             "shape": list(v.shape), "placements": _pl_str(pl),
                             "part": "forward" if node in cap.forward else "backward",
                             "why": "rule: replicate-fallback" if node.name in fallbacks else "DTensor propagation"})
     return Plan(
-        mesh=mesh, topology=topology, objective=objective, memory_limit=limit, activations=activations,
+        mesh=mesh, topology=topology, objective=objective, memory_limit=limit, activations=act_rows,
+        reshards=reshards,
         leaves=[{"name": n, "kind": k, "shape": list(s), "placements": _pl_str(final[n]), "why": why[n]}
                 for (n, k), s in zip(cap.leaves, cap.shapes)],
         collectives=[{"where": w, "why": y, "kind": k, "mesh_dim": d, "bytes": b, "seconds": s}
@@ -188,10 +224,84 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
                   "memory_per_rank": result.memory, "param_state_memory_per_rank": result.param_memory},
         solver={"method": used, "optimal": optimal, "evaluations": problem.evaluations, "solve_s": secs,
                 "capture_s": t_capture, "cpu_s": clock() - t0, "total_s": time.monotonic() - w0,
-                "variables": len(variables), "propagation": "per_dim" if per_dim else "dtensor",
+                "variables": len(variables), "activation_variables": len(variables) - n_leaf_vars,
+                "propagation": "per_dim" if per_dim else "dtensor",
                 "search_step_s": searched.time,
                 "graph_nodes": len(cap.graph.nodes), "fallback_ops": sorted(set(result.fallbacks)),
                 "feasible": score[0] == 0})
+
+
+_VIEWS = {"t", "view", "_unsafe_view", "reshape", "transpose", "permute", "expand", "detach", "clone", "alias"}
+_MATMULS = {"mm", "addmm", "bmm"}
+
+
+def _op_name(node):
+    return getattr(node.target, "__name__", "").split(".")[0] if node.op == "call_function" else ""
+
+
+def _layer_groups(cap, variables):
+    """The parameter variables grouped by layer for the search's layer moves: a unit per layer (the
+    variables of its parameters, by name prefix) with a weight matrix, units whose weights multiply the
+    same activation (q, k, v) grouped as siblings, groups in the order of their forward matmul."""
+    node_of = {name: n for (name, _), n in zip(cap.leaves, cap.placeholders)}
+    units = {}
+    for i, (names, _) in enumerate(variables):
+        if isinstance(names[0], str) and "." in names[0] and node_of[names[0]] is not None:
+            units.setdefault(names[0].rsplit(".", 1)[0], []).append(i)
+    found = {}
+    for prefix, idx in units.items():
+        for i in idx:
+            node = node_of[variables[i][0][0]]
+            if len(node.meta["val"].shape) < 2:
+                continue
+            todo, mm = [node], None
+            while todo and mm is None:  # through views to the first matmul using the weight
+                n = todo.pop(0)
+                for u in n.users:
+                    if u in cap.forward and _op_name(u) in _MATMULS:
+                        mm, via = u, n
+                        break
+                    if _op_name(u) in _VIEWS:
+                        todo.append(u)
+            if mm is None:
+                continue
+            src = next((a for a in mm.args if isinstance(a, torch.fx.Node) and a is not via), None)
+            while src is not None and _op_name(src) in _VIEWS:
+                src = src.args[0]
+            found[prefix] = (cap.graph.nodes.index(mm) if hasattr(cap.graph.nodes, "index") else
+                             list(cap.graph.nodes).index(mm), src, tuple(node.meta["val"].shape))
+            break
+    groups = {}
+    for prefix, (pos, src, shape) in sorted(found.items(), key=lambda kv: kv[1][0]):
+        groups.setdefault((src, shape, len(units[prefix])), []).append(units[prefix])
+    return list(groups.values())
+
+
+def _templates(variables, shapes, layers, fixed, sizes):
+    """Starting points for the search besides all-Replicate and most-sharded: on the last mesh dimension
+    that no marked input is split over (a model dimension), the layer groups alternately column-
+    parallel (weight Shard(1), bias Shard(0)) and row-parallel (weight Shard(0), bias Replicate),
+    everything else Replicate -- Megatron's layout as a start, which the search then improves or leaves."""
+    split = {d for pl in fixed.values() for d, p in enumerate(pl) if sharded(p)}
+    model = [d for d in range(len(sizes)) if d not in split and sizes[d] > 1]
+    if not model or not layers:
+        return []
+    d = model[-1]
+    start = [dom[0] for _, dom in variables]
+    for k, group in enumerate(layers):
+        for unit in group:
+            for i in unit:
+                want = None
+                if len(shapes[i]) >= 2:
+                    want = Shard(1) if k % 2 == 0 else Shard(0)
+                elif k % 2 == 0:
+                    want = Shard(0)
+                if want is None:
+                    continue
+                cand = start[i][:d] + (want,) + start[i][d + 1:]
+                if cand in variables[i][1]:
+                    start[i] = cand
+    return [start]
 
 
 def _alternatives(problem, choice, score, deadline):
@@ -230,8 +340,10 @@ class Plan:
     """Placements for every parameter and input of a layer on a mesh, with the estimate behind them."""
 
     def __init__(self, mesh, topology, objective, memory_limit, leaves, collectives, estimate, solver,
-                 activations=()):
+                 activations=(), reshards=()):
         self.mesh, self.topology, self.objective, self.memory_limit = mesh, topology, objective, memory_limit
+        # the activation variables: sublayer name, output shape, placements ("*": DTensor's), why
+        self.reshards = list(reshards)
         self.activations = list(activations)  # every op's output in the step: name, op, shape, placements
         self.leaves, self.collectives, self.estimate, self.solver = leaves, collectives, estimate, solver
 
@@ -259,6 +371,12 @@ class Plan:
         lines.append(f"{'tensor':<{w}}  {'shape':<16} {'placements':<22} why")
         for lf in self.leaves:
             lines.append(f"{lf['name']:<{w}}  {str(lf['shape']):<16} {lf['placements']:<22} {lf['why']}")
+        if self.reshards:
+            lines.append("")
+            wr = max([len(r["name"]) for r in self.reshards] + [16])
+            lines.append(f"{'activation (out)':<{wr}}  {'shape':<16} {'placements':<22} why  (*: DTensor's propagation)")
+            for r in self.reshards:
+                lines.append(f"{r['name']:<{wr}}  {str(r['shape']):<16} {r['placements']:<22} {r['why']}")
         if activations:
             lines.append("")
             wa = max([len(a["name"]) for a in self.activations] + [10])
@@ -320,6 +438,11 @@ class Plan:
                 continue
             p._materialize(run_initializer=True)  # a parameter made under paddle.LazyGuard
             p._t = shard_tensor(p, mesh, self.placements(lf["name"]))._t
+        # the activation reshards: forward post-hooks (applying twice replaces the earlier hooks)
+        for h in layer.__dict__.get("_planner_hooks", ()):
+            h.remove()
+        layer.__dict__["_planner_hooks"] = install(layer, {r["name"]: _pl_parse(r["placements"])
+                                                           for r in self.reshards})
         return layer
 
     def shard_inputs(self, *inputs):
@@ -338,7 +461,7 @@ class Plan:
                          "dim_names": self.mesh.dim_names},
                 "topology": self.topology.to_dict(), "objective": self.objective, "memory_limit": self.memory_limit,
                 "leaves": self.leaves, "collectives": self.collectives, "estimate": self.estimate,
-                "solver": self.solver, "activations": self.activations}
+                "solver": self.solver, "activations": self.activations, "reshards": self.reshards}
 
     def save(self, path):
         with open(path, "w") as f:
@@ -351,7 +474,7 @@ class Plan:
         m = d["mesh"]
         mesh = ProcessMesh(np.array(m["process_ids"]).reshape(m["shape"]).tolist(), dim_names=m["dim_names"])
         return cls(mesh, Topology(**d["topology"]), d["objective"], d["memory_limit"], d["leaves"],
-                   d["collectives"], d["estimate"], d["solver"], d.get("activations", ()))
+                   d["collectives"], d["estimate"], d["solver"], d.get("activations", ()), d.get("reshards", ()))
 
     @classmethod
     def load(cls, path):

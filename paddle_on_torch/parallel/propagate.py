@@ -14,8 +14,9 @@ from torch.distributed.tensor._dtensor_spec import DTensorSpec, TensorMeta
 from torch.distributed.tensor._op_schema import OpSchema
 from torch.utils._pytree import tree_flatten
 
+from . import points as _points
 from . import rules
-from .cost import op_flops
+from .cost import op_flops, sharded
 
 __all__ = ["Evaluator", "Evaluation"]
 
@@ -27,7 +28,7 @@ _FREE = {"view", "_unsafe_view", "reshape", "t", "transpose", "permute", "expand
 def _local_bytes(val, placements, sizes):
     n = val.numel() * val.element_size()
     for d, p in enumerate(placements):
-        if p.is_shard():
+        if sharded(p):
             n /= sizes[d]
     return n
 
@@ -69,8 +70,16 @@ class Evaluator:
         self._steps = []  # (node index, kind, [input node indices])
         leaf = 0
         self._leaf_of = {}
+        self._point_fwd = {}  # point id -> its forward node's index
         for i, n in enumerate(nodes):
-            if n.op == "placeholder":
+            if n.op == "call_function" and n.target in (_points.POINT, _points.POINT_BWD):
+                pid = n.args[1]
+                if n.target is _points.POINT:
+                    self._point_fwd[pid] = i
+                    self._steps.append((i, "point", (index[n.args[0]], ("point", captured.points[pid]))))
+                else:
+                    self._steps.append((i, "point_bwd", (index[n.args[0]], pid)))
+            elif n.op == "placeholder":
                 self._leaf_of[i] = captured.leaves[leaf][0]
                 leaf += 1
                 self._steps.append((i, "leaf", ()))
@@ -80,6 +89,7 @@ class Evaluator:
                 self._steps.append((i, "getitem", (index[n.args[0]], n.args[1])))
             elif n.op == "call_function":
                 self._steps.append((i, "op", tuple(index[a] for a in self._tensor_args(n))))
+        self._steps_in = {i: a[0] for i, kind, a in self._steps if kind == "point"}
         self._grads = [(g, index[gn]) for g, gn in zip(captured.grads, captured.grad_nodes)]
         self._params = [(index[n], n.meta["val"]) for (_, k), n in zip(captured.leaves, captured.placeholders)
                         if k == "param"]
@@ -241,6 +251,40 @@ class Evaluator:
                         ev.comms += self._redistribution(node.name, f"input {a.name}", a.meta["val"], src, dst)[0]
                     if hit[4]:
                         ev.fallbacks.append(node.name)
+            elif kind == "point":  # an activation variable: DTensor's placements, or the plan's choice
+                src = pl[args[0]]
+                choice = assignment.get(args[1])
+                if choice is None:
+                    pl[i] = src
+                else:
+                    key = ("point", args[0], src, choice)
+                    hit = self._rcost.get(key)
+                    if hit is None:
+                        dst = self.pid(_points.target(self._pls[src], choice))
+                        hit = self._rcost[key] = (dst,) + (self._redistribution(
+                            self.nodes[i].name, f"activation {args[1][1]}", self.nodes[args[0]].meta["val"], src,
+                            dst) if dst != src else ([], 0.0))
+                    pl[i] = hit[0]
+                    comm += hit[2]
+                    if detail:
+                        ev.comms += hit[1]
+            elif kind == "point_bwd":  # its gradient goes back to the placements the forward started from
+                f = self._point_fwd[args[1]]
+                src, fsrc, fdst = pl[args[0]], pl[self._steps_in[f]], pl[f]
+                if fsrc == fdst:
+                    pl[i] = src
+                else:
+                    key = ("point_bwd", args[0], src, fsrc)
+                    hit = self._rcost.get(key)
+                    if hit is None:
+                        dst = self.pid(_points.backward_target(self._pls[fsrc], self._pls[src]))
+                        hit = self._rcost[key] = (dst,) + (self._redistribution(
+                            self.nodes[i].name, "activation gradient", self.nodes[args[0]].meta["val"], src, dst)
+                            if dst != src else ([], 0.0))
+                    pl[i] = hit[0]
+                    comm += hit[2]
+                    if detail:
+                        ev.comms += hit[1]
             elif kind == "getitem":
                 src = pl[args[0]]
                 pl[i] = src[args[1]] if isinstance(src, tuple) else src

@@ -21,7 +21,7 @@ import time
 
 from torch.distributed.tensor import Replicate, Shard
 
-__all__ = ["Problem", "solve", "domain", "group_key", "clock"]
+__all__ = ["Problem", "solve", "domain", "point_domain", "group_key", "clock"]
 
 # Budgets are in CPU seconds of this process: on a loaded machine a wall-clock budget would make the
 # plan depend on the load (on an idle machine the two are the same).
@@ -38,6 +38,22 @@ def domain(shape, sizes):
     return [tuple(c) for c in itertools.product(*per_dim)]
 
 
+def point_domain(shape, sizes):
+    """An activation variable's domain (a reshard point, points.py): per mesh dimension None (keep
+    DTensor's placement: "follow"), Replicate, or Shard(d) for a dim d other than the first and the
+    last of a 3-D or bigger activation (the sequence dims: sequence parallelism; the batch follows the
+    input's mark and the feature dim the weights' sharding) or the first dim of a 2-D one.  Follow
+    on every dimension comes first."""
+    per_dim = []
+    dims = range(1, len(shape) - 1) if len(shape) >= 3 else range(min(1, len(shape)))
+    for n in sizes:
+        opts = [None]
+        if n > 1:
+            opts += [Replicate()] + [Shard(d) for d in dims if shape[d] >= n and shape[d] % n == 0]
+        per_dim.append(opts)
+    return [tuple(c) for c in itertools.product(*per_dim)]
+
+
 def group_key(name, shape, tie):
     return (re.sub(r"(?<=\.)\d+(?=\.)", "*", name) if tie else name, tuple(shape))
 
@@ -45,8 +61,12 @@ def group_key(name, shape, tie):
 class Problem:
     """The variables (groups of leaf names with a domain) and how to score an assignment."""
 
-    def __init__(self, evaluator, fixed, variables, objective, memory_limit, sizes=None):
+    def __init__(self, evaluator, fixed, variables, objective, memory_limit, sizes=None, layers=()):
         self.ev, self.fixed, self.vars = evaluator, dict(fixed), variables  # vars: [(names, domain)]
+        # layer groups in the order the forward uses them: each a list of units (the variable indices of
+        # one layer's parameters); the units of a group are siblings (q, k, v: same input, same shapes)
+        self.layers = [g for g in layers if g]
+        self.starts = []  # more starting points for the search (planner.py adds a column/row template)
         self.sizes = sizes or [0] * len(variables)  # elements per variable (all its tensors)
         self.objective, self.limit = objective, memory_limit
         self.evaluations = 0
@@ -104,6 +124,24 @@ def _descent(problem, start, deadline, ndim):
                     return cur, cur_s
         if improved:
             continue
+        # layer moves: one layer group (its siblings alike) alone, then with the next group, on one mesh
+        # dimension: column-parallel layers followed by a row-parallel one is a move of this kind
+        for gi in range(len(problem.layers)):
+            for d in range(ndim):
+                opts_a = _group_options(problem, cur, problem.layers[gi], d)
+                nxt = _group_options(problem, cur, problem.layers[gi + 1], d) if gi + 1 < len(problem.layers) else []
+                for oa in opts_a:
+                    for ob in [{}] + nxt:
+                        trial = list(cur)
+                        for i, c in {**oa, **ob}.items():
+                            trial[i] = c
+                        s = problem.score(trial)
+                        if s < cur_s:
+                            cur, cur_s, improved = trial, s, True
+                    if clock() > deadline:
+                        return cur, cur_s
+        if improved:
+            continue
         # pair moves: neighbouring variables on one mesh dimension together
         for i in range(len(problem.vars) - 1):
             da, db = problem.vars[i][1], problem.vars[i + 1][1]
@@ -123,6 +161,28 @@ def _descent(problem, start, deadline, ndim):
     return cur, cur_s
 
 
+def _group_options(problem, cur, group, d):
+    """The changes ({variable index: placements}) that give every unit of `group` the same new placements
+    on mesh dimension `d` (the first unit's options; a sibling that cannot take them is left out)."""
+    first = group[0]
+    per_var = []
+    for i in first:
+        vals = {c[d] for c in problem.vars[i][1] if all(c[j] == cur[i][j] for j in range(len(c)) if j != d)}
+        per_var.append(sorted(vals, key=repr))
+    out = []
+    for combo in itertools.product(*per_var):
+        if all(v == cur[i][d] for i, v in zip(first, combo)):
+            continue
+        change = {}
+        for unit in group:
+            for k, (i, v) in enumerate(zip(unit, combo)):
+                cand = cur[i][:d] + (v,) + cur[i][d + 1:]
+                if cand in problem.vars[i][1]:
+                    change[i] = cand
+        out.append(change)
+    return out
+
+
 def polish(problem, starts, deadline, ndim):
     """The best of `starts` under `problem`, improved by coordinate descent until `deadline`."""
     best, best_s = None, None
@@ -136,15 +196,29 @@ def polish(problem, starts, deadline, ndim):
 def _search(problem, deadline, ndim):
     starts = [[dom[0] for _, dom in problem.vars]]  # all Replicate (the first of each domain)
     smallest = []
-    for _, dom in problem.vars:  # every variable at its smallest share of the tensor
-        smallest.append(max(dom, key=lambda pl: sum(p.is_shard() for p in pl)))
+    for _, dom in problem.vars:  # every variable at its smallest share of the tensor (activations: follow)
+        smallest.append(dom[0] if None in dom[0] else max(dom, key=lambda pl: sum(p.is_shard() for p in pl)))
     starts.append(smallest)
+    starts += problem.starts
     best, best_s = None, None
     for st in starts:
         c, s = _descent(problem, st, deadline, ndim)
         if best_s is None or s < best_s:
             best, best_s = c, s
     return best, best_s, False
+
+
+def simplify(problem, choice, score):
+    """Activation variables set back to "follow" (DTensor's own placement: no hook at run time) wherever
+    that costs nothing more."""
+    choice = list(choice)
+    for i, (_, dom) in enumerate(problem.vars):
+        if None in dom[0] and choice[i] != dom[0]:
+            trial = choice[:i] + [dom[0]] + choice[i + 1:]
+            s = problem.score(trial)
+            if s <= score:
+                choice, score = trial, s
+    return choice, score
 
 
 def solve(problem, method="auto", deadline=None, exact_limit=4096, ndim=1):
@@ -164,5 +238,6 @@ def solve(problem, method="auto", deadline=None, exact_limit=4096, ndim=1):
         used = "exact"
     else:
         choice, score, opt = _search(problem, deadline, ndim)
+        choice, score = simplify(problem, choice, score)
         used = "search"
     return choice, score, opt, used, clock() - t0
