@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 import torch
 
 from ...tensor.tensor import Tensor
-from .layers import Layer, Parameter
+from .layers import Layer, Parameter, _Table
 
 __all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict"]
 
@@ -121,7 +121,7 @@ class LayerList(Layer):
                 delattr(self, str(k))
         else:
             delattr(self, str(self._get_abs_idx(idx)))
-        self.__dict__["_sub_layers"] = collections.OrderedDict(
+        self.__dict__["_sub_layers"] = _Table(
             (str(i), layer) for i, layer in enumerate(self._sub_layers.values()))
 
     def __len__(self):

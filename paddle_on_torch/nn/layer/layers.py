@@ -28,6 +28,59 @@ _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, 
                    torch.complex128)
 
 
+# ------------------------------------------------------------------ change count
+# paddle.jit's StaticFunction skips dynamo's guards over the Layer tree (thousands of attribute reads
+# per call) while this process-wide count is unchanged, and runs the full guard check once after any
+# change (docs/jit.md, "Speed").  Everything a compiled forward can depend on bumps it: Layer attribute
+# writes (`training` included), the parameter / buffer / sublayer / hook tables, dtype and device
+# casts, a parameter's stop_gradient.  Code that rebinds a parameter's torch tensor (`p._t = ...`)
+# behind the Layer's back must call `note_change()`.
+MUTATIONS = [0]
+
+
+def note_change():
+    MUTATIONS[0] += 1
+
+
+class _Table(collections.OrderedDict):
+    """A Layer's parameter / buffer / sublayer / hook table: an OrderedDict whose writes bump MUTATIONS
+    (reads stay C-level dict reads)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value):
+        MUTATIONS[0] += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        MUTATIONS[0] += 1
+        super().__delitem__(key)
+
+    def pop(self, *args):
+        MUTATIONS[0] += 1
+        return super().pop(*args)
+
+    def popitem(self, last=True):
+        MUTATIONS[0] += 1
+        return super().popitem(last)
+
+    def clear(self):
+        MUTATIONS[0] += 1
+        super().clear()
+
+    def update(self, *args, **kwargs):
+        MUTATIONS[0] += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        MUTATIONS[0] += 1
+        return super().setdefault(key, default)
+
+    def move_to_end(self, key, last=True):
+        MUTATIONS[0] += 1
+        super().move_to_end(key, last)
+
+
 class EagerParamBase(Tensor):
     """Paddle's parameter class (paddle.nn.Parameter): `Parameter(shape, dtype, **attrs)` or `Parameter(tensor, requires_grad=True)`.
 
@@ -80,6 +133,15 @@ class EagerParamBase(Tensor):
             on_parameter(self)
 
     @property
+    def stop_gradient(self):
+        return Tensor.stop_gradient.fget(self)
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        MUTATIONS[0] += 1  # a compiled forward was traced for the old requires_grad
+        Tensor.stop_gradient.fset(self, value)
+
+    @property
     def trainable(self):
         return not self.stop_gradient
 
@@ -111,6 +173,7 @@ class EagerParamBase(Tensor):
             return
         initializer, device = pending
         meta = self._t  # a meta tensor cannot take real data in place: swap in a fresh nn.Parameter
+        MUTATIONS[0] += 1
         self._t = torch.nn.Parameter(torch.empty(meta.shape, dtype=meta.dtype, device=device),
                                      requires_grad=meta.requires_grad)
         if run_initializer:
@@ -269,17 +332,17 @@ class Layer:
         d["_full_name"] = unique_name.generate(name_scope)
         d["_built"] = False
         d["_dtype"] = dtype
-        d["_parameters"] = collections.OrderedDict()
-        d["_buffers"] = collections.OrderedDict()
+        d["_parameters"] = _Table()
+        d["_buffers"] = _Table()
         d["_non_persistable_buffer_names_set"] = set()
-        d["_sub_layers"] = collections.OrderedDict()
-        d["_loaddict_holder"] = collections.OrderedDict()
-        d["_forward_pre_hooks"] = collections.OrderedDict()
-        d["_forward_post_hooks"] = collections.OrderedDict()
-        d["_forward_pre_hooks_with_kwargs_flag"] = collections.OrderedDict()
-        d["_forward_post_hooks_with_kwargs_flag"] = collections.OrderedDict()
-        d["_forward_post_hooks_always_called"] = collections.OrderedDict()
-        d["_state_dict_hooks"] = collections.OrderedDict()
+        d["_sub_layers"] = _Table()
+        d["_loaddict_holder"] = _Table()
+        d["_forward_pre_hooks"] = _Table()
+        d["_forward_post_hooks"] = _Table()
+        d["_forward_pre_hooks_with_kwargs_flag"] = _Table()
+        d["_forward_post_hooks_with_kwargs_flag"] = _Table()
+        d["_forward_post_hooks_always_called"] = _Table()
+        d["_state_dict_hooks"] = _Table()
         d["_casted_by_pure_fp16"] = False
         d["_cast_to_low_precision"] = True
 
@@ -288,6 +351,7 @@ class Layer:
         return self.__dict__
 
     def __setstate__(self, state):
+        MUTATIONS[0] += 1
         self.__dict__.update(state)
 
     def __getattr__(self, name):
@@ -307,6 +371,7 @@ class Layer:
                        ("_buffers", "buffers", "core.DenseTensor"))
 
     def __setattr__(self, name, value):
+        MUTATIONS[0] += 1
         d = self.__dict__
         if isinstance(getattr(type(self), name, None), property):
             object.__setattr__(self, name, value)
@@ -333,6 +398,7 @@ class Layer:
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
+        MUTATIONS[0] += 1
         d = self.__dict__
         if name in d["_parameters"]:
             del d["_parameters"][name]
@@ -689,6 +755,7 @@ class Layer:
             return t.to(device=tdev if tdev is not None else t.device, dtype=tdtype or t.dtype)
 
         layers = self.sublayers(include_self=True) if include_sublayers else [self]
+        MUTATIONS[0] += 1  # parameters and buffers change dtype / device in place
         for layer in layers:
             for p in layer._parameters.values():
                 if p is not None:
