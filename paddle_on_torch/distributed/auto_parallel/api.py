@@ -259,9 +259,18 @@ def reshard(dist_tensor, mesh, placements):
     if src_mesh.shape != mesh.shape:
         raise _report.unsupported(f"paddle.distributed.reshard between process meshes of different shapes "
                                   f"({src_mesh.shape} -> {mesh.shape})")
-    dst_dm = device_mesh(mesh)
-    mid = _redistribute(t, t.device_mesh, placements)
-    return wrap(_CrossMesh.apply(mid, dst_dm))
+    if _STAGE_TRANSFER[0] is not None:  # inside a to_static pipeline stage: the schedule moves the data
+        return wrap(_STAGE_TRANSFER[0].transfer(t, mesh, placements))
+    return wrap(_cross_mesh(t, mesh, placements))
+
+
+# set by auto_parallel.pipeline while a pipeline stage of dist.to_static runs its part of the program
+_STAGE_TRANSFER = [None]
+
+
+def _cross_mesh(t, mesh, placements):
+    """DTensor `t` laid out as `placements` on its mesh, then moved to `mesh` by point-to-point sends."""
+    return _CrossMesh.apply(_redistribute(t, t.device_mesh, placements), device_mesh(mesh))
 
 
 def unshard_dtensor(dist_tensor):

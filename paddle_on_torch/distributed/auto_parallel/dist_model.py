@@ -239,6 +239,7 @@ class DistModel:
         self._mode = None
         self.outs = None
         self._data_group = None
+        self._plans = {}
         self._dense = not any(isinstance(p._t, DTensor) for p in layer.parameters())
         mesh = loader._meshes[0] if isinstance(loader, ShardDataloader) else None
         if self._dense and mesh is not None:
@@ -344,17 +345,24 @@ class DistModel:
     def _train_step_dist(self, inputs, labels):
         """A training step of a model with distributed parameters (one mesh, or pipeline stages on several).
 
-        The batch is cut into `accumulate_steps` micro-batches (each process cuts its own rows, so
-        no data moves), each micro-batch's loss is divided by their number and back-propagated, and
-        the optimizer steps once: Paddle's pipeline semantics, the mean loss over micro-batches.
-        Every process runs the whole program; DTensor operations on a mesh a process is not part of
-        do nothing there, and the transfers between stages are the cross-mesh reshards (point to
-        point).  FThenB runs all forwards, then all backwards; the other schedules run each
-        micro-batch's forward and backward in turn (the order does not change the numbers)."""
+        With Strategy.pipeline, a program that moves data between meshes is a pipeline: its stages
+        run on torch.distributed.pipelining with Paddle's schedule (see auto_parallel/pipeline.py).
+        Otherwise (one mesh) the batch is cut into `accumulate_steps` micro-batches (each process
+        cuts its own rows, so no data moves), each micro-batch's loss is divided by their number
+        and back-propagated.  Either way the optimizer steps once: Paddle's pipeline semantics, the
+        mean loss over micro-batches."""
         acc = self._acc_steps
+        opt = self._optimizer if isinstance(self._optimizer, _ShardOptimizer) else _ShardOptimizer(self._optimizer)
+        if self._schedule is not None:
+            plan = self._pipeline_plan(inputs, labels)
+            if plan.pipelined:
+                value = plan.step(inputs, labels)
+                opt.step()
+                opt.clear_grad()
+                return None if value is None else value.cpu().numpy()
         feeds = [_micro_batches(x, acc) for x in inputs]
         targets = [_micro_batches(y, acc) for y in labels]
-        losses, pending = [], []
+        losses = []
         for k in range(acc):
             outputs = self._layer(*[f[k] for f in feeds])
             outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
@@ -362,21 +370,25 @@ class DistModel:
             # backward from the (distributed) loss itself, as Tensor.backward does: on processes that
             # hold no piece of it, this still reaches the stage transfers that send gradients back
             scaled = loss._t / acc if acc > 1 else loss._t
-            if self._schedule == "FThenB":
-                pending.append(scaled)
-            else:
-                torch.autograd.backward(scaled, torch.ones_like(scaled))
+            torch.autograd.backward(scaled, torch.ones_like(scaled))
             holds = _holds(loss._t)
             with torch.no_grad():
                 losses.append((_full(loss._t.detach()) if holds else None, holds))
-        for scaled in pending:
-            torch.autograd.backward(scaled, torch.ones_like(scaled))
-        opt = self._optimizer if isinstance(self._optimizer, _ShardOptimizer) else _ShardOptimizer(self._optimizer)
         opt.step()
         opt.clear_grad()
         if not losses[0][1]:
             return None  # this process holds no piece of the loss (an earlier pipeline stage)
         return (sum(v for v, _ in losses) / acc).cpu().numpy()
+
+    def _pipeline_plan(self, inputs, labels):
+        """The stages for this batch layout (found once per layout: a run of the first micro-batch)."""
+        from .pipeline import PipelinePlan
+
+        key = tuple((tuple(x.shape), str(x._t.dtype)) for x in [*inputs, *labels])
+        if key not in self._plans:
+            self._plans[key] = PipelinePlan(self._layer, self._loss, self._layer.parameters(), inputs, labels,
+                                            self._acc_steps, self._schedule)
+        return self._plans[key]
 
     @torch.no_grad()
     def _sum_grads(self):

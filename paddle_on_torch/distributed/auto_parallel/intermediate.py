@@ -257,6 +257,17 @@ def _agreed_placements(t, dst):
     import torch
     import torch.distributed as tdist
 
+    from .api import _STAGE_TRANSFER
+
+    if _STAGE_TRANSFER[0] is not None:  # a to_static pipeline stage: agreed once, when the stages were found
+        return _STAGE_TRANSFER[0].agreed_placements(lambda: _agreed_placements_p2p(t, dst))
+    return _agreed_placements_p2p(t, dst)
+
+
+def _agreed_placements_p2p(t, dst):
+    import torch
+    import torch.distributed as tdist
+
     src_ids, dst_ids = t.process_mesh.process_ids, dst.process_ids
     rank = tdist.get_rank() if tdist.is_initialized() else 0
     placements = [Replicate() if p.is_partial() else p for p in t.placements]

@@ -1,7 +1,7 @@
 """PipelineParallel: train_batch / eval_batch of a PipelineLayer over the pipeline group.
 
-The schedule is torch.distributed.pipelining's (Schedule1F1B for Paddle's default "1F1B",
-ScheduleGPipe for "FThenB") over a torch-module view of this rank's stage that shares its
+The schedule is torch.distributed.pipelining's, chosen by `distributed.pipeline_schedule` (the
+home shared with dist.to_static: Schedule1F1B for Paddle's default "1F1B", ScheduleGPipe for "FThenB") over a torch-module view of this rank's stage that shares its
 parameters.  A batch of micro_batch_size * accumulate_steps rows is cut into accumulate_steps
 micro-batches; each micro-batch loss is divided by accumulate_steps before its backward (Paddle's
 scaling; with pp_configs.delay_scale_loss the gradients are divided instead), so the gradients equal
@@ -91,12 +91,9 @@ class PipelineParallel(MetaParallelBase):
         key = (training, loss_fn_idx, compute_loss)
         if key in self._schedules:
             return self._schedules[key]
-        from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
+        from ...pipeline_schedule import make_schedule, make_stage
 
-        device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() else \
-            torch.device("cpu")
-        stage = PipelineStage(self._stage_module, self.stage_id, self.num_stages, device,
-                              group=self.pp_group.process_group)
+        stage = make_stage(self._stage_module, self.stage_id, self.num_stages, self.pp_group.process_group)
         loss_fn = self._layers._loss_fn[loss_fn_idx]
         scale = 1.0 if self._delay_scale_loss else 1.0 / self.accumulate_steps
 
@@ -104,12 +101,8 @@ class PipelineParallel(MetaParallelBase):
             loss = loss_fn(_to_paddle(out), wrap(label))._t
             return loss * scale if training and scale != 1.0 else loss
 
-        # with fewer micro-batches than stages Paddle's 1F1B runs every forward before any backward:
-        # that is GPipe's order (torch's Schedule1F1B refuses that case)
-        one_f_one_b = self.schedule_mode == "1F1B" and self.accumulate_steps >= self.num_stages
-        cls = Schedule1F1B if one_f_one_b else ScheduleGPipe
-        sched = cls(stage, n_microbatches=self.accumulate_steps, loss_fn=torch_loss if compute_loss else None,
-                    scale_grads=False)
+        sched = make_schedule([stage], self.schedule_mode, self.accumulate_steps,
+                              torch_loss if compute_loss else None)
         self._schedules[key] = sched
         return sched
 
