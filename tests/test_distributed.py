@@ -270,3 +270,44 @@ def test_seed_strategy_pipeline_eight_ranks_equals_one_process():
             np.testing.assert_allclose([got[k] for k in want], [want[k] for k in want], rtol=1e-5)
         else:
             assert re.findall(r"^(\d+) None$", out[rank], re.M) == ["0", "2", "4", "6"], out[rank]
+
+
+PIPELINE_CASES = ["dp2_1F1B", "dp2_FThenB", "pp4_1F1B_4", "pp4_FThenB_8", "pp4_1F1B_2", "vpp"]
+
+
+@dist_job
+def test_to_static_pipeline_schedules_four_ranks_equal_one_process():
+    """Strategy.pipeline on torch.distributed.pipelining (tests/dist_scripts/ap_pipeline.py): 1F1B and FThenB
+    over two data-parallel stages, 1F1B / FThenB / 1F1B with fewer micro-batches than stages over four
+    parallelize(pp_config) stages, VPP over two meshes visited twice; losses and parameters after 3 AdamW
+    steps equal one process's gradient-accumulation run to 1e-5 (checked in the script)."""
+    out = _torchrun(4, os.path.join(SCRIPTS, "ap_pipeline.py"), *PIPELINE_CASES, timeout=300)
+    for rank in range(4):
+        done = re.findall(r"^OK (\S+) rank=", out[rank], re.M)
+        assert done == PIPELINE_CASES, out[rank]
+
+
+def test_to_static_pipeline_needs_one_chain_of_meshes(paddle):
+    """A world of one: a pipeline Strategy on a model on one mesh accumulates micro-batches in the
+    process (no stages to schedule) and equals the plain loop."""
+    import paddle.distributed as dist
+
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    paddle.seed(3)
+    net = paddle.nn.Linear(4, 2)
+    w0, b0 = net.weight.numpy(), net.bias.numpy()
+    dist.shard_layer(net, mesh)
+    opt = paddle.optimizer.SGD(0.1, parameters=net.parameters())
+    s = dist.Strategy()
+    s.pipeline.enable, s.pipeline.accumulate_steps = True, 2
+    dm = dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=s)
+    x, y = np.arange(16, dtype="float32").reshape(4, 4) / 10, np.ones([4, 2], "float32")
+    loss = dm(dist.shard_tensor(x, mesh, [dist.Replicate()]), dist.shard_tensor(y, mesh, [dist.Replicate()]))
+    ref = paddle.nn.Linear(4, 2)
+    ref.weight.set_value(w0)
+    ref.bias.set_value(b0)
+    parts = [paddle.nn.functional.mse_loss(ref(paddle.to_tensor(x[i:i + 2])), paddle.to_tensor(y[i:i + 2]))
+             for i in (0, 2)]
+    np.testing.assert_allclose(float(loss), float(sum(parts) / 2), rtol=1e-6)
+    (sum(parts) / 2).backward()
+    np.testing.assert_allclose(net.weight.numpy(), w0 - 0.1 * ref.weight.grad.numpy(), rtol=1e-5, atol=1e-7)

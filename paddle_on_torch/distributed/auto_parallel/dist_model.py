@@ -234,6 +234,7 @@ class DistModel:
         pipe = self._strategy.pipeline if self._strategy is not None else None
         self._acc_steps = int(pipe.accumulate_steps) if pipe is not None and pipe.enable else 1
         self._schedule = pipe.schedule_mode if pipe is not None and pipe.enable else None
+        self._vpp_degree = int(pipe.vpp_degree) if pipe is not None else 1
         self._layer, self._loader, self._loss = layer, loader, loss
         self._optimizer = optimizer
         self._mode = None
@@ -387,7 +388,7 @@ class DistModel:
         key = tuple((tuple(x.shape), str(x._t.dtype)) for x in [*inputs, *labels])
         if key not in self._plans:
             self._plans[key] = PipelinePlan(self._layer, self._loss, self._layer.parameters(), inputs, labels,
-                                            self._acc_steps, self._schedule)
+                                            self._acc_steps, self._schedule, self._vpp_degree)
         return self._plans[key]
 
     @torch.no_grad()

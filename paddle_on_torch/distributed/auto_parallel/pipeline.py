@@ -150,7 +150,7 @@ class _StageModule(torch.nn.Module):
 class PipelinePlan:
     """The stages of one model for one micro-batch layout, and this process's schedule over them."""
 
-    def __init__(self, layer, loss, optimizer_params, inputs, labels, acc, schedule_mode):
+    def __init__(self, layer, loss, optimizer_params, inputs, labels, acc, schedule_mode, vpp_degree=1):
         if len(labels) > 1:
             from ... import _report
 
@@ -160,7 +160,7 @@ class PipelinePlan:
         self.stages = self._stage_chain()
         self.pipelined = len(self.stages) > 1  # else one mesh: the caller accumulates micro-batches itself
         if self.pipelined:
-            self._build(loss, optimizer_params, schedule_mode)
+            self._build(loss, optimizer_params, schedule_mode, vpp_degree)
 
     # -- finding the stages
     def _record(self, inputs, labels, acc):
@@ -207,7 +207,7 @@ class PipelinePlan:
         return meshes
 
     # -- this process's stages and schedule
-    def _build(self, loss, params, schedule_mode):
+    def _build(self, loss, params, schedule_mode, vpp_degree):
         from ..pipeline_schedule import make_schedule, make_stage
 
         meshes = self.stages
@@ -222,6 +222,14 @@ class PipelinePlan:
 
                 raise _report.unsupported(f"dist.to_static pipeline visiting the process meshes in the order "
                                           f"{[distinct.index(x) for x in meshes]} (stages must cycle through them)")
+        per_rank = len(meshes) // pp
+        if schedule_mode == "VPP" and vpp_degree != per_rank:
+            from ... import _report
+
+            raise _report.unsupported(
+                f"dist.to_static VPP with vpp_degree={vpp_degree} on a program that visits each of its {pp} meshes "
+                f"{per_rank} time(s): only the custom-mesh form (the program visits each mesh vpp_degree times) is "
+                "supported, not the automatic split by vpp_seg_method")
         rank = tdist.get_rank()
         # one pipeline group per mesh position: the processes Paddle pairs across the stages; every
         # process makes every group, in the same order
