@@ -60,13 +60,23 @@ def test_mlp_1d_tensor_parallel_when_memory_forbids_replication(paddle):
 def test_mlp_2d_mesh_finds_dp_plus_megatron(paddle):
     dist = paddle.distributed
     mesh = dist.ProcessMesh([[0, 1, 2, 3], [4, 5, 6, 7]], dim_names=["dp", "mp"])
-    p = parallel.plan(_mlp(paddle), [paddle.zeros([8192, 1024])], mesh,
-                      marks={0: [dist.Shard(0), dist.Replicate()]})
-    assert p.solver["optimal"]
-    assert _pl(p, "l1.weight") == [R, S1] and _pl(p, "l2.weight") == [R, S0] and _pl(p, "l1.bias") == [R, S0]
+    layer, x, marks = _mlp(paddle), paddle.zeros([8192, 1024]), {0: [dist.Shard(0), dist.Replicate()]}
+    p = parallel.plan(layer, [x], mesh, marks=marks)
+    assert p.solver["activation_variables"] == 2 and p.solver["method"] == "search"
+    # Megatron on mp: l1 column-, l2 row-parallel
+    assert [_pl(p, n)[1] for n in ("l1.weight", "l1.bias", "l2.weight")] == [S1, S0, S0]
+    # the parameters-only problem is small enough to enumerate: dp + Megatron is its optimum, and the
+    # search with the activation variables (which include "follow") is no worse (here a hair better:
+    # l1.weight also split on dp, ZeRO-style, its gradient reduce-scattered)
+    leaves_only = parallel.plan(layer, [x], mesh, marks=marks, activations=False)
+    assert leaves_only.solver["optimal"]
+    assert _pl(leaves_only, "l1.weight") == [R, S1] and _pl(leaves_only, "l2.weight") == [R, S0]
+    assert _pl(leaves_only, "l1.bias") == [R, S0]
+    assert p.estimate["step_s"] <= leaves_only.estimate["step_s"] * (1 + 1e-9)
     # the data-parallel gradient all-reduce runs on dp only, over the 1/4 weight shards
-    grads = [c for c in p.collectives if c["why"] == "gradient" and c["kind"] == "all_reduce"]
+    grads = [c for c in leaves_only.collectives if c["why"] == "gradient" and c["kind"] == "all_reduce"]
     assert grads and all(c["mesh_dim"] == 0 for c in grads)
+    assert all(c["mesh_dim"] == 0 for c in p.collectives if c["why"] == "gradient")
     assert max(c["bytes"] for c in grads) == 1024 * 4096 * 4 / 4
 
 
@@ -103,19 +113,24 @@ def test_search_matches_brute_force(paddle, shape, batch, limit):
     assert best == pytest.approx(_brute_force(paddle, layer, x, mesh, marks, limit), rel=1e-9)
 
 
-def _brute_force(paddle, layer, x, mesh, marks, limit):
+def _brute_force(paddle, layer, x, mesh, marks, limit, activations=False):
     from paddle_on_torch.parallel.capture import capture
     from paddle_on_torch.parallel.cost import MeshCost, Topology
     from paddle_on_torch.parallel.planner import _marks_to_torch, _planning_mesh
     from paddle_on_torch.parallel.propagate import Evaluator
+    from torch.distributed.tensor import Replicate, Shard
 
-    cap = capture(layer, [x])
+    cap = capture(layer, [x], points=activations)
     fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
     best = None
     with _planning_mesh(mesh) as (dm, _):
         ev = Evaluator(cap, dm, MeshCost(mesh.mesh, Topology()))
         names = [n for n, k in cap.leaves if k == "param"]
         doms = [_solver.domain(s, list(mesh.shape)) for (n, k), s in zip(cap.leaves, cap.shapes) if k == "param"]
+        # activations: per mesh dim follow (None), Replicate or Shard(0) of the [tokens, features] outputs
+        pts = [("point", n) for n in dict.fromkeys(cap.points)]
+        names += pts
+        doms += [list(itertools.product(*[[None, Replicate(), Shard(0)]] * len(mesh.shape)))] * len(pts)
         for combo in itertools.product(*doms):
             e = ev.evaluate({**fixed, **dict(zip(names, combo))})
             if limit is not None and e.memory > limit:
@@ -264,3 +279,79 @@ def test_per_dim_search_reports_dtensor_figures(paddle, batch):
     assert b.estimate == fixed.estimate
     a = parallel.plan(layer, [x], mesh, marks=marks, propagation="dtensor")
     assert a.estimate["step_s"] <= b.estimate["step_s"] * (1 + 1e-9)  # the faithful search is never worse
+
+
+def test_gpt_block_2d_mesh_finds_dp_plus_megatron(paddle):
+    """dp x mp, the batch marked on dp, a memory limit that replication on mp exceeds: every Linear is
+    Megatron on mp (q, k, v, fc1 column; proj, fc2 row), replicated on dp, and the estimate equals the
+    hand-written Megatron + DP plan's."""
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
+    from planner import hand_marks
+
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([[0, 1, 2, 3], [4, 5, 6, 7]], dim_names=["dp", "mp"])
+    blk, x = _gpt_block(paddle), paddle.zeros([8, 256, 512])
+    data = {0: [dist.Shard(0), dist.Replicate()]}
+    dp = parallel.plan(blk, [x], mesh, marks=data)
+    assert dp.estimate["memory_per_rank"] > 50e6
+    p = parallel.plan(blk, [x], mesh, marks=data, memory_limit=50e6)
+    hand = parallel.plan(blk, [x], mesh, marks={**data, **hand_marks(blk, mesh)})
+    pl = p.parameter_placements
+    for name in ("q", "k", "v", "fc1"):
+        assert pl[f"{name}.weight"] == [dist.Replicate(), dist.Shard(1)], (name, pl)
+    for name in ("proj", "fc2"):
+        assert pl[f"{name}.weight"] == [dist.Replicate(), dist.Shard(0)], (name, pl)
+    assert p.estimate["step_s"] <= hand.estimate["step_s"] * (1 + 1e-9)
+    assert p.estimate["comm_s"] <= hand.estimate["comm_s"] * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("limit", [None, 60e6])
+def test_activation_variables_brute_force(paddle, limit):
+    """With the activation variables (the outputs of l1 and l2: follow, Replicate or Shard(0)) the exact
+    solver and the search both reach the optimum of an independent enumeration of every parameter
+    and activation choice."""
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    layer, x = _mlp(paddle, 256, 1024), paddle.zeros([512, 256])
+    marks = {0: [dist.Replicate()]}
+    exact = parallel.plan(layer, [x], mesh, marks=marks, memory_limit=limit, solver="exact")
+    search = parallel.plan(layer, [x], mesh, marks=marks, memory_limit=limit, solver="search")
+    assert exact.solver["activation_variables"] == 2 and exact.solver["optimal"]
+    assert search.estimate["step_s"] == pytest.approx(exact.estimate["step_s"], rel=1e-9)
+    assert exact.estimate["step_s"] == pytest.approx(
+        _brute_force(paddle, layer, x, mesh, marks, limit, activations=True), rel=1e-9)
+
+
+def test_activation_reshard_is_chosen_and_priced(paddle):
+    """Two residual MLPs with a LayerNorm between, a replicated input, tensor parallel under a memory
+    limit: the plan reduce-scatters l2's output to Shard(0) (sequence-parallel style) instead of
+    following DTensor, and that is cheaper than the best plan without activation variables."""
+    dist = paddle.distributed
+    F = paddle.nn.functional
+
+    class Net(paddle.nn.Layer):
+        def __init__(self, h=64):
+            super().__init__()
+            self.l1, self.l2 = paddle.nn.Linear(h, 4 * h), paddle.nn.Linear(4 * h, h)
+            self.ln = paddle.nn.LayerNorm(h)
+            self.l3, self.l4 = paddle.nn.Linear(h, 4 * h), paddle.nn.Linear(4 * h, h)
+
+        def forward(self, x):
+            x = x + self.l2(F.gelu(self.l1(x)))
+            return x + self.l4(F.gelu(self.l3(self.ln(x))))
+
+    net = Net()
+    mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    limit = 0.5 * 4 * sum(int(p.numel()) * 4 for p in net.parameters())
+    x, marks = paddle.zeros([256, 64]), {0: [dist.Replicate()]}
+    p = parallel.plan(net, [x], mesh, marks=marks, memory_limit=limit)
+    q = parallel.plan(net, [x], mesh, marks=marks, memory_limit=limit, activations=False)
+    assert {r["name"]: r["placements"] for r in p.reshards}["l2"] == "[S(0)]"
+    assert p.estimate["step_s"] < q.estimate["step_s"]
+    # the forward reshard and its backward twin are listed among the collectives
+    assert any(c["why"] == "activation l2" for c in p.collectives)
+    assert any(c["why"] == "activation gradient" for c in p.collectives)
+    assert "activation (out)" in p.explain(print_=False)
