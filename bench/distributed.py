@@ -8,8 +8,8 @@ after warm-up, the bytes of parameters + optimizer state held by the rank, and t
 
   dp         shard_layer + shard_dataloader-style Shard(0) batch   vs  DistributedDataParallel
   tp         dist.parallelize ColWise/RowWise on 'mp'               vs  parallelize_module Colwise/Rowwise
-  pp         dist.parallelize pp_config (4 stages), 4 micro-batches vs  torch.distributed.pipelining Schedule1F1B
-             (the shim runs the micro-batches in program order through the stage transfers)
+  pp         dist.parallelize pp_config (4 stages) + dist.to_static   vs  torch.distributed.pipelining Schedule1F1B
+             with Strategy.pipeline 1F1B, 4 micro-batches
   sharding3  shard_optimizer(ShardingStage3)                        vs  FSDP2 fully_shard
 
 Then the lines of code of the seed hybrid MLP (../shared/seed_examples/hybrid_mlp.py) against its
@@ -71,6 +71,12 @@ def shim_worker(mode, steps):
         net, opt = dist.parallelize(net, opt, mesh, {"pp_config": {"split_spec": {
             str(2 * i + 1): dist.SplitPoint.END for i in range(WORLD - 1)}}})
         first, last = dist.ProcessMesh([0], dim_names=["d"]), dist.ProcessMesh([WORLD - 1], dim_names=["d"])
+        strategy = dist.Strategy()  # Paddle's way to run a pipeline schedule: to_static with Strategy.pipeline
+        strategy.pipeline.enable = True
+        strategy.pipeline.schedule_mode = "1F1B"
+        strategy.pipeline.accumulate_steps = MICRO
+        strategy.pipeline.micro_batch_size = BATCH // MICRO
+        dist_model = dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=strategy)
     elif mode == "tp":
         mesh = dist.ProcessMesh(list(range(WORLD)), dim_names=["mp"])
         plan = {str(i): (dist.ColWiseParallel() if i % 4 == 0 else dist.RowWiseParallel()) for i in range(0, 2 * DEPTH, 2)}
@@ -84,16 +90,12 @@ def shim_worker(mode, steps):
 
     def step(s):
         x, y = (paddle.to_tensor(v) for v in _data(s))
-        if mode == "pp":
-            for k in range(MICRO):
-                rows = slice(k * BATCH // MICRO, (k + 1) * BATCH // MICRO)
-                xm = dist.shard_tensor(x[rows], first, [dist.Replicate()])
-                ym = dist.shard_tensor(y[rows], last, [dist.Replicate()])
-                (paddle.nn.functional.mse_loss(net(xm), ym) / MICRO).backward()
-        else:
-            pl = [dist.Replicate()] if mode == "tp" else [dist.Shard(0)]
-            xd, yd = dist.shard_tensor(x, mesh, pl), dist.shard_tensor(y, mesh, pl)
-            paddle.nn.functional.mse_loss(net(xd), yd).backward()
+        if mode == "pp":  # the optimizer steps inside the DistModel
+            dist_model(dist.shard_tensor(x, first, [dist.Replicate()]), dist.shard_tensor(y, last, [dist.Replicate()]))
+            return
+        pl = [dist.Replicate()] if mode == "tp" else [dist.Shard(0)]
+        xd, yd = dist.shard_tensor(x, mesh, pl), dist.shard_tensor(y, mesh, pl)
+        paddle.nn.functional.mse_loss(net(xd), yd).backward()
         opt.step()
         opt.clear_grad()
 

@@ -188,7 +188,7 @@ class ProcessMesh(_CoreProcessMesh):
 
 # ---------------------------------------------------------------- torch DeviceMesh
 _device_meshes = {}  # (shape, process_ids, dim_names) -> DeviceMesh
-_by_device_mesh = {}  # id(DeviceMesh) -> (DeviceMesh, dim_names)
+_by_device_mesh = {}  # id(DeviceMesh) -> (DeviceMesh, dim_names, core ProcessMesh)
 
 
 def _mesh_device_type():
@@ -222,13 +222,16 @@ def device_mesh(mesh):
 
         dm = DeviceMesh(_mesh_device_type(), torch.tensor(mesh.mesh, dtype=torch.int64))
         _device_meshes[key] = dm
-        _by_device_mesh[id(dm)] = (dm, list(mesh.dim_names))
+        _by_device_mesh[id(dm)] = (dm, list(mesh.dim_names),
+                                   _CoreProcessMesh(mesh.shape, mesh.process_ids, mesh.dim_names))
     return dm
 
 
 def core_mesh_of(dm):
     """The Paddle mesh (core.ProcessMesh) of a torch DeviceMesh."""
     entry = _by_device_mesh.get(id(dm))
-    names = entry[1] if entry is not None else list(dm.mesh_dim_names or [f"d{i}" for i in range(dm.ndim)])
+    if entry is not None:  # built here: kept (reading dm.mesh back costs torch ops on every call)
+        return entry[2]
+    names = list(dm.mesh_dim_names or [f"d{i}" for i in range(dm.ndim)])
     m = dm.mesh
     return _CoreProcessMesh(list(m.shape), m.flatten().tolist(), names)
