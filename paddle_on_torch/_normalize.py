@@ -88,10 +88,16 @@ def wrap_result(r):
         return obj
     if isinstance(r, torch.Tensor):  # Parameter, DTensor, ...
         return wrap(r)
-    if isinstance(r, tuple):
-        return tuple(wrap_result(v) for v in r)
-    if isinstance(r, list):
-        return [wrap_result(v) for v in r]
+    if isinstance(r, (tuple, list)):  # (split, unbind, topk, ...: plain tensors, wrapped inline)
+        out = []
+        for v in r:
+            if type(v) is torch.Tensor:
+                obj = _new(Tensor)
+                obj._t = v
+                out.append(obj)
+            else:
+                out.append(wrap_result(v))
+        return out if isinstance(r, list) else tuple(out)
     return r
 
 

@@ -236,8 +236,10 @@ def empty_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None
 @op
 def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
               pin_memory=False):
-    kw = _like_kwargs(x, dtype, device, requires_grad)
-    return _filled(x.shape, _fill_value(fill_value), kw["dtype"], kw["device"], requires_grad)
+    if type(fill_value) is not float and type(fill_value) is not int:  # (a plain number needs no conversion)
+        fill_value = _fill_value(fill_value)
+    return _filled(x.shape, fill_value, x.dtype if dtype is None else dtype,
+                   x.device if device is None else to_torch_device(device), requires_grad)
 
 
 def _number(v):

@@ -291,6 +291,16 @@ def cross_entropy(input: TensorLike, label: TensorLike, weight: OptionalTensor =
     if nd == 0:
         raise ValueError("The dimension of input should be larger than zero!")
     ld = label.dim()
+    if (nd == 2 and ld == 1 and reduction == "mean" and weight is None and ignore_index < 0 and use_softmax
+            and not soft_label and not label_smoothing and (axis == -1 or axis == 1)
+            and 0 < input.shape[0] == label.shape[0] and input.numel() < _FUSED_CE_MIN
+            and (input.dtype is torch.float32 or input.dtype is torch.float64) and not label.is_floating_point()):
+        # the usual classification loss.  Paddle's mean divides by every row (a row labelled ignore_index
+        # counts, as a zero), so it is torch's summed loss over the rows: two autograd nodes and a division
+        try:
+            return TF.cross_entropy(input, label.long(), reduction="sum", ignore_index=ignore_index) / input.shape[0]
+        except IndexError:
+            pass  # a label out of range: Paddle's error below
     if nd - 1 == ld:
         label = label.unsqueeze(axis)
     if nd - 1 != ld and nd != ld:

@@ -30,16 +30,16 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
         out = torch.batch_norm(xt, weight, bias, running_mean, running_var, False, 0.0, epsilon, False)
     elif training:
         # One fused op normalises with the batch statistics and updates the running ones in place (torch's
-        # momentum is the share of the new value: 1 - Paddle's).  torch tracks the unbiased batch
-        # variance, Paddle the biased one: rescale the new share by (n - 1) / n afterwards, through
-        # `.data` so autograd's saved running_var keeps its version (its training backward reads only the
-        # saved batch statistics, never the running ones).
+        # momentum is the share of the new value: 1 - Paddle's).  torch tracks the unbiased batch variance
+        # v * n / (n - 1), Paddle the biased one v: scaling the running variance by n / (n - 1) before and
+        # (n - 1) / n after gives m * running + (1 - m) * v.  Both through `.data`, so that autograd's saved
+        # running_var keeps its version (its training backward reads only the saved batch statistics).
         n = xt.numel() // xt.shape[1]
-        with torch.no_grad():
-            kept = running_var * momentum
+        unbias = n / (n - 1) if n > 1 else 1.0  # (n < 2: torch raises, the buffer stays as it was)
+        var = running_var.data
+        var.mul_(unbias)
         out = torch.batch_norm(xt, weight, bias, running_mean, running_var, True, 1.0 - momentum, epsilon, False)
-        with torch.no_grad():
-            running_var.data.sub_(kept).mul_((n - 1) / n).add_(kept)
+        var.mul_(1.0 / unbias)
     else:  # batch statistics without tracking them (use_global_stats=False outside training)
         out = torch.batch_norm(xt, weight, bias, None, None, True, 0.0, epsilon, False)
     return out.movedim(1, -1) if last else out
