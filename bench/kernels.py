@@ -149,10 +149,12 @@ def fwd_bwd(fn, args, grad_idx):
     for i in grad_idx:
         leaves[i] = args[i].detach().requires_grad_(True)
     req = [leaves[i] for i in grad_idx]
+    with torch.no_grad():  # the incoming gradient comes from upstream: made once, outside the timed step (a fresh
+        gy = torch.randn_like(fn(*args))  # 64 MiB ones_like per step cost as much as the whole fused backward)
 
     def step():
         out = fn(*leaves)
-        torch.autograd.grad(out, req, grad_outputs=torch.ones_like(out))
+        torch.autograd.grad(out, req, grad_outputs=gy)
 
     return step
 
@@ -166,6 +168,7 @@ def main():
     ap.add_argument("--shapes", default=None, help="e.g. 4096x4096 (default: all of SHAPES)")
     ap.add_argument("--malloc-reuse", action="store_true", help="keep freed big blocks in the heap (glibc "
                     "mallopt), so a fresh output reuses pages already faulted in, as a caching allocator would")
+    ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
     ap.add_argument("--ce-peak", nargs=3, metavar=("VARIANT", "M", "V"), help=argparse.SUPPRESS)
     ap.add_argument("--thp", action="store_true", help="THP_MEM_ALLOC_ENABLE=1: huge pages for big CPU tensors "
                     "(fresh 64 MiB allocations otherwise cost ~16k page faults each)")
@@ -181,6 +184,8 @@ def main():
 
     from paddle_on_torch.ops import fused
 
+    if args.threads:
+        torch.set_num_threads(args.threads)
     fused.set_backend("cpp")
     from paddle_on_torch import ext
 

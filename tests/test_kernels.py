@@ -413,3 +413,29 @@ def test_big_outputs_reuse_freed_blocks():
     del again, small
     cpp.empty_cache()
     assert cpp.cached_bytes() == 0
+
+
+@pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")
+def test_outputs_over_32mib_streaming_stores():
+    """Outputs of 32 MiB and more are written with streaming stores (a separate code path): same results."""
+    torch.manual_seed(0)
+    m, n = 2048, 4096  # 32 MiB of fp32
+    cpp = ext.load()
+    x, dy, w, b = torch.randn(m, n), torch.randn(m, n), torch.randn(n), torch.randn(n)
+    for rms in (True, False):
+        got = cpp.norm_fwd(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
+        want = fused.ref_norm(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
+        _close(got[0], want[0], torch.float32, "norm out")
+        for a, c in zip(cpp.norm_bwd(dy, x, got[2], got[3], w, rms, True, not rms),
+                        fused.ref_norm_bwd(dy, x, want[2], want[3], w, rms, True, not rms)):
+            if c is not None:
+                torch.testing.assert_close(a, c, rtol=1e-4, atol=1e-3)
+    y = torch.randn(m, n)
+    _close(cpp.swiglu_fwd(x, y), fused.ref_swiglu(x, y), torch.float32, "swiglu")
+    xs = x.detach().requires_grad_(True)
+    want = torch.autograd.grad(fused.ref_swiglu(xs, y), xs, dy)[0]
+    _close(cpp.swiglu_bwd(dy, x, y)[0], want, torch.float32, "swiglu dx")
+    q = x.reshape(1, 2048, 32, 128)
+    cs, sn = torch.randn(1, 2048, 128).cos(), torch.randn(1, 2048, 128).sin()
+    for neox in (True, False):
+        _close(cpp.rope_fwd(q, cs, sn, neox), fused.ref_rope(q, cs, sn, neox), torch.float32, "rope")
