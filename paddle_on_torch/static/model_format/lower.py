@@ -99,6 +99,8 @@ def run_ops(b, scope, ops, where):
         else:
             outs = [out]
         for vid, v in zip(op.outputs, outs):
+            if isinstance(v, fx.Node) and v.op == "call_function" and "paddle_op" not in v.meta:
+                v.meta["paddle_op"], v.meta["paddle_attrs"] = op.type, op.attrs  # read by optimize's folding
             if vid is not None:
                 scope[vid] = _UNAVAILABLE if v is None else v
     return None

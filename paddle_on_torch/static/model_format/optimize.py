@@ -1,0 +1,194 @@
+"""Inference-time rewrites of a lowered program, and its compilation.
+
+In an inference model the parameters are constants, so (as Paddle's own inference passes
+conv_bn_fuse_pass and conv_elementwise_add_fuse_pass do) a convolution followed by
+  - a batch_norm in inference form (running statistics),
+  - an add / subtract of a per-channel constant (Paddle saves a conv bias as conv2d + add), or
+  - a multiply by a per-channel constant
+is one convolution with a new weight and bias.  `fold_conv_affine` does that on a copy of the
+GraphModule; the original (whose parameters paddle.jit.load trains) is left as it is.  A fold is
+skipped when the convolution's output has another consumer (it is needed unscaled), when the weight
+or the folded constant is not a load-time constant, when the constant is not per-channel, and for a
+batch_norm saved in training mode (is_test false and not use_global_stats: Paddle normalises it with
+the batch's statistics, so it is not a constant affine map).
+
+`compile_inference(gm, dynamic)` is torch.compile with inductor freezing: the parameters become
+constants, so inductor folds what is left and pre-packs the convolution weights for oneDNN.
+Freezing has to be on while dynamo traces (dynamo lifts parameters as freezable only then:
+torch._dynamo.utils.is_parameter_freezing); `torch.compile(options={"freezing": True})` applies the
+option only later, in inductor, where it has no effect.  So the wrapper turns it on for the calls
+that may compile (a new input signature), and not on the others (a config patch costs ~35 us).
+"""
+import torch
+import torch.fx as fx
+
+from . import ops
+
+_AFFINE = {torch.add: "add", torch.sub: "subtract", torch.mul: "multiply"}
+
+
+def _training_bn(node):
+    attrs = node.meta.get("paddle_attrs") or {}
+    return attrs.get("is_test") is False and not attrs.get("use_global_stats", False)
+
+
+class _Consts:
+    """Load-time values of nodes that read no placeholder (parameters and what is computed from them)."""
+
+    def __init__(self, gm):
+        self.gm, self.memo = gm, {}
+
+    def __call__(self, v):
+        if isinstance(v, (list, tuple)):
+            out = [self(x) for x in v]
+            return _NOT if any(x is _NOT for x in out) else type(v)(out)
+        if isinstance(v, dict):
+            out = {k: self(x) for k, x in v.items()}
+            return _NOT if any(x is _NOT for x in out.values()) else out
+        if not isinstance(v, fx.Node):
+            return v
+        if v in self.memo:
+            return self.memo[v]
+        r = _NOT
+        if v.op == "get_attr":
+            r = self.gm
+            for part in v.target.split("."):
+                r = getattr(r, part)
+            r = r if isinstance(r, torch.Tensor) else _NOT
+        elif v.op in ("call_function", "call_method"):
+            args, kwargs = self(v.args), self(v.kwargs)
+            if args is not _NOT and kwargs is not _NOT:
+                with torch.no_grad():
+                    if v.op == "call_function":
+                        r = v.target(*args, **kwargs)
+                    else:
+                        r = getattr(args[0], v.target)(*args[1:], **kwargs)
+        self.memo[v] = r
+        return r
+
+
+_NOT = object()
+
+
+def _per_channel(c, rank, channels_last, n_out):
+    """A constant broadcast against a conv output [N, C, ...] (or [N, ..., C]) as a [C] vector, else None."""
+    if not isinstance(c, torch.Tensor) or not c.is_floating_point() or c.dim() > rank:
+        return None
+    shape = [1] * (rank - c.dim()) + list(c.shape)
+    ch = rank - 1 if channels_last else 1
+    if any(d != 1 for i, d in enumerate(shape) if i != ch) or shape[ch] not in (1, n_out):
+        return None
+    return c.reshape([-1]).to(torch.float64).expand(n_out)
+
+
+def _conv_parts(node, consts):
+    """(weight, bias) of a foldable _rt_conv node as float64 tensors, else None."""
+    w, bias = consts(node.args[1]), consts(node.args[2])
+    if not isinstance(w, torch.Tensor) or bias is _NOT or not w.is_floating_point():
+        return None
+    b = torch.zeros(w.shape[0], dtype=torch.float64) if bias is None else bias.to(torch.float64)
+    return w.to(torch.float64), b
+
+
+def _fold_one(user, conv, consts):
+    """(weight, bias, kind) after folding `user` (the conv's only consumer) into `conv`, or None."""
+    parts = _conv_parts(conv, consts)
+    if parts is None:
+        return None
+    w, b = parts
+    channels_last, rank, n_out = conv.args[8], w.dim(), w.shape[0]
+    view = [-1] + [1] * (rank - 1)
+    if user.target is ops._rt_batch_norm:
+        if user.args[0] is not conv or user.args[6] != channels_last or _training_bn(user):
+            return None
+        mean, var, scale, shift = (consts(a) for a in user.args[1:5])
+        if any(t is _NOT or (t is not None and (not isinstance(t, torch.Tensor) or t.numel() != n_out))
+               for t in (mean, var, scale, shift)) or mean is None or var is None:
+            return None
+        inv = 1.0 / torch.sqrt(var.to(torch.float64) + float(user.args[5]))
+        if scale is not None:
+            inv = inv * scale.to(torch.float64)
+        b = (b - mean.to(torch.float64)) * inv + (shift.to(torch.float64) if shift is not None else 0.0)
+        return w * inv.reshape(view), b, "batch_norm"
+    kind = _AFFINE.get(user.target)
+    if kind is None or user.kwargs or len(user.args) != 2 or (user.args[0] is conv) == (user.args[1] is conv):
+        return None
+    other = user.args[1] if user.args[0] is conv else user.args[0]
+    value = consts(other)
+    c = _per_channel(value, rank, channels_last, n_out)
+    if c is None or value.dtype != consts(conv.args[1]).dtype:  # a wider constant would promote the result
+        return None
+    if kind == "add":
+        return w, b + c, kind
+    if kind == "subtract":
+        if user.args[0] is not conv:  # c - conv(x): negate everything
+            return -w, c - b, kind
+        return w, b - c, kind
+    return w * c.reshape(view), b * c, kind
+
+
+def fold_conv_affine(gm):
+    """A copy of `gm` with batch_norm / per-channel add, subtract, multiply folded into the convolutions
+    before them; returns (new GraphModule, {kind: count}).  `gm` is not modified."""
+    import copy
+
+    new = fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
+    for node, old in zip(new.graph.nodes, gm.graph.nodes):
+        node.meta = old.meta  # deepcopy of a graph keeps meta, but be explicit: the fold reads paddle_attrs
+    consts, counts, k = _Consts(new), {}, 0
+    for conv in list(new.graph.nodes):
+        if conv.op != "call_function" or conv.target is not ops._rt_conv:
+            continue
+        while len(conv.users) == 1:
+            user = next(iter(conv.users))
+            folded = _fold_one(user, conv, consts) if user.op == "call_function" else None
+            if folded is None:
+                break
+            w, b, kind = folded
+            dtype = consts(conv.args[1]).dtype
+            names = []
+            for t in (w, b):
+                name = f"_folded_{k}"
+                while hasattr(new, name):
+                    k += 1
+                    name = f"_folded_{k}"
+                new.register_buffer(name, t.to(dtype))
+                names.append(name)
+            with new.graph.inserting_before(user):
+                wn, bn = (new.graph.get_attr(n) for n in names)
+                args = list(conv.args)
+                args[1], args[2] = wn, bn
+                repl = new.graph.call_function(ops._rt_conv, tuple(args), dict(conv.kwargs))
+            repl.meta = dict(conv.meta)
+            user.replace_all_uses_with(repl)
+            new.graph.erase_node(user)
+            new.graph.erase_node(conv)
+            conv = repl
+            counts[kind] = counts.get(kind, 0) + 1
+    new.graph.eliminate_dead_code()
+    used = {n.target for n in new.graph.nodes if n.op == "get_attr"}
+    for name in [n for n, _ in new.named_buffers(recurse=False) if n not in used]:
+        delattr(new, name)  # a dropped BN statistic must not become a (frozen) input of the compiled graph
+    new.recompile()
+    return new, counts
+
+
+class compile_inference:
+    """`gm` under torch.compile (inductor) with freezing, called without autograd."""
+
+    def __init__(self, gm, dynamic=True):
+        import torch._inductor.config as inductor_config
+
+        self._config = inductor_config
+        self._fn = torch.compile(gm, dynamic=dynamic)
+        self._seen = set()
+
+    def __call__(self, *args):
+        key = tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor) else type(a) for a in args)
+        with torch.no_grad():
+            if key in self._seen:
+                return self._fn(*args)
+            with self._config.patch(freezing=True):
+                out = self._fn(*args)
+            self._seen.add(key)
+            return out
