@@ -20,6 +20,8 @@ SOURCE = r"""
 #include <sys/mman.h>
 #endif
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -80,10 +82,11 @@ static inline void row_residual(const float* x, const float* res, const float* b
   for (; j < n; ++j) s[j] = x[j] + alpha * res[j] + (bias ? bias[j] : 0.f);
 }
 
-// Streaming (non-temporal) stores write an output line without first reading it into the cache: for outputs
-// larger than the last-level cache that removes a third of the memory traffic of a one-read-one-write kernel.
-// Smaller outputs use plain stores and stay cached for whoever reads them next.  Only fp32 outputs whose rows
-// start on a vector boundary stream; each parallel chunk ends with a fence (streaming stores are weakly ordered).
+// Streaming (non-temporal) stores write an output line without first reading it into the cache.  When a kernel
+// touches more bytes than the last-level cache holds, its output would not stay cached anyway, and streaming
+// removes a third of the memory traffic of a one-read-one-write kernel.  Smaller working sets use plain stores, so
+// the output stays cached for whoever reads it next.  Only fp32 outputs whose rows start on a vector boundary
+// stream; each parallel chunk ends with a fence (streaming stores are weakly ordered).
 static inline void vstore(const fVec& v, float* p, bool nt) {
 #if defined(CPU_CAPABILITY_AVX512)
   if (nt) { _mm512_stream_ps(p, v); return; }
@@ -97,8 +100,30 @@ static inline void nt_fence(bool nt) {
   if (nt) _mm_sfence();
 #endif
 }
-static bool streams(const at::Tensor& out, int64_t row_len) {
-  return out.scalar_type() == at::kFloat && out.nbytes() >= (size_t(32) << 20) && row_len % VS == 0 &&
+// the last-level cache one core sees: sysfs's cpu0 cache of the highest level (sysconf's L3 size is the whole
+// socket's on AMD, 12 dies of 32 MiB); 32 MiB when unknown
+static size_t llc_bytes() {
+  static const size_t n = [] {
+    size_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 8; ++i) {
+      const std::string d = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+      std::ifstream lf(d + "level"), sf(d + "size"), tf(d + "type");
+      int level = 0;
+      std::string size, type;
+      if (!(lf >> level) || !(sf >> size) || !(tf >> type) || type == "Instruction" || level < best_level) continue;
+      size_t v = std::strtoull(size.c_str(), nullptr, 10);
+      if (!size.empty() && size.back() == 'K') v <<= 10;
+      if (!size.empty() && size.back() == 'M') v <<= 20;
+      if (v) { best = v; best_level = level; }
+    }
+    return best ? best : size_t(32) << 20;
+  }();
+  return n;
+}
+// `touched`: every byte the kernel reads or writes
+static bool streams(const at::Tensor& out, int64_t row_len, size_t touched) {
+  return out.scalar_type() == at::kFloat && touched > llc_bytes() && row_len % VS == 0 &&
          reinterpret_cast<uintptr_t>(out.data_ptr()) % sizeof(fVec) == 0;
 }
 
@@ -260,7 +285,7 @@ static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::opt
   float* pmean = rms ? nullptr : mean.data_ptr<float>();
   float* prstd = rstd.data_ptr<float>();
   const float a = (float)alpha, e = (float)eps;
-  const bool nt = streams(out, N);
+  const bool nt = streams(out, N, (has_res ? 4 : 2) * out.nbytes());
   DISPATCH_FLOATING(x.scalar_type(), "norm_fwd", [&] {
     const scalar_t* px = x.data_ptr<scalar_t>();
     const scalar_t* pr = has_res ? res.data_ptr<scalar_t>() : nullptr;
@@ -331,7 +356,7 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
   const float* prstd = rstd.data_ptr<float>();
   constexpr int64_t RBMAX = 8;
   const int64_t RB = std::max<int64_t>(1, std::min<int64_t>(RBMAX, 65536 / std::max<int64_t>(N, 1)));  // <= 512 KiB of rows
-  const bool nt = streams(ds, N);
+  const bool nt = streams(ds, N, 3 * ds.nbytes());
   DISPATCH_FLOATING(s.scalar_type(), "norm_bwd", [&] {
     constexpr bool F32 = std::is_same<scalar_t, float>::value;
     const scalar_t* pdy = dy.data_ptr<scalar_t>();
@@ -435,7 +460,7 @@ at::Tensor rope_fwd(const at::Tensor& x, const at::Tensor& cos, const at::Tensor
   const int64_t A0 = x.size(0), A1 = x.size(1), H = x.size(2), D = x.size(3), h = D / 2;
   const int64_t cs0 = cos.size(0) == 1 ? 0 : cos.stride(0), cs1 = cos.size(1) == 1 ? 0 : cos.stride(1);
   at::Tensor out = big_empty(x.sizes(), x.options());
-  const bool nt = streams(out, D);
+  const bool nt = streams(out, D, 2 * out.nbytes());
   const float* pc = cos.data_ptr<float>();
   const float* psn = sin.data_ptr<float>();
   DISPATCH_FLOATING(x.scalar_type(), "rope_fwd", [&] {
@@ -497,7 +522,7 @@ at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
   TORCH_CHECK(x.dim() == 2 && y.dim() == 2 && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_fwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
   at::Tensor out = big_empty({M, N}, x.options());
-  const bool nt = streams(out, N);
+  const bool nt = streams(out, N, 3 * out.nbytes());
   DISPATCH_FLOATING(x.scalar_type(), "swiglu_fwd", [&] {
     const scalar_t* px = x.data_ptr<scalar_t>();
     const scalar_t* py = y.data_ptr<scalar_t>();
@@ -527,7 +552,7 @@ std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, con
   TORCH_CHECK(g.is_contiguous() && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_bwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
   at::Tensor dx = big_empty({M, N}, x.options()), dy = big_empty({M, N}, x.options());
-  const bool nt = streams(dx, N) && streams(dy, N);
+  const bool nt = streams(dx, N, 5 * dx.nbytes()) && streams(dy, N, 5 * dy.nbytes());
   DISPATCH_FLOATING(x.scalar_type(), "swiglu_bwd", [&] {
     const scalar_t* pg = g.data_ptr<scalar_t>();
     const scalar_t* px = x.data_ptr<scalar_t>();
