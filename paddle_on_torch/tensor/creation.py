@@ -47,7 +47,10 @@ def _flat_kind(data):
     stack = [data]
     while stack:
         v = stack.pop()
-        if isinstance(v, (list, tuple)):
+        t = type(v)
+        if t is int or t is float:  # (the common case, before the slower checks below)
+            best = max(best, 1 if t is int else 2)
+        elif t is list or t is tuple or isinstance(v, (list, tuple)):
             stack.extend(v)
         elif hasattr(v, "_t"):
             best = max(best, 3 if v._t.is_complex() else 2 if v._t.is_floating_point() else 1)
@@ -76,7 +79,7 @@ def _as_torch(data, dtype=None, place=None):
         else:
             t = torch.from_numpy(np.array(a, copy=True))
     elif isinstance(data, (list, tuple)):
-        if any(hasattr(v, "_t") for v in data):
+        if any([hasattr(v, "_t") for v in data]):
             parts = [_as_torch(v) for v in data]
             kinds = {p.dtype for p in parts}
             if len(kinds) > 1:  # Paddle goes through numpy here, so numpy's promotion decides
@@ -90,13 +93,14 @@ def _as_torch(data, dtype=None, place=None):
             if tdtype is None and t.dtype.is_floating_point:
                 tdtype = t.dtype
         else:
-            kind = _flat_kind(data)
-            default = {0: torch.bool, 1: torch.int64, 2: _dtypes.default_float_torch(),
-                       3: torch.complex64}.get(kind, _dtypes.default_float_torch())
+            if tdtype is None:
+                kind = _flat_kind(data)
+                tdtype = {0: torch.bool, 1: torch.int64, 2: _dtypes.default_float_torch(),
+                          3: torch.complex64}.get(kind, _dtypes.default_float_torch())
             try:
-                t = torch.tensor(data, dtype=tdtype or default)
+                t = torch.tensor(data, dtype=tdtype)
             except (TypeError, ValueError):
-                t = torch.from_numpy(np.array(data)).to(tdtype or default)
+                t = torch.from_numpy(np.array(data)).to(tdtype)
     elif isinstance(data, numbers.Number):
         t = torch.tensor(data, dtype=tdtype or _infer_dtype(data))
     else:

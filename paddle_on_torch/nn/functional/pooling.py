@@ -6,8 +6,8 @@ from ..._normalize import TensorLike, op
 from . import _layout as L
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "fractional_max_pool2d",
-           "fractional_max_pool3d", "lp_pool1d",
+           "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+           "fractional_max_pool2d", "fractional_max_pool3d", "lp_pool1d",
            "lp_pool2d", "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 _MAX = {1: TF.max_pool1d, 2: TF.max_pool2d, 3: TF.max_pool3d}
@@ -29,7 +29,15 @@ def _prepare(n, x, kernel_size, stride, padding, data_format, api):
     return last, xt, k, s, pairs
 
 
+_TORCH_MAX = {1: torch.max_pool1d, 2: torch.max_pool2d, 3: torch.max_pool3d}  # (TF's are Python around them)
+
+
 def _max_pool(n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, api):
+    if (type(kernel_size) is int and (stride is None or type(stride) is int and stride > 0)
+            and type(padding) is int and 0 <= 2 * padding <= kernel_size > 0 and not return_mask and x.dim() == n + 2
+            and data_format == L._LAYOUTS[n][0]):
+        # MaxPool2D(k, s, p) on channel-first input, as most models write it: torch's op as it is
+        return _TORCH_MAX[n](x, kernel_size, kernel_size if stride is None else stride, padding, 1, ceil_mode)
     last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
     if L.symmetric(pairs) and all(a * 2 <= kk for (a, _), kk in zip(pairs, k)):
         r = _MAX[n](xt, k, s, [a for a, _ in pairs], 1, ceil_mode, return_mask)

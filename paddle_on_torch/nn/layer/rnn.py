@@ -22,6 +22,7 @@ from ...framework import dtype as _dtypes
 from ...tensor.tensor import Tensor
 from .. import initializer as I
 from .container import LayerList
+from . import layers as _layers
 from .layers import Layer
 
 __all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU",
@@ -354,12 +355,17 @@ class RNNBase(LayerList):
         pass  # the fused torch kernel reads the cells' parameters directly
 
     def _fused_weights(self):
-        ws = []
-        for layer in self:
-            cells = [layer.cell] if isinstance(layer, RNN) else [layer.cell_fw, layer.cell_bw]
-            for c in cells:
-                ws.extend(p._t for p in (c.weight_ih, c.weight_hh, c.bias_ih, c.bias_hh))
-        return ws
+        # the cells' parameters, in torch's flat-weights order; the walk over the cells (~13 us) is kept
+        # while no Layer anywhere has changed (layers.MUTATIONS)
+        d = self.__dict__
+        if d.get("_weights_at") != _layers.MUTATIONS[0]:
+            params = []
+            for layer in self:
+                cells = [layer.cell] if isinstance(layer, RNN) else [layer.cell_fw, layer.cell_bw]
+                for c in cells:
+                    params.extend((c.weight_ih, c.weight_hh, c.bias_ih, c.bias_hh))
+            d["_weights"], d["_weights_at"] = params, _layers.MUTATIONS[0]
+        return [p._t for p in d["_weights"]]
 
     def _fused(self, x, states, sequence_length):
         fn = _FUSED[self.mode]
