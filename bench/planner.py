@@ -82,7 +82,7 @@ def _gloo_job(layers, hidden, heads, seq, steps):
         paddle.seed(1)
         model = GPT(layers, hidden, heads)
         marks = {0: data} if name == "planned" else {0: data, **hand_marks(model, mesh)}
-        plan = parallel.plan(model, [x], mesh, marks=marks)
+        plan = parallel.plan(model, [x], mesh, marks=marks, activations=name == "planned")
         plan.apply(model)
         xs = plan.shard_inputs(x)
         times = []
@@ -154,8 +154,16 @@ def main():
         t, c = time.perf_counter(), time.process_time()
         p = parallel.plan(model, [x], mesh, marks={0: data}, time_budget=a.budget)
         secs, cpu = time.perf_counter() - t, time.process_time() - c
-        hand = parallel.plan(model, [x], mesh, marks={0: data, **hand_marks(model, mesh)})
+        # the hand plan as written: its activations follow DTensor (no planned reshards)
+        hand = parallel.plan(model, [x], mesh, marks={0: data, **hand_marks(model, mesh)}, activations=False)
         pe, he = p.estimate, hand.estimate
+        ph = p.solver["phases_s"]
+        print(f"        phases (CPU s): capture {ph['capture']:.1f}, search {ph['search']:.1f}"
+              + (f", DTensor polish {ph['polish']:.1f}" if "polish" in ph else "")
+              + f", alternatives {ph['alternatives']:.1f}; converged: {p.solver['converged']}; "
+              f"activation variables {p.solver['activation_variables']}, reshards chosen "
+              f"{sum(r['placements'].strip('[]').replace('*', '').replace(',', '').strip() != '' for r in p.reshards)}",
+              flush=True)
         print(f"{n:>6} {str(shape):<12} {secs:>7.1f} {cpu:>6.1f} {p.solver['evaluations']:>6} "
               f"{pe['step_s'] * 1e3:>16.2f} {pe['comm_s'] * 1e3:>8.2f} {he['step_s'] * 1e3:>13.2f} {he['comm_s'] * 1e3:>8.2f} "
               f"{pe['memory_per_rank'] / 2 ** 20:>12.0f} / {he['memory_per_rank'] / 2 ** 20:<11.0f}", flush=True)

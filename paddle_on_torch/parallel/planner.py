@@ -166,28 +166,40 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
         problem.starts = _templates(variables, vshapes, layers, fixed, mc.sizes)
         # the budget covers the whole call: capture, search, and the alternatives shown by explain()
         deadline = t0 + time_budget
+        phases = {"capture": t_capture}  # CPU seconds per stage, for the solver record
+        quick_cut = False
         if per_dim:
-            # the fast per-dimension search gets a third of the budget; its plan and the all-Replicate
-            # start are then scored by DTensor's propagation on the whole mesh (what will run), and the
-            # better one is improved under that propagation for the rest of the budget
-            quick_deadline = t0 + (time_budget - t_capture) / 3 + t_capture
+            # the fast per-dimension search gets up to half of the budget (it stops at its local
+            # optimum); its plan, the column/row template and the all-Replicate start are then scored
+            # by DTensor's propagation on the whole mesh (what will run), and the best one is improved
+            # under that propagation for the rest of the budget (on a 3-D mesh one new DTensor
+            # propagation costs up to a third of a second, so that descent is short)
+            quick_deadline = t0 + (time_budget - t_capture) / 2 + t_capture
             choice, score, optimal, used, secs = solve(problem, solver, quick_deadline, exact_limit, len(mc.sizes))
+            phases["search"] = clock() - t0 - t_capture
+            quick_cut = problem.cut
             searched = ev.evaluate(problem.assignment(choice))
             evaluations = problem.evaluations
             ev = Evaluator(cap, dm, mc, optimizer_states)
             problem = Problem(ev, fixed, variables, objective, limit, sizes, layers)
-            choice, score = polish(problem, [choice, [d[0] for _, d in variables]] + _templates(
-                variables, vshapes, layers, fixed, mc.sizes), deadline - 0.1 * time_budget,
+            # in that order: DTensor's propagation on a 3-D mesh is slow enough that the later starts
+            # may not be scored within the budget
+            choice, score = polish(problem, [choice] + _templates(variables, vshapes, layers, fixed, mc.sizes)
+                                   + [[d[0] for _, d in variables]], deadline - 0.1 * time_budget,
                                    len(mc.sizes))
-            choice, score = simplify(problem, choice, score)
+            choice, score = simplify(problem, choice, score, deadline - 0.1 * time_budget)
             problem.evaluations += evaluations
+            phases["polish"] = clock() - t0 - t_capture - phases["search"]
             optimal, used, secs = False, used + "+polish", clock() - t0 - t_capture
         else:
             choice, score, optimal, used, secs = solve(problem, solver, deadline - 0.1 * time_budget, exact_limit,
                                                        len(mc.sizes))
             searched = None
+            phases["search"] = secs
         final = problem.assignment(choice)
+        t_alt = clock()
         alternatives = _alternatives(problem, choice, score, deadline=deadline)
+        phases["alternatives"] = clock() - t_alt
         result = ev.evaluate(final, detail=True)
         if searched is None:
             searched = result
@@ -227,7 +239,9 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
                 "variables": len(variables), "activation_variables": len(variables) - n_leaf_vars,
                 "propagation": "per_dim" if per_dim else "dtensor",
                 "search_step_s": searched.time,
-                "graph_nodes": len(cap.graph.nodes), "fallback_ops": sorted(set(result.fallbacks)),
+                "graph_nodes": len(cap.graph.nodes), "phases_s": phases,
+                # did every descent end at a local optimum (False: the time budget stopped one)?
+                "converged": not problem.cut and not (per_dim and quick_cut), "fallback_ops": sorted(set(result.fallbacks)),
                 "feasible": score[0] == 0})
 
 

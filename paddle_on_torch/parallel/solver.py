@@ -67,6 +67,7 @@ class Problem:
         # one layer's parameters); the units of a group are siblings (q, k, v: same input, same shapes)
         self.layers = [g for g in layers if g]
         self.starts = []  # more starting points for the search (planner.py adds a column/row template)
+        self.cut = False  # a descent was stopped by the deadline
         self.sizes = sizes or [0] * len(variables)  # elements per variable (all its tensors)
         self.objective, self.limit = objective, memory_limit
         self.evaluations = 0
@@ -121,6 +122,7 @@ def _descent(problem, start, deadline, ndim):
                     if s < cur_s:
                         cur, cur_s, improved = trial, s, True
                 if clock() > deadline:
+                    problem.cut = True  # stopped by the time budget, not at a local optimum
                     return cur, cur_s
         if improved:
             continue
@@ -139,6 +141,7 @@ def _descent(problem, start, deadline, ndim):
                         if s < cur_s:
                             cur, cur_s, improved = trial, s, True
                     if clock() > deadline:
+                        problem.cut = True  # stopped by the time budget, not at a local optimum
                         return cur, cur_s
         if improved:
             continue
@@ -157,6 +160,7 @@ def _descent(problem, start, deadline, ndim):
                         if s < cur_s:
                             cur, cur_s, improved = trial, s, True
                 if clock() > deadline:
+                    problem.cut = True  # stopped by the time budget, not at a local optimum
                     return cur, cur_s
     return cur, cur_s
 
@@ -184,9 +188,12 @@ def _group_options(problem, cur, group, d):
 
 
 def polish(problem, starts, deadline, ndim):
-    """The best of `starts` under `problem`, improved by coordinate descent until `deadline`."""
+    """The best of `starts` under `problem`, improved by coordinate descent until `deadline`.  The starts
+    are scored in order, and the later ones only while the deadline allows (the first always is)."""
     best, best_s = None, None
-    for st in starts:
+    for k, st in enumerate(starts):
+        if k and clock() > deadline:
+            break
         s = problem.score(list(st))
         if best_s is None or s < best_s:
             best, best_s = list(st), s
@@ -208,11 +215,13 @@ def _search(problem, deadline, ndim):
     return best, best_s, False
 
 
-def simplify(problem, choice, score):
+def simplify(problem, choice, score, deadline=None):
     """Activation variables set back to "follow" (DTensor's own placement: no hook at run time) wherever
-    that costs nothing more."""
+    that costs nothing more (until `deadline`)."""
     choice = list(choice)
     for i, (_, dom) in enumerate(problem.vars):
+        if deadline is not None and clock() > deadline:
+            break
         if None in dom[0] and choice[i] != dom[0]:
             trial = choice[:i] + [dom[0]] + choice[i + 1:]
             s = problem.score(trial)
@@ -238,6 +247,6 @@ def solve(problem, method="auto", deadline=None, exact_limit=4096, ndim=1):
         used = "exact"
     else:
         choice, score, opt = _search(problem, deadline, ndim)
-        choice, score = simplify(problem, choice, score)
+        choice, score = simplify(problem, choice, score, deadline)
         used = "search"
     return choice, score, opt, used, clock() - t0
