@@ -63,7 +63,7 @@ def test_fast_path_is_taken(paddle):
     x = paddle.randn([2, 4])
     static(x)
     static(x)
-    assert static.forward._checked_at == layers.MUTATIONS[0]
+    assert static.forward._compiled.checked_at == layers.MUTATIONS[0]
 
 
 @pytest.mark.parametrize("what", ["eval", "training_attr", "sublayer_training", "alpha", "replace_sublayer",
@@ -208,7 +208,7 @@ def test_graph_break_disables_fast_path(paddle):
     x = paddle.randn([2, 3])
     for _ in range(2):
         m(x)
-    assert m.forward._fast_ok is False and m.forward._checked_at is None
+    assert m.forward._compiled.fast_ok is False and m.forward._compiled.checked_at is None
     want = m.forward.dygraph_function(x) * 3.0
     m.k = 3.0
     _same(m(x), want)
@@ -229,4 +229,4 @@ def test_forward_that_assigns_attributes_is_never_fast(paddle):
     for n in (2, 2, 4):
         m(paddle.randn([n, 3]))
         assert m.last == n
-        assert m.forward._checked_at is None
+        assert m.forward._compiled.checked_at is None

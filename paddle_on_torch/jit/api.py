@@ -13,14 +13,9 @@ import weakref
 
 import torch
 
-from torch._C._dynamo.guards import DictGuardManager as _DictGuardManager
-from torch._dynamo import convert_frame as _convert_frame
-from torch._dynamo import eval_frame as _eval_frame
-from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-from torch.utils._ordered_set import OrderedSet as _OrderedSet
-
 from .. import _normalize
-from ..nn.layer import layers as _layers
+from ._guards import CompiledEntry
+from ._joint import Joint
 
 __all__ = ["to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level", "set_verbosity",
            "StaticFunction"]
@@ -111,67 +106,12 @@ def _graph_break_error(e, name):
         "Rewrite that construct, or use full_graph=False so that it runs eagerly between compiled parts.")
 
 
-# ------------------------------------------------------------------ guards over the Layer tree
-# Dynamo guards every read a compiled forward makes through a Layer (its tables, each parameter's
-# metadata): ~1500-3700 guard nodes per entry for the zoo's gpt / resnet, ~450 us per resnet call,
-# the whole gap to torch.compile of the torch twin.  A Layer is no nn.Module, so dynamo's own shortcut
-# for module trees does not apply.  Instead the Layer counts its own changes (layers.MUTATIONS) and a
-# StaticFunction, while that count is what it was at the last call dynamo checked in full, asks dynamo
-# to evaluate only a pruned guard tree: every guard except those below a Layer object (the Layer's own
-# identity/type guards stay, as do guards that ever failed, i.e. those that tell cache entries apart).
-# Dynamo's mechanism for that is its "differentiating guards" (the tree `skip_guard_eval_unsafe` runs);
-# here its source set is chosen by us, so what is skipped is exactly what the change count covers.
-def _children(node):
-    if isinstance(node, _DictGuardManager):
-        return [m for kv in node.get_key_value_managers().values() for m in kv if m is not None]
-    return node.get_child_managers()
-
-
-def _prune_guards(code, layer_cls):
-    """Point every cache entry of `code` at a guard tree without the guards below Layer objects.
-
-    Returns False if the code has no entry (nothing to prune)."""
-    entries = _debug_get_cache_entry_list(code)
-    if not entries:
-        return False
-    chosen = _OrderedSet()
-
-    def walk(node, under_layer):
-        typ = node.get_type_of_guarded_value()
-        below = under_layer or (isinstance(typ, type) and issubclass(typ, layer_cls))
-        keep = False
-        for child in _children(node):
-            keep |= walk(child, below)
-        if keep or not under_layer or node.fail_count() > 0:
-            chosen.add(node.get_source())
-            return True
-        return False
-
-    for e in entries:
-        walk(e.guard_manager.root, False)
-    for e in entries:  # one source set for all entries, as dynamo does for its own differentiating guards
-        gm = e.guard_manager
-        gm.diff_guard_sources = _OrderedSet(chosen)
-        gm.populate_diff_guard_manager()
-    return True
-
-
-def _has_graph_breaks(code):
-    # dynamo continues after a graph break in a generated resume function, which has guards of its own
-    return any(n.startswith("__resume_at") for e in _debug_get_cache_entry_list(code) for n in e.code.co_names)
-
-
 # ------------------------------------------------------------------ StaticFunction
 _ENTRY_SRC = """
 def {name}(*args, **kwargs):
     args, kwargs = _to_paddle(args), _to_paddle(kwargs)
     return _to_torch(_fn(*args, **kwargs))
 """
-
-
-_DEFAULT_STANCE = _eval_frame._stance
-_NOT_RUN = object()
-_PRUNED_GUARDS_STANCE = _eval_frame.DynamoStance(skip_guard_eval_unsafe=True)
 
 
 class StaticFunction:
@@ -187,13 +127,11 @@ class StaticFunction:
         self._torch_backend = _torch_backend(backend)
         self._full_graph = bool(full_graph)
         self._instance = instance
-        self._compiled = None
+        self._compiled = None  # a _guards.CompiledEntry
+        self._entry_fn = None  # the entry it compiles (the joint program calls it too)
+        self._joint = None  # _joint.Joint, or False where that pattern does not apply; None: not known yet
         self._bound = weakref.WeakKeyDictionary()
         self._last_inputs = None  # (args, kwargs) shapes/dtypes of the last call, for jit.save
-        # fast path (see _prune_guards): layers.MUTATIONS at the last fully checked call, or None
-        self._checked_at = None
-        self._frames_seen = -1  # dynamo's frame counter when the guards were last pruned
-        self._fast_ok = True  # False once the function graph-breaks (its resume functions are not pruned)
         functools.update_wrapper(self, function)
 
     # a StaticFunction defined in a class body binds to each instance (`@to_static def forward`)
@@ -240,7 +178,8 @@ class StaticFunction:
         # these guards only costs: as C++ relational guards they evaluate ~12% faster (gpt 23.7 -> 20.4 us,
         # resnet 86.8 -> 76.0 us per call).  Same guards, same semantics; set once, globally.
         torch._dynamo.config.use_lamba_guard_for_object_aliasing = False
-        return torch.compile(ns[entry_name], backend=self._torch_backend, fullgraph=self._full_graph)
+        self._entry_fn = ns[entry_name]
+        return CompiledEntry(self._entry_fn, self._torch_backend, self._full_graph)
 
     def __call__(self, *args, **kwargs):
         if not _state["enabled"]:
@@ -251,37 +190,23 @@ class StaticFunction:
         self._last_inputs = (targs, tkwargs)
         if self._input_spec is not None:
             _mark_dynamic(targs, self._input_spec)
-        mutations = _layers.MUTATIONS[0]
-        stance = _eval_frame._stance
+        joint = self._joint
         try:
-            out = _NOT_RUN
-            if mutations == self._checked_at and (stance is _DEFAULT_STANCE or stance == _DEFAULT_STANCE):
-                _eval_frame._stance = _PRUNED_GUARDS_STANCE  # the compiled wrapper reads it on entry
+            if joint and joint.fits(targs):
                 try:
-                    out = self._compiled(*targs, **tkwargs)
-                except RuntimeError as e:
-                    # no entry passed the pruned guards: dynamo refuses to compile under this stance
-                    # (before running anything), so check in full and compile as usual below
-                    if "skip_guard_eval_unsafe" not in str(e):
-                        raise
-                finally:
-                    _eval_frame._stance = stance
-            if out is _NOT_RUN:
-                out = self._compiled(*targs, **tkwargs)
+                    return _to_paddle_tree(joint(targs, tkwargs))
+                except torch._dynamo.exc.TorchDynamoException:
+                    self._joint = joint = False  # the joint program does not trace: the plain one does
+            out = self._compiled(*targs, **tkwargs)
         except torch._dynamo.exc.Unsupported as e:
             raise _graph_break_error(e, self._describe()) from None
         except torch._dynamo.exc.UserError as e:
             raise _graph_break_error(e, self._describe()) from None
-        if _convert_frame.FRAME_COUNTER != self._frames_seen:  # something was compiled: prune again
-            self._frames_seen = _convert_frame.FRAME_COUNTER
-            code = self._compiled._torchdynamo_orig_callable.__code__
-            if self._fast_ok and _has_graph_breaks(code):
-                self._fast_ok = False
-            if not (self._fast_ok and _prune_guards(code, _layers.Layer)):
-                self._checked_at = None
-                return _to_paddle_tree(out)
-        # a call that changed the Layer tree itself (forward assigning attributes) is never fast
-        self._checked_at = mutations if self._fast_ok and _layers.MUTATIONS[0] == mutations else None
+        if joint is not False and self._full_graph and torch.is_grad_enabled():
+            # (re)learn the loss's leaves: first call, a Layer changed, or the arguments' requires_grad
+            if joint is None:
+                joint = Joint(self, self._entry_fn) if Joint.applies(out) else False
+            self._joint = joint if joint and joint.learn(out, targs, tkwargs) else False
         return _to_paddle_tree(out)
 
     def _describe(self):
