@@ -355,3 +355,46 @@ def test_activation_reshard_is_chosen_and_priced(paddle):
     assert any(c["why"] == "activation l2" for c in p.collectives)
     assert any(c["why"] == "activation gradient" for c in p.collectives)
     assert "activation (out)" in p.explain(print_=False)
+
+
+def test_segment_memo_matches_full_walk(paddle):
+    """An evaluation copies the segments between reshard points it has seen (the repeated blocks); on
+    random tied assignments of a 3-block GPT its figures equal a walk of every op."""
+    import os
+    import random
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
+    from planner import GPT
+
+    from paddle_on_torch.parallel.capture import capture
+    from paddle_on_torch.parallel.cost import MeshCost, Topology
+    from paddle_on_torch.parallel.planner import _marks_to_torch, _planning_mesh
+    from paddle_on_torch.parallel.points import POINT
+    from paddle_on_torch.parallel.propagate import Evaluator
+
+    dist = paddle.distributed
+    with paddle.LazyGuard():
+        model = GPT(3, 64, 4)
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["a", "b"])
+    cap = capture(model, [paddle.zeros([4, 16, 64])])
+    fixed = _marks_to_torch({0: [dist.Shard(0), dist.Replicate()]}, mesh, cap.leaves, cap.shapes)
+    shapes = {cap.points[n.args[1]]: tuple(n.meta["val"].shape) for n in cap.graph.nodes
+              if n.op == "call_function" and n.target is POINT}
+    rng = random.Random(0)
+    with _planning_mesh(mesh) as (dm, _):
+        ev = Evaluator(cap, dm, MeshCost(mesh.mesh, Topology()))
+        assert len(ev._struct_ids) < sum(u[0] == "seg" for u in ev._units)  # blocks share structures
+        for _ in range(25):
+            a, tied = dict(fixed), {}
+            for (n, k), s in zip(cap.leaves, cap.shapes):
+                if k == "param":
+                    a[n] = tied.setdefault(_solver.group_key(n, s, True), rng.choice(_solver.domain(s, [2, 2])))
+            for p, s in shapes.items():
+                a[("point", p)] = tied.setdefault(_solver.group_key(p + ".out", s, True),
+                                                  rng.choice(_solver.point_domain(s, [2, 2])))
+            fast, full = ev.evaluate(a), ev.evaluate(a, detail=True)
+            assert fast.compute == pytest.approx(full.compute, rel=1e-12, abs=1e-15)
+            assert fast.comm == pytest.approx(full.comm, rel=1e-12, abs=1e-15)
+            assert fast.memory == full.memory
+        assert ev._seg_memo  # the memo was used
