@@ -463,8 +463,14 @@ def _sum_dtype(x, dtype):
 
 @op
 def sum(x: TensorLike, axis: AxisLike = None, dtype: DTypeLike = None, keepdim=False, name=None, *, out=None):
-    if axis is None and dtype is None and not keepdim and x.is_floating_point():
-        return torch.sum(x)  # the common full reduction (a loss), without keyword parsing
+    if dtype is None and x.is_floating_point():
+        if axis is None and not keepdim:
+            return torch.sum(x)  # the common full reduction (a loss), without keyword parsing
+        if type(axis) is int and x.dim():
+            try:
+                return torch.sum(x, axis, keepdim)  # one axis, positionally
+            except IndexError:
+                pass  # out of range: Paddle's error from _dims below
     return torch.sum(x, dim=_dims(x, axis), keepdim=keepdim, dtype=_sum_dtype(x, dtype))
 
 

@@ -58,6 +58,8 @@ def mean(x: TensorLike, axis=None, keepdim=False, name=None, *, dtype: DTypeLike
     """The mean over axis (all elements when None or [])."""
     if dtype is not None:
         x = x.to(dtype)
+    elif axis is None and not keepdim and x.is_floating_point():
+        return torch.mean(x)  # the common full mean (a loss)
     dims = _reduce_dims(axis, x.dim(), "mean")
     if x.dtype.is_floating_point or x.dtype.is_complex:
         return _reduce(torch.mean, x, dims, keepdim)

@@ -18,6 +18,8 @@ def _padding_idx(padding_idx, num):
 @op
 def embedding(x: TensorLike, weight: TensorLike, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
               scale_grad_by_freq=False, name=None):
+    if x.dtype is torch.int64 and padding_idx is None and max_norm is None:
+        return torch.embedding(weight, x, -1, scale_grad_by_freq)  # the common lookup (TF's is Python around it)
     if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
         raise TypeError(f"The data type of 'x' in embedding must be int32 or int64, but received "
                         f"{str(x.dtype).replace('torch.', '')}.")

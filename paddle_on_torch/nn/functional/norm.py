@@ -45,9 +45,18 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     return out.movedim(1, -1) if last else out
 
 
+def _last_axis_only(x, normalized_shape, weight, bias):
+    """The common layer_norm call: [n] over a last axis of n, 1-D (or no) weight and bias."""
+    return (type(normalized_shape) is list and len(normalized_shape) == 1 and type(normalized_shape[0]) is int
+            and x.dim() > 0 and x.shape[-1] == normalized_shape[0] and (weight is None or weight.dim() == 1)
+            and (bias is None or bias.dim() == 1))
+
+
 @op
 def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, bias: OptionalTensor = None,
                epsilon=1e-05, name=None):
+    if _last_axis_only(x, normalized_shape, weight, bias):
+        return torch.layer_norm(x, normalized_shape, weight, bias, epsilon)  # what LayerNorm(dim) passes
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
     normalized_shape = [int(v) for v in normalized_shape]
