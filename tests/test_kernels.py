@@ -439,6 +439,13 @@ def test_outputs_over_32mib_streaming_stores():
     cs, sn = torch.randn(1, 2048, 128).cos(), torch.randn(1, 2048, 128).sin()
     for neox in (True, False):
         _close(cpp.rope_fwd(q, cs, sn, neox), fused.ref_rope(q, cs, sn, neox), torch.float32, "rope")
+    from paddle_on_torch.ops import cross_entropy as ce
+
+    logits, lab, g = x.reshape(256, 32768), torch.randint(0, 32768, (256,)), torch.randn(256)
+    lab[3] = -100
+    lab[4] = 32767
+    lse = torch.logsumexp(logits, -1)
+    _close(cpp.ce_bwd(logits, lab, lse, g, -100), ce._ref_bwd(logits, lab, lse, g, -100), torch.float32, "ce grad")
 
 
 # ------------------------------------------------------------------ softmax cross entropy (Triton)

@@ -648,6 +648,7 @@ at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::
   const float* pg = gf.data_ptr<float>();
   const float* plse = lsef.data_ptr<float>();
   at::Tensor dx = big_empty({M, V}, logits.options());
+  const bool nt = streams(dx, V, 2 * dx.nbytes());
   DISPATCH_FLOATING(logits.scalar_type(), "ce_bwd", [&] {
     const scalar_t* px = logits.data_ptr<scalar_t>();
     scalar_t* pd = dx.data_ptr<scalar_t>();
@@ -663,12 +664,22 @@ at::Tensor ce_bwd(const at::Tensor& logits, const at::Tensor& labels, const at::
           const float gr = pg[r], l = plse[r];
           fVec vg(gr), vl(l);
           int64_t j = 0;
-          for (; j + VS <= V; j += VS) ((fVec::loadu(x + j) - vl).exp() * vg).store(o + j);
-          for (; j < V; ++j) o[j] = std::exp(x[j] - l) * gr;
-          if (pl[r] >= 0 && pl[r] < V) o[pl[r]] -= gr;  // a label outside [0, V): owned by another vocab shard
+          const int64_t lab = pl[r];  // a label outside [0, V) is owned by another vocab shard: no one-hot term
+          for (; j + VS <= V; j += VS) {
+            fVec d = (fVec::loadu(x + j) - vl).exp() * vg;
+            if (lab >= j && lab < j + VS) {  // the one-hot term goes in before the (possibly streaming) store
+              float t[VS];
+              d.store(t);
+              t[lab - j] -= gr;
+              d = fVec::loadu(t);
+            }
+            vstore(d, o + j, nt);
+          }
+          for (; j < V; ++j) o[j] = std::exp(x[j] - l) * gr - (j == lab ? gr : 0.f);
         }
         Row<scalar_t>::flush(o, pd + r * V, V);
       }
+      nt_fence(nt);
     });
   });
   return dx;
