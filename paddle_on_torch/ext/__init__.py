@@ -102,3 +102,17 @@ def load(verbose=False):
             warnings.warn("paddle_on_torch: C++ kernels unavailable, using the reference compositions "
                           f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
         return _module
+
+
+def empty_cache():
+    """Give the C++ kernels' cached free output blocks back to the system (see fused_cpu.py: big outputs).
+    Outputs of 1 MiB and more are taken from, and returned to, a cache of at most
+    $PADDLE_ON_TORCH_KERNEL_CACHE_MB MiB (default 512, 0 turns it off), so that a fresh output does not fault
+    its pages in again."""
+    if _module is not None:
+        _module.empty_cache()
+
+
+def cached_bytes():
+    """Bytes held in the C++ kernels' cache of free output blocks (0 before the kernels are loaded)."""
+    return _module.cached_bytes() if _module is not None else 0
