@@ -13,7 +13,10 @@ The models are the real-Paddle programs recorded in tests/data/inference_models 
   compile      torch.compile of the GraphModule (inductor, static shapes), nothing else;
   freeze       torch.compile with inductor freezing (weights are constants: oneDNN weight pre-packing,
                conv + pointwise fusion);
-  fold_freeze  fold_conv_affine, then freezing: what the predictor runs with switch_ir_optim(True);
+  fold_freeze  fold_conv_affine, then freezing, compiled two ways for a program with convolutions
+               (oneDNN channels-last with pre-packed weights, and NCHW on aten's kernels) and the one
+               faster on the first input kept: what the predictor runs with switch_ir_optim(True);
+  fold_freeze_cl, fold_freeze_nchw   the same with one of the two layouts only;
   paddle       real Paddle's inference predictor (paddle.inference, CPU, IR optimisation and oneDNN on:
                its defaults; if oneDNN cannot run a model, again with oneDNN off, marked "*").
 Each side lives in a worker process of its own (real Paddle and paddle_on_torch cannot share one), both
@@ -26,6 +29,7 @@ ratios compile / paddle.  Compile time is reported apart.  Target (issue 9): the
 than Paddle's predictor (ratio < 1) for every model at batch 1 and 16.
 """
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -37,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "inference_models")
 DEFAULT_MODELS = ["resnet", "mobilenetv3", "densenet", "unet", "vgg", "vit", "bert", "gpt", "lstm_tagger",
                   "encoder"]
-TORCH_VARIANTS = ("eager", "fold_eager", "compile", "freeze", "fold_freeze")
+TORCH_VARIANTS = ("eager", "fold_eager", "compile", "freeze", "fold_freeze", "fold_freeze_cl", "fold_freeze_nchw")
 
 
 def _feeds(specs, batch, seed=0):
@@ -87,19 +91,27 @@ class _TorchSide:
         args = [torch.from_numpy(a) for a in _feeds([(s.name, s.shape, s.dtype) for s in m.feed_specs], batch)]
         gm = m.graph_module
         folded, counts = fold_conv_affine(gm)
-        fns, compile_s = {}, {}
+        fns, compile_s, choice = {}, {}, {}
         for v in variants:
             g = folded if v.startswith("fold") else gm
             if v.endswith("eager"):
                 fns[v] = g
                 continue
-            torch._dynamo.reset()
-            fn = compile_inference(g, dynamic=False) if v.endswith("freeze") else torch.compile(g, dynamic=False)
+            # each compiled variant gets a GraphModule of its own: dynamo caches compiled code per code
+            # object, so two variants of one module would share the first one's code
+            g = torch.fx.GraphModule(g, copy.deepcopy(g.graph))
+            # no torch._dynamo.reset() between variants: it would drop the earlier ones' compiled code,
+            # and they would recompile on their next call without their settings (freezing)
+            layout = {"fold_freeze_cl": "channels_last", "fold_freeze_nchw": "nchw"}.get(v, "auto")
+            fn = compile_inference(g, dynamic=False, layout=layout) if "freeze" in v else \
+                torch.compile(g, dynamic=False)
             t = time.perf_counter()
             with torch.no_grad():
                 fn(*args)
             compile_s[v] = time.perf_counter() - t
             fns[v] = fn
+            if getattr(fn, "choice", None):
+                choice[v] = next(iter(fn.choice.values()))
         with torch.no_grad():
             ref = gm(*args)
             for v, fn in fns.items():  # every variant computes what the program does
@@ -111,7 +123,7 @@ class _TorchSide:
                 with torch.no_grad():
                     fn(*args)
             return run
-        return {v: runner(fn) for v, fn in fns.items()}, {"compile_s": compile_s, "folded": counts}
+        return {v: runner(fn) for v, fn in fns.items()}, {"compile_s": compile_s, "folded": counts, "layout": choice}
 
 
 class _PaddleSide:
@@ -277,13 +289,16 @@ def report(models, batches, variants, threads, info, results, wall):
     if comp:
         print("compile s: " + "; ".join(f"{k} " + ", ".join(f"{v} {s:.0f}" for v, s in c.items())
                                         for k, c in comp.items()))
+    lay = {k: v["layout"]["fold_freeze"] for k, v in results.items() if v.get("layout", {}).get("fold_freeze")}
+    if lay:
+        print("fold_freeze layout picked: " + ", ".join(f"{k} {v}" for k, v in lay.items()))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=",".join(DEFAULT_MODELS))
     ap.add_argument("--batches", default="1,16")
-    ap.add_argument("--variants", default="eager,fold_freeze,paddle",
+    ap.add_argument("--variants", default="eager,fold_eager,fold_freeze,paddle",
                     help="of " + ", ".join(TORCH_VARIANTS + ("paddle",)))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=9)

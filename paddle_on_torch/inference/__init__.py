@@ -11,10 +11,12 @@ Config switches are accepted and recorded; the ones with a torch meaning are app
   enable_use_gpu / disable_gpu      -> the device the predictor runs on (cuda:<device_id> / cpu)
   set_cpu_math_library_num_threads  -> torch.set_num_threads when the predictor is created
   switch_ir_optim(True)             -> the program is additionally compiled with torch.compile
-                                       (inductor, dynamic shapes; for real Paddle models with
-                                       freezing: weights as constants) on the first run; False
-                                       (default here) runs it as loaded.  Paddle's default is True; ours is False because
-                                       compiling costs tens of seconds on a CPU.
+                                       (inductor; for real Paddle models with freezing: weights as
+                                       constants) on the first run; False (default here) runs it
+                                       eagerly.  Paddle's default is True; ours is False because
+                                       compiling costs tens of seconds on a CPU.  Either way a real
+                                       Paddle model's BatchNorms and conv biases are folded into
+                                       its convolutions (static/model_format/optimize.py).
   enable_memory_optim, enable_mkldnn / enable_onednn, glog switches ... -> recorded only.
 """
 import enum
@@ -343,12 +345,15 @@ class Predictor:
         if kind == "paddle":  # a real Paddle program, lowered op by op to a torch.fx GraphModule
             from ..static import model_format
 
+            from ..static.model_format.optimize import compile_inference, fold_conv_affine
+
             self._model = m = model_format.load(where)
-            gm = m.graph_module.to(self._device)
+            # a predictor's parameters are constants: BatchNorm and conv biases fold into the convolutions
+            # (Paddle's conv_bn_fuse_pass), and under ir_optim inductor freezes the weights (oneDNN
+            # pre-packing); dynamic=None: the first shape compiles static, another one a dynamic graph
+            self._graph = gm = fold_conv_affine(m.graph_module)[0].to(self._device)
             self._weights = None
-            # freezing: the weights are constants to inductor (BatchNorm folds into convolutions, oneDNN
-            # weights are pre-packed), as Paddle's own inference passes do
-            self._run_fn = torch.compile(gm, dynamic=True, options={"freezing": True}) if config._ir_optim else gm
+            self._run_fn = compile_inference(gm, dynamic=None) if config._ir_optim else gm
             self._spec = {s.name: {"name": s.name, "shape": s.shape, "dtype": s.dtype} for s in m.feed_specs}
             self._input_names = list(m.feed_names)
             self._output_names = list(m.fetch_names)

@@ -12,12 +12,16 @@ or the folded constant is not a load-time constant, when the constant is not per
 batch_norm saved in training mode (is_test false and not use_global_stats: Paddle normalises it with
 the batch's statistics, so it is not a constant affine map).
 
-`compile_inference(gm, dynamic)` is torch.compile with inductor freezing: the parameters become
-constants, so inductor folds what is left and pre-packs the convolution weights for oneDNN.
-Freezing has to be on while dynamo traces (dynamo lifts parameters as freezable only then:
-torch._dynamo.utils.is_parameter_freezing); `torch.compile(options={"freezing": True})` applies the
-option only later, in inductor, where it has no effect.  So the wrapper turns it on for the calls
-that may compile (a new input signature), and not on the others (a config patch costs ~35 us).
+`compile_inference(gm, dynamic, layout)` is torch.compile with inductor freezing: the parameters
+become constants, so inductor folds what is left and (in channels-last layout) pre-packs the
+convolution weights for oneDNN and fuses pointwise ops into them.  Freezing has to be on while
+dynamo traces (dynamo lifts parameters as freezable only then: torch._dynamo.utils.
+is_parameter_freezing); `torch.compile(options={"freezing": True})` applies the option only later,
+in inductor, where it has no effect.  So the wrapper turns it on for the calls that may compile (a
+new input signature), and not on the others (a config patch costs ~35 us).  oneDNN's channels-last
+kernels are slower than aten's NCHW ones on small convolutions at batch 1 and faster on bigger
+batches, so for a program with convolutions both are compiled and the faster one on the first input
+of each signature is kept.
 """
 import torch
 import torch.fx as fx
@@ -173,22 +177,65 @@ def fold_conv_affine(gm):
     return new, counts
 
 
-class compile_inference:
-    """`gm` under torch.compile (inductor) with freezing, called without autograd."""
+_LAYOUTS = {
+    # oneDNN: convolutions in channels-last with pre-packed weights and fused pointwise ops
+    "channels_last": {"freezing": True},
+    # convolutions stay NCHW on aten's own kernels (thnn / oneDNN chosen per call): cheaper for small ones
+    "nchw": {"freezing": True, "layout_optimization": False, "cpp.weight_prepack": False},
+}
 
-    def __init__(self, gm, dynamic=True):
+
+def _has_conv(gm):
+    return any(n.op == "call_function" and n.target in (ops._rt_conv, ops._rt_conv_transpose)
+               for n in gm.graph.nodes)
+
+
+def _fastest(fns, args, rounds=7):
+    """The name of the fastest of `fns` on `args`: median wall time over interleaved single calls."""
+    import statistics
+    import time
+
+    times = {n: [] for n in fns}
+    for _ in range(rounds):
+        for n, fn in fns.items():
+            t = time.perf_counter()
+            fn(*args)
+            times[n].append(time.perf_counter() - t)
+    return min(times, key=lambda n: statistics.median(times[n]))
+
+
+class compile_inference:
+    """`gm` under torch.compile (inductor) with freezing, called without autograd.
+
+    layout "auto": a program with convolutions is compiled both ways in `_LAYOUTS` for each new input
+    signature, each is timed on that input, and the faster one runs that signature from then on
+    (`choice` records which): oneDNN's channels-last kernels win on larger batches, aten's NCHW ones on
+    small convolutions at batch 1 (docs/inference_models.md has the figures)."""
+
+    def __init__(self, gm, dynamic=True, layout="auto"):
+        import copy
+
         import torch._inductor.config as inductor_config
 
+        if layout == "auto" and not _has_conv(gm):
+            layout = "channels_last"
+        names = list(_LAYOUTS) if layout == "auto" else [layout]
         self._config = inductor_config
-        self._fn = torch.compile(gm, dynamic=dynamic)
-        self._seen = set()
+        # one GraphModule each: dynamo caches compiled code per code object, so candidates must not share one
+        self._fns = {n: torch.compile(fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__),
+                                      dynamic=dynamic) for n in names}
+        self._chosen, self.choice = {}, {}
 
     def __call__(self, *args):
         key = tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor) else type(a) for a in args)
         with torch.no_grad():
-            if key in self._seen:
-                return self._fn(*args)
-            with self._config.patch(freezing=True):
-                out = self._fn(*args)
-            self._seen.add(key)
-            return out
+            fn = self._chosen.get(key)
+            if fn is not None:
+                return fn(*args)
+            outs = {}
+            for name, fn in self._fns.items():  # compiles (freezing must be on while dynamo traces)
+                with self._config.patch(_LAYOUTS[name]):
+                    outs[name] = fn(*args)
+            best = _fastest(self._fns, args) if len(self._fns) > 1 else next(iter(self._fns))
+            self._chosen[key], self.choice[key] = self._fns[best], best
+            return outs[best]
