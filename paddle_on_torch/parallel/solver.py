@@ -162,6 +162,8 @@ def _descent(problem, start, deadline, ndim):
                 if clock() > deadline:
                     problem.cut = True  # stopped by the time budget, not at a local optimum
                     return cur, cur_s
+    if improved:  # the deadline ended the loop before a sweep without improvement
+        problem.cut = True
     return cur, cur_s
 
 
