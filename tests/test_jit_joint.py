@@ -160,3 +160,34 @@ def test_global_tensor_leaf_keeps_the_plain_program(paddle):
     assert static_fn._joint is False
     want = float(paddle.mean(model(x))) * 2  # d(loss)/d(scale), accumulated over two calls
     _close(scale.grad.numpy(), [want], rtol=1e-5)
+
+
+def test_default_full_graph_false_uses_the_joint_without_graph_breaks(paddle):
+    model, eager_model = _mlp(paddle), _mlp(paddle)
+    x = paddle.randn([5, 2])
+
+    def loss_fn(m, x):
+        return paddle.mean(paddle.tanh(m(x)) ** 2)
+
+    static_fn = paddle.jit.to_static(loss_fn, backend="aot_eager")
+    for _ in range(3):
+        static_fn(model, x).backward()
+        loss_fn(eager_model, x).backward()
+    assert isinstance(static_fn._joint, Joint)
+    for a, b in zip(_grads(model), _grads(eager_model)):
+        _close(a, b)
+
+
+def test_graph_break_keeps_the_plain_program(paddle):
+    model = _mlp(paddle)
+    x = paddle.randn([5, 2])
+
+    def loss_fn(m, x):
+        y = m(x)
+        float(y.sum())  # a graph break
+        return paddle.mean(y ** 2)
+
+    static_fn = paddle.jit.to_static(loss_fn, backend="aot_eager")
+    for _ in range(2):
+        static_fn(model, x).backward()
+    assert static_fn._joint is None or static_fn._joint is False

@@ -1,7 +1,8 @@
 """Loss and gradients in one compiled graph, for Paddle's `loss = static_fn(...); loss.backward()`.
 
-A to_static function (full_graph=True) that returns one scalar float Tensor depending on Parameters
-and on tensor arguments is compiled a second time, with `torch.autograd.grad` of its result with
+A to_static function that compiled to one graph (full_graph=True, or no graph break happened) and
+returns one scalar float Tensor depending on Parameters and on tensor arguments is compiled a second
+time, with `torch.autograd.grad` of its result with
 respect to those leaves inside the graph: forward and backward become one inductor program (for the
 PINN step, which differentiates twice inside the loss, this is ~25% less work than a compiled forward
 plus its separately compiled backward).  The call returns the loss through an autograd Function whose

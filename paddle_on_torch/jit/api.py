@@ -202,7 +202,8 @@ class StaticFunction:
             raise _graph_break_error(e, self._describe()) from None
         except torch._dynamo.exc.UserError as e:
             raise _graph_break_error(e, self._describe()) from None
-        if joint is not False and self._full_graph and torch.is_grad_enabled():
+        # one graph (full_graph, or no graph break happened) that returns a scalar loss: see _joint.py
+        if joint is not False and torch.is_grad_enabled() and (self._full_graph or self._compiled.fast_ok):
             # (re)learn the loss's leaves: first call, a Layer changed, or the arguments' requires_grad
             if joint is None:
                 joint = Joint(self, self._entry_fn) if Joint.applies(out) else False
