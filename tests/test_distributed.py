@@ -272,12 +272,12 @@ def test_seed_strategy_pipeline_eight_ranks_equals_one_process():
             assert re.findall(r"^(\d+) None$", out[rank], re.M) == ["0", "2", "4", "6"], out[rank]
 
 
-PIPELINE_CASES = ["dp2_1F1B", "dp2_FThenB", "pp4_1F1B_4", "pp4_FThenB_8", "pp4_1F1B_2", "vpp"]
+PIPELINE_CASES = ["dp2_1F1B", "dp2_FThenB", "dp2_Eager1F1B", "pp4_1F1B_4", "pp4_FThenB_8", "pp4_1F1B_2", "vpp"]
 
 
 @dist_job
 def test_to_static_pipeline_schedules_four_ranks_equal_one_process():
-    """Strategy.pipeline on torch.distributed.pipelining (tests/dist_scripts/ap_pipeline.py): 1F1B and FThenB
+    """Strategy.pipeline on torch.distributed.pipelining (tests/dist_scripts/ap_pipeline.py): 1F1B, FThenB, Eager1F1B
     over two data-parallel stages, 1F1B / FThenB / 1F1B with fewer micro-batches than stages over four
     parallelize(pp_config) stages, VPP over two meshes visited twice; losses and parameters after 3 AdamW
     steps equal one process's gradient-accumulation run to 1e-5 (checked in the script)."""
@@ -287,7 +287,7 @@ def test_to_static_pipeline_schedules_four_ranks_equal_one_process():
         assert done == PIPELINE_CASES, out[rank]
 
 
-def test_to_static_pipeline_needs_one_chain_of_meshes(paddle):
+def test_to_static_pipeline_on_one_mesh_accumulates_micro_batches(paddle):
     """A world of one: a pipeline Strategy on a model on one mesh accumulates micro-batches in the
     process (no stages to schedule) and equals the plain loop."""
     import paddle.distributed as dist
