@@ -162,6 +162,7 @@ class _ShardOptimizer:
         # Paddle's dygraph step does not rescale by it (only its fused-buffer path uses it): kept as data
         d["gradient_accumulation_steps"] = gradient_accumulation_steps
         d["_state_pl"] = {}  # param name -> (DeviceMesh, torch placements of its states)
+        d["_reduced"] = {}  # param name -> the gradient placements before _reduce_partial_grads summed them
         if shard_fn is not None:
             self._set_sharding_axis()
             if isinstance(shard_fn, ShardingStage3):
@@ -282,6 +283,7 @@ class _ShardOptimizer:
                 pl = tuple(_pt._tp.Replicate() if q.is_partial() else q for q in g.placements)
                 p._t.grad = DTensor.from_local(flat[offset:offset + n].view_as(g._local_tensor), dm, pl,
                                                run_check=False, shape=g.shape, stride=g.stride())
+                self._reduced[p.name] = g.placements
                 offset += n
 
     def _clip_dist(self, clip):
@@ -321,6 +323,13 @@ class _ShardOptimizer:
                 continue
             if set_to_zero:
                 (g._local_tensor if isinstance(g, DTensor) else g).zero_()
+                partial = self._reduced.pop(p.name, None) if isinstance(g, DTensor) else None
+                if partial is not None:
+                    # zeros are a Partial sum too: keep the layout the backward produces, or the next
+                    # backward would add its Partial gradient to a Replicate one (an all-reduce per
+                    # parameter, inside the backward) instead of leaving it to the flat all-reduce
+                    p._t.grad = DTensor.from_local(g._local_tensor, g.device_mesh, partial, run_check=False,
+                                                   shape=g.shape, stride=g.stride())
             else:
                 p._t.grad = None
 
