@@ -11,8 +11,10 @@ interior + 256 boundary points; forward, u_xx and u_yy by paddle.grad(create_gra
 through them, one Adam update).  Sides:
 - `shim`:          paddle_on_torch.install(), then the example's code as written (eager);
 - `shim_static`:   the same with the example's loss function under
-                   paddle.jit.to_static(full_graph=True): forward and both second derivatives are
-                   one torch.compile (inductor) graph, then loss.backward(), Adam, clear_grad;
+                   paddle.jit.to_static(full_graph=True), then loss.backward(), Adam, clear_grad, as
+                   the example writes it.  From its second call to_static runs its joint program
+                   (docs/jit.md): loss, both second derivatives and the parameters' and xy's
+                   gradients in one inductor graph, which loss.backward() hands to autograd;
 - `torch`:         a hand-written plain-torch twin of the same step (below), eager;
 - `torch_compile`: the twin's loss function under torch.compile(fullgraph=True) (dynamo config
                    trace_autograd_ops=True, as to_static sets it), the reference for to_static;

@@ -5,8 +5,9 @@
 Workloads from the model zoo (recorded weights and inputs):
 - `gpt`:       a training step (clear grads, forward, loss, backward), the model under to_static /
                torch.compile, the loss eager (Paddle code on the shim side, torch code on the twin's);
-- `gpt_fused`: the same step with model and loss in one compiled function on both sides, so that
-               only the compiled region, clear-grads and backward differ between the sides;
+- `gpt_fused`: the same step with model and loss in one compiled function on both sides (on the
+               shim side to_static then runs its joint program, loss and gradients in one graph,
+               docs/jit.md; the twin compiles the forward and AOT-compiles its backward);
 - `resnet`:    an eval forward under no_grad.
 All four sides (shim eager, shim to_static, twin eager, twin torch.compile; default backend
 inductor) run in ONE process with one thread, in interleaved timed rounds, on process CPU time:
