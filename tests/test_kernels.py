@@ -415,6 +415,17 @@ def test_big_outputs_reuse_freed_blocks():
     assert ext.cached_bytes() == 6 << 20
     ext.empty_cache()
     assert ext.cached_bytes() == 0
+    old = ext.set_cache_limit(3 << 20)  # room for one 2 MiB block: the second one freed evicts the first
+    try:
+        a, b = (cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0] for _ in range(2))
+        del a, b
+        assert ext.cached_bytes() == 2 << 20
+        ext.set_cache_limit(0)  # off: the cache gives its blocks back and outputs come from torch's allocator
+        assert ext.cached_bytes() == 0
+        cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)  # freed at once
+        assert ext.cached_bytes() == 0
+    finally:
+        ext.set_cache_limit(old)
 
 
 @pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")

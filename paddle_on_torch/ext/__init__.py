@@ -116,3 +116,10 @@ def empty_cache():
 def cached_bytes():
     """Bytes held in the C++ kernels' cache of free output blocks (0 before the kernels are loaded)."""
     return _module.cached_bytes() if _module is not None else 0
+
+
+def set_cache_limit(nbytes):
+    """Bound the C++ kernels' cache of free output blocks to `nbytes` (0 turns it off; the start-up value is
+    $PADDLE_ON_TORCH_KERNEL_CACHE_MB MiB, default 512).  Returns the previous bound, or None without the kernels."""
+    mod = load()
+    return None if mod is None else mod.set_cache_limit(int(nbytes))

@@ -22,6 +22,7 @@ SOURCE = r"""
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -161,7 +162,8 @@ constexpr size_t kHuge = size_t(2) << 20, kMinCached = size_t(1) << 20;
 struct BlockCache {
   std::mutex mu;
   std::unordered_multimap<size_t, void*> blocks;  // rounded size -> free block
-  size_t cached = 0, limit = 0;
+  size_t cached = 0;
+  std::atomic<size_t> limit{0};
   BlockCache() {
     const char* e = std::getenv("PADDLE_ON_TORCH_KERNEL_CACHE_MB");
     limit = (e && *e ? size_t(std::max(0L, std::atol(e))) : size_t(512)) << 20;
@@ -171,11 +173,19 @@ BlockCache& cache() { static BlockCache* c = new BlockCache(); return *c; }  // 
 
 struct Block { void* p; size_t n; };
 
+// Over the limit, other cached blocks make room for the one coming back, so sizes still in use win over sizes that
+// stopped recurring (varying shapes).
 void give_back(void* ctx) {
   Block* b = static_cast<Block*>(ctx);
   BlockCache& c = cache();
   {
     std::lock_guard<std::mutex> g(c.mu);
+    while (c.cached + b->n > c.limit && !c.blocks.empty() && b->n <= c.limit) {
+      auto it = c.blocks.begin();
+      std::free(it->second);
+      c.cached -= it->first;
+      c.blocks.erase(it);
+    }
     if (c.cached + b->n <= c.limit) {
       c.blocks.emplace(b->n, b->p);
       c.cached += b->n;
@@ -214,7 +224,7 @@ CachingAllocator& caching_allocator() { static CachingAllocator* a = new Caching
 static at::Tensor big_empty(at::IntArrayRef sizes, const at::TensorOptions& opt) {
   int64_t numel = 1;
   for (auto s : sizes) numel *= s;
-  if (size_t(numel) * c10::elementSize(opt.dtype().toScalarType()) < kMinCached || cache().limit == 0)
+  if (size_t(numel) * c10::elementSize(opt.dtype().toScalarType()) < kMinCached || cache().limit.load() == 0)
     return at::empty(sizes, opt);
   return at::detail::empty_generic(sizes, &caching_allocator(), c10::DispatchKeySet(c10::DispatchKey::CPU),
                                    opt.dtype().toScalarType(), c10::nullopt);
@@ -226,6 +236,20 @@ void empty_cache() {
   for (auto& kv : c.blocks) std::free(kv.second);
   c.blocks.clear();
   c.cached = 0;
+}
+
+// the cache's bound in bytes (PADDLE_ON_TORCH_KERNEL_CACHE_MB at start-up); returns the previous one
+int64_t set_cache_limit(int64_t bytes) {
+  BlockCache& c = cache();
+  const size_t old = c.limit.exchange(size_t(std::max<int64_t>(0, bytes)));
+  std::lock_guard<std::mutex> g(c.mu);
+  while (c.cached > c.limit && !c.blocks.empty()) {
+    auto it = c.blocks.begin();
+    std::free(it->second);
+    c.cached -= it->first;
+    c.blocks.erase(it);
+  }
+  return int64_t(old);
 }
 
 int64_t cached_bytes() { std::lock_guard<std::mutex> g(cache().mu); return int64_t(cache().cached); }
@@ -707,5 +731,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("capability", &capability);
   m.def("empty_cache", &empty_cache);
   m.def("cached_bytes", &cached_bytes);
+  m.def("set_cache_limit", &set_cache_limit);
 }
 """
