@@ -66,6 +66,13 @@ def hand_marks(model, mesh):
     return marks
 
 
+# this machine as the planner should see it for the --gloo measurement: 4 processes on 2 shared CPU
+# cores (a few GFLOP/s each), gloo over loopback (about 1 GB/s, tens of microseconds per message);
+# with the default (GPU cluster) Topology the plans would be optimised for another machine
+CPU = parallel.Topology(ranks_per_node=4, intra_bandwidth=1e9, inter_bandwidth=1e9, intra_latency=5e-5,
+                        inter_latency=5e-5, flops=5e9, memory_bandwidth=5e9)
+
+
 def _gloo_job(layers, hidden, heads, seq, steps):
     """One rank of the --gloo measurement (run under torchrun with 4 processes)."""
     import statistics
@@ -82,7 +89,7 @@ def _gloo_job(layers, hidden, heads, seq, steps):
         paddle.seed(1)
         model = GPT(layers, hidden, heads)
         marks = {0: data} if name == "planned" else {0: data, **hand_marks(model, mesh)}
-        plan = parallel.plan(model, [x], mesh, marks=marks, activations=name == "planned")
+        plan = parallel.plan(model, [x], mesh, marks=marks, activations=name == "planned", topology=CPU)
         plan.apply(model)
         xs = plan.shard_inputs(x)
         times = []
@@ -95,11 +102,11 @@ def _gloo_job(layers, hidden, heads, seq, steps):
                 p.clear_gradient()
             tdist.barrier()
             times.append(time.perf_counter() - t)
-        out[name] = (statistics.median(times[2:]), plan.estimate["comm_s"])
+        out[name] = (statistics.median(times[2:]), plan.estimate["comm_s"], plan.estimate["step_s"])
     if dist.get_rank() == 0:
-        for name, (t, c) in out.items():
+        for name, (t, c, e) in out.items():
             print(f"gloo 4 ranks, GPT {layers}x{hidden}, seq {seq}: {name:<8} measured step {t * 1e3:8.1f} ms "
-                  f"(median of {steps}); estimated communication {c * 1e3:.3f} ms", flush=True)
+                  f"(median of {steps}); estimated step {e * 1e3:.1f} ms, communication {c * 1e3:.3f} ms", flush=True)
     tdist.barrier()
     tdist.destroy_process_group()
 
@@ -112,7 +119,7 @@ def _gloo(a):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=4", "-m",
            "paddle_on_torch", os.path.abspath(__file__), "--gloo-job", "--layers", "2", "--hidden", "256",
-           "--heads", "4", "--seq", "128"]
+           "--heads", "4", "--seq", "128", "--steps", str(a.steps)]
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
     subprocess.run(cmd, cwd=root, env=env, check=True)
 

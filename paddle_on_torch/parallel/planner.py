@@ -181,7 +181,10 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
             searched = ev.evaluate(problem.assignment(choice))
             evaluations = problem.evaluations
             ev = Evaluator(cap, dm, mc, optimizer_states)
-            problem = Problem(ev, fixed, variables, objective, limit, sizes, layers)
+            quick, problem = problem, Problem(ev, fixed, variables, objective, limit, sizes, layers)
+            # the descent under DTensor only scores moves the per-dimension propagation does not find
+            # worse: each DTensor answer is costly on these meshes
+            problem.prefilter = (quick, 0.0)
             # in that order: DTensor's propagation on a 3-D mesh is slow enough that the later starts
             # may not be scored within the budget
             choice, score = polish(problem, [choice] + _templates(variables, vshapes, layers, fixed, mc.sizes)
@@ -198,7 +201,8 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
             phases["search"] = secs
         final = problem.assignment(choice)
         t_alt = clock()
-        alternatives = _alternatives(problem, choice, score, deadline=deadline)
+        # the "next best" of each variable for explain(): at most a tenth of the budget
+        alternatives = _alternatives(problem, choice, score, deadline=min(deadline, clock() + 0.1 * time_budget))
         phases["alternatives"] = clock() - t_alt
         result = ev.evaluate(final, detail=True)
         if searched is None:
@@ -241,7 +245,8 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
                 "search_step_s": searched.time,
                 "graph_nodes": len(cap.graph.nodes), "phases_s": phases,
                 # did every descent end at a local optimum (False: the time budget stopped one)?
-                "converged": not problem.cut and not (per_dim and quick_cut), "fallback_ops": sorted(set(result.fallbacks)),
+                "converged": not problem.cut and not (per_dim and quick_cut),
+                "pruned_moves": problem.pruned, "fallback_ops": sorted(set(result.fallbacks)),
                 "feasible": score[0] == 0})
 
 

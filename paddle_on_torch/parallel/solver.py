@@ -68,6 +68,9 @@ class Problem:
         self.layers = [g for g in layers if g]
         self.starts = []  # more starting points for the search (planner.py adds a column/row template)
         self.cut = False  # a descent was stopped by the deadline
+        # (cheaper Problem, tolerance): a move that Problem scores more than `tolerance` worse than the
+        # current plan is not scored here (the per-dimension propagation screening DTensor's moves)
+        self.prefilter, self.pruned, self._quick = None, 0, (None, None)
         self.sizes = sizes or [0] * len(variables)  # elements per variable (all its tensors)
         self.objective, self.limit = objective, memory_limit
         self.evaluations = 0
@@ -78,6 +81,19 @@ class Problem:
             for n in names:
                 a[n] = pl
         return a
+
+    def promising(self, trial, cur):
+        if self.prefilter is None:
+            return True
+        quick, tol = self.prefilter
+        key = tuple(cur)
+        if self._quick[0] != key:
+            self._quick = (key, quick.score(cur))
+        a, b = quick.score(trial), self._quick[1]
+        if a[0] < b[0] or (a[0] == b[0] and a[1] <= b[1] * (1 + tol)):
+            return True
+        self.pruned += 1
+        return False
 
     def score(self, choice):
         self.evaluations += 1
@@ -118,6 +134,8 @@ def _descent(problem, start, deadline, ndim):
                     if cand[d] == cur[i][d] or any(cand[j] != cur[i][j] for j in range(ndim) if j != d):
                         continue
                     trial = cur[:i] + [cand] + cur[i + 1:]
+                    if not problem.promising(trial, cur):
+                        continue
                     s = problem.score(trial)
                     if s < cur_s:
                         cur, cur_s, improved = trial, s, True
@@ -137,6 +155,8 @@ def _descent(problem, start, deadline, ndim):
                         trial = list(cur)
                         for i, c in {**oa, **ob}.items():
                             trial[i] = c
+                        if not problem.promising(trial, cur):
+                            continue
                         s = problem.score(trial)
                         if s < cur_s:
                             cur, cur_s, improved = trial, s, True
@@ -156,6 +176,8 @@ def _descent(problem, start, deadline, ndim):
                         if cb[d] == cur[i + 1][d] or any(cb[j] != cur[i + 1][j] for j in range(ndim) if j != d):
                             continue
                         trial = cur[:i] + [ca, cb] + cur[i + 2:]
+                        if not problem.promising(trial, cur):
+                            continue
                         s = problem.score(trial)
                         if s < cur_s:
                             cur, cur_s, improved = trial, s, True
