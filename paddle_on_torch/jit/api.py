@@ -2,8 +2,10 @@
 
 A call unwraps the paddle Tensors in the arguments, runs torch.compile on a generated entry that
 wraps them back and calls the user's code (dynamo traces through the Tensor wrapper), and wraps the
-torch result again outside the graph.  Argument mapping (backend, full_graph, input_spec,
-build_strategy), the process-wide dynamo settings and the measured speed: docs/jit.md.
+torch result again outside the graph.  Calls skip dynamo's guards over an unchanged Layer tree
+(_guards.py), and a one-graph function returning a scalar loss also gets a joint loss + gradients
+program (_joint.py).  Argument mapping (backend, full_graph, input_spec, build_strategy), the
+process-wide dynamo settings and the measured speed: docs/jit.md.
 """
 import functools
 import inspect
