@@ -2,7 +2,8 @@
 
 `plan(layer, example_inputs, mesh, marks)` captures one training step as an aten graph, places
 every unmarked parameter and input on `mesh` by estimated cost (DTensor's sharding propagation for
-the activations, an alpha-beta communication model, a memory limit), and returns a `Plan` to
+the activations, with the outputs of Linear layers and blocks as decision variables of their own,
+an alpha-beta communication model, a memory limit), and returns a `Plan` to
 inspect (`explain()`), apply (`apply(layer)`, `shard_inputs(...)`), save and load.  See
 docs/planner.md.
 """

@@ -5,6 +5,8 @@ DTensor's own sharding propagator: the rule DTensor applies when it runs the op,
 describes the program `Plan.apply` actually runs.  Ops DTensor has no strategy for fall back to the
 planner's rules (rules.py).  The parameter gradients are redistributed to their parameter's
 placements (the gradient synchronisation of data parallelism is the Partial -> Replicate there).
+A reshard point (points.py) takes the plan's choice for its activation, priced as the forward
+redistribution and, at its backward twin, the one DTensor's Redistribute.backward performs.
 """
 import operator
 

@@ -1,19 +1,24 @@
-"""Choosing placements for the unmarked leaves (parameters, inputs) of a captured step.
+"""Choosing placements for the unmarked leaves (parameters, inputs) and the activation variables of a
+captured step.
 
-Variables are groups of leaves: parameters whose names differ only in layer indices and that have
-the same shape ("blocks.3.fc1.weight" ~ "blocks.7.fc1.weight") share one choice when `tie=True`
-(the repeated blocks of a deep model get one plan, and the search stays small).  A variable's domain
-is every combination, over the mesh dimensions, of Replicate and Shard(d) for a tensor dim d that
-the mesh dimension divides evenly.  Activations are not variables: DTensor's propagation places
-them given the leaves (propagate.py).
+Variables are groups of leaves, and groups of reshard points (points.py: Linear and block outputs):
+names that differ only in layer indices and have the same shape ("blocks.3.fc1.weight" ~
+"blocks.7.fc1.weight") share one choice when `tie=True` (the repeated blocks of a deep model get one
+plan, and the search stays small).  A leaf's domain is every combination, over the mesh dimensions,
+of Replicate and Shard(d) for a tensor dim d that the mesh dimension divides evenly; an
+activation's (`point_domain`) is, per mesh dimension, None ("follow" DTensor's propagation),
+Replicate, or Shard of a sequence dim.
 
 Two solvers, with the same objective ((memory overflow, objective value), compared in order):
 - `exact`: every combination of the variables' domains (optimal for the model; used when the
-  product of the domain sizes is at most `exact_limit`).
-- `search`: coordinate descent from two starts (all Replicate; every variable at its smallest
-  memory), moving one variable on one mesh dimension, then two neighbouring variables together on
-  one mesh dimension (what column/row tensor parallelism needs), until no move improves or the
-  time budget is spent.  Not guaranteed optimal: tests compare it with `exact` on small graphs.
+  product of the domain sizes is at most `exact_limit`).  There is no cheaper exact method here:
+  the backward reads every forward choice again, so no cut separates the variables.
+- `search`: coordinate descent from several starts (all Replicate/follow; every leaf at its
+  smallest memory; the planner's column/row template), with single moves, layer-group moves (a
+  layer's parameters, siblings alike, alone or with the next group) and neighbour pair moves on one
+  mesh dimension, until no move improves or the time budget is spent; then activations are set back
+  to follow where that costs nothing.  Not guaranteed optimal: tests compare it with `exact` and an
+  independent enumeration on small graphs.
 """
 import itertools
 import re
