@@ -313,8 +313,11 @@ def _pipeline(model, mesh, config):
     for n, layer in model.named_sublayers():
         layer.pipeline_stage_index = marks[n]
 
+    # made once: the hook runs at every forward (every micro-batch of a pipeline schedule)
+    stage_meshes = [_stage_mesh(mesh, i) for i in range(mesh.get_dim_size("pp"))]
+
     def to_next(layer, inputs, out):
-        nxt = _stage_mesh(mesh, layer.pipeline_stage_index + 1)
+        nxt = stage_meshes[layer.pipeline_stage_index + 1]
 
         def move(t):
             if not _is_tensor(t):
