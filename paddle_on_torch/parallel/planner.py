@@ -263,9 +263,10 @@ def _layer_groups(cap, variables):
     variables of its parameters, by name prefix) with a weight matrix, units whose weights multiply the
     same activation (q, k, v) grouped as siblings, groups in the order of their forward matmul."""
     node_of = {name: n for (name, _), n in zip(cap.leaves, cap.placeholders)}
+    position = {n: i for i, n in enumerate(cap.graph.nodes)}
     units = {}
     for i, (names, _) in enumerate(variables):
-        if isinstance(names[0], str) and "." in names[0] and node_of[names[0]] is not None:
+        if isinstance(names[0], str) and "." in names[0] and names[0] in node_of:
             units.setdefault(names[0].rsplit(".", 1)[0], []).append(i)
     found = {}
     for prefix, idx in units.items():
@@ -287,8 +288,7 @@ def _layer_groups(cap, variables):
             src = next((a for a in mm.args if isinstance(a, torch.fx.Node) and a is not via), None)
             while src is not None and _op_name(src) in _VIEWS:
                 src = src.args[0]
-            found[prefix] = (cap.graph.nodes.index(mm) if hasattr(cap.graph.nodes, "index") else
-                             list(cap.graph.nodes).index(mm), src, tuple(node.meta["val"].shape))
+            found[prefix] = (position[mm], src, tuple(node.meta["val"].shape))
             break
     groups = {}
     for prefix, (pos, src, shape) in sorted(found.items(), key=lambda kv: kv[1][0]):
