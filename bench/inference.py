@@ -13,10 +13,12 @@ The models are the real-Paddle programs recorded in tests/data/inference_models 
   compile      torch.compile of the GraphModule (inductor, static shapes), nothing else;
   freeze       torch.compile with inductor freezing (weights are constants: oneDNN weight pre-packing,
                conv + pointwise fusion);
-  fold_freeze  fold_conv_affine, then freezing, compiled two ways for a program with convolutions
-               (oneDNN channels-last with pre-packed weights, and NCHW on aten's kernels) and the one
-               faster on the first input kept: what the predictor runs with switch_ir_optim(True);
-  fold_freeze_cl, fold_freeze_nchw   the same with one of the two layouts only;
+  fold_freeze  fold_conv_affine, then freezing with layout "auto" (convolutions NCHW on aten's kernels
+               at batch 1, else channels-last with oneDNN pre-packed weights): what the predictor
+               runs with switch_ir_optim(True);
+  fold_freeze_cl, fold_freeze_nchw   the same with one of the two layouts at every batch size;
+Compiled variants in one worker can disturb each other (inductor caches): measure ideas one compiled
+variant per run where the figures matter.
   paddle       real Paddle's inference predictor (paddle.inference, CPU, IR optimisation and oneDNN on:
                its defaults; if oneDNN cannot run a model, again with oneDNN off, marked "*").
 Each side lives in a worker process of its own (real Paddle and paddle_on_torch cannot share one), both
@@ -170,9 +172,13 @@ class _PaddleSide:
 
 
 def _worker(impl, threads):
+    # replies go to the original stdout; anything the libraries print (C or Python) goes to stderr
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     side = (_TorchSide if impl == "torch" else _PaddleSide)(threads)
     runs = {}
-    print(json.dumps(side.info), flush=True)
+    print(json.dumps(side.info), file=out, flush=True)
     for line in sys.stdin:
         cmd = json.loads(line)
         try:
@@ -191,7 +197,7 @@ def _worker(impl, threads):
                 reply = {"wall_ms": (time.perf_counter() - t) / n * 1e3, "cpu_ms": (time.process_time() - c) / n * 1e3}
         except Exception as e:  # noqa: BLE001 - reported, the other models go on
             reply = {"error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(reply), flush=True)
+        print(json.dumps(reply), file=out, flush=True)
 
 
 class _Worker:
@@ -245,12 +251,13 @@ def measure(models, batches, variants, threads, rounds, target_s, wall):
                 once = w.ask(cmd="time", variant=v, n=1)["wall_ms"] / 1e3
                 n[v] = max(1, int(target_s / max(once, 1e-6)))
             times = {v: [] for v in owner}
-            for i in range(rounds):
-                order = list(owner) if i % 2 == 0 else list(reversed(owner))
+            for i in range(rounds):  # rotated each round: every variant follows every other one alike
+                order = list(owner)[i % len(owner):] + list(owner)[:i % len(owner)]
                 for v in order:
                     times[v].append(owner[v].ask(cmd="time", variant=v, n=n[v])[key_ms])
             for v, ts in times.items():
                 r[f"{v}_ms"] = statistics.median(ts)
+            r["rounds_ms"] = times
             if "paddle" in times:
                 for v in torch_variants:
                     if v in times:

@@ -19,9 +19,8 @@ dynamo traces (dynamo lifts parameters as freezable only then: torch._dynamo.uti
 is_parameter_freezing); `torch.compile(options={"freezing": True})` applies the option only later,
 in inductor, where it has no effect.  So the wrapper turns it on for the calls that may compile (a
 new input signature), and not on the others (a config patch costs ~35 us).  oneDNN's channels-last
-kernels are slower than aten's NCHW ones on small convolutions at batch 1 and faster on bigger
-batches, so for a program with convolutions both are compiled and the faster one on the first input
-of each signature is kept.
+kernels (pre-packed weights) are slower than aten's NCHW ones at batch 1 and faster at batch 16 on
+the models measured, so layout "auto" compiles a batch-1 signature NCHW and the others channels-last.
 """
 import torch
 import torch.fx as fx
@@ -180,62 +179,40 @@ def fold_conv_affine(gm):
 _LAYOUTS = {
     # oneDNN: convolutions in channels-last with pre-packed weights and fused pointwise ops
     "channels_last": {"freezing": True},
-    # convolutions stay NCHW on aten's own kernels (thnn / oneDNN chosen per call): cheaper for small ones
+    # convolutions stay NCHW on aten's own kernels (thnn / oneDNN chosen per call)
     "nchw": {"freezing": True, "layout_optimization": False, "cpp.weight_prepack": False},
 }
 
 
-def _has_conv(gm):
-    return any(n.op == "call_function" and n.target in (ops._rt_conv, ops._rt_conv_transpose)
-               for n in gm.graph.nodes)
-
-
-def _fastest(fns, args, rounds=7):
-    """The name of the fastest of `fns` on `args`: median wall time over interleaved single calls."""
-    import statistics
-    import time
-
-    times = {n: [] for n in fns}
-    for _ in range(rounds):
-        for n, fn in fns.items():
-            t = time.perf_counter()
-            fn(*args)
-            times[n].append(time.perf_counter() - t)
-    return min(times, key=lambda n: statistics.median(times[n]))
+def _auto_layout(args):
+    """Measured (docs/inference_models.md): aten's NCHW kernels win at batch 1, oneDNN channels-last at 16."""
+    batch1 = any(isinstance(a, torch.Tensor) and a.dim() >= 4 and a.shape[0] == 1 for a in args)
+    return "nchw" if batch1 else "channels_last"
 
 
 class compile_inference:
     """`gm` under torch.compile (inductor) with freezing, called without autograd.
 
-    layout "auto": a program with convolutions is compiled both ways in `_LAYOUTS` for each new input
-    signature, each is timed on that input, and the faster one runs that signature from then on
-    (`choice` records which): oneDNN's channels-last kernels win on larger batches, aten's NCHW ones on
-    small convolutions at batch 1 (docs/inference_models.md has the figures)."""
+    layout: "channels_last", "nchw", or "auto": NCHW for a call with a 4-D+ input of batch 1, else
+    channels-last; each input signature is compiled with the layout chosen for it (dynamo keeps the
+    compiled graphs apart by their shape guards)."""
 
     def __init__(self, gm, dynamic=True, layout="auto"):
-        import copy
-
         import torch._inductor.config as inductor_config
 
-        if layout == "auto" and not _has_conv(gm):
-            layout = "channels_last"
-        names = list(_LAYOUTS) if layout == "auto" else [layout]
-        self._config = inductor_config
-        # one GraphModule each: dynamo caches compiled code per code object, so candidates must not share one
-        self._fns = {n: torch.compile(fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__),
-                                      dynamic=dynamic) for n in names}
-        self._chosen, self.choice = {}, {}
+        if layout not in _LAYOUTS and layout != "auto":
+            raise ValueError(f"layout must be 'auto' or one of {sorted(_LAYOUTS)}, got {layout!r}")
+        self._config, self._layout = inductor_config, layout
+        self._fn = torch.compile(gm, dynamic=dynamic)
+        self.choice = {}  # input signature -> the layout it was compiled with
 
     def __call__(self, *args):
         key = tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor) else type(a) for a in args)
         with torch.no_grad():
-            fn = self._chosen.get(key)
-            if fn is not None:
-                return fn(*args)
-            outs = {}
-            for name, fn in self._fns.items():  # compiles (freezing must be on while dynamo traces)
-                with self._config.patch(_LAYOUTS[name]):
-                    outs[name] = fn(*args)
-            best = _fastest(self._fns, args) if len(self._fns) > 1 else next(iter(self._fns))
-            self._chosen[key], self.choice[key] = self._fns[best], best
-            return outs[best]
+            if key in self.choice:
+                return self._fn(*args)
+            layout = _auto_layout(args) if self._layout == "auto" else self._layout
+            with self._config.patch(_LAYOUTS[layout]):  # freezing must be on while dynamo traces
+                out = self._fn(*args)
+            self.choice[key] = layout
+            return out
