@@ -277,8 +277,10 @@ def report(models, batches, variants, threads, info, results, wall):
           f"(Config.cpu_math_library_num_threads); asked for {threads}")
     print(f"{'wall' if wall else 'process CPU'} ms per run, median over interleaved rounds; "
           "x/pd = median of per-round ratios (< 1: torch faster)")
-    head = f"{'model':<13}{'batch':>6}" + "".join(f"{v:>12}" for v in tv) + f"{'paddle':>10}" + \
-        "".join(f"{v + '/pd':>16}" for v in tv if v != "eager" or len(tv) == 1)
+    wd = {v: max(12, len(v) + 2) for v in tv}
+    wr = {v: max(10, len(v) + 5) for v in tv}
+    head = f"{'model':<13}{'batch':>6}" + "".join(f"{v:>{wd[v]}}" for v in tv) + f"{'paddle':>10}" + \
+        "".join(f"{v + '/pd':>{wr[v]}}" for v in tv if v != "eager" or len(tv) == 1)
     print(head)
     for model in models:
         for batch in batches:
@@ -287,9 +289,9 @@ def report(models, batches, variants, threads, info, results, wall):
             def f(v, w, fmt="{:.3f}"):
                 return f"{fmt.format(v) if v is not None else 'n/a':>{w}}"
             star = "*" if r.get("onednn") is False else " "
-            line = f"{model:<13}{batch:>6}" + "".join(f(r.get(f"{v}_ms"), 12) for v in tv)
+            line = f"{model:<13}{batch:>6}" + "".join(f(r.get(f"{v}_ms"), wd[v]) for v in tv)
             line += f(r.get("paddle_ms"), 9) + star
-            line += "".join(f(r.get(f"{v}/paddle"), 16, "{:.2f}") for v in tv if v != "eager" or len(tv) == 1)
+            line += "".join(f(r.get(f"{v}/paddle"), wr[v], "{:.2f}") for v in tv if v != "eager" or len(tv) == 1)
             print(line)
     print("* Paddle ran with oneDNN off (its oneDNN path fails on this model).")
     comp = {k: v.get("compile_s") for k, v in results.items() if v.get("compile_s")}
