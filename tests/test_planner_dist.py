@@ -92,10 +92,50 @@ def _job():
         placements += "".join(f";{r['name']}:out={r['placements']}" for r in plan.reshards)
         print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
         print(f"COMMS {name} rank={rank} ran={ran} planned={planned}", flush=True)
+    _gpt_case(paddle, dist, rank)
     _to_static_case(paddle, dist, MLP, rank)
     _parallelize_case(paddle, dist, MLP, rank)
     tdist.barrier()
     tdist.destroy_process_group()
+
+
+def _gpt_case(paddle, dist, rank):
+    """A GPT block on a 2x2 mesh, batch on dp, the hand Megatron weights marked and the activations
+    planned (the plan redistributes proj's, fc1's and fc2's outputs; attention runs with batch and
+    heads split on the two mesh dims): same loss and gradients as one process, the planned
+    collectives."""
+    import copy
+
+    import numpy as np
+    from torch.distributed.tensor.debug import CommDebugMode
+    from paddle_on_torch import parallel
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from planner import Block, hand_marks
+
+    paddle.seed(7)
+    model = Block(64, 4)
+    ref = copy.deepcopy(model)
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    x = paddle.to_tensor(np.random.RandomState(3).standard_normal([4, 64, 64]).astype("float32"))
+    plan = parallel.plan(model, [x], mesh, marks={0: [dist.Shard(0), dist.Replicate()], **hand_marks(model, mesh)},
+                         loss_fn=lambda out: paddle.mean(out))
+    plan.apply(model)
+    with CommDebugMode() as fwd_bwd:
+        loss = paddle.mean(model(plan.shard_inputs(x)))
+        loss.backward()
+    with CommDebugMode() as sync:
+        for p in model.parameters():
+            p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
+    ref_loss = paddle.mean(ref(x))
+    ref_loss.backward()
+    err = abs(float(loss) - float(ref_loss))
+    for (_, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        err = max(err, float((p._t.grad.full_tensor() - q._t.grad).abs().max()))
+    placements = ";".join(f"{r['name']}:out={r['placements']}" for r in plan.reshards)
+    print(f"CASE gpt rank={rank} err={err:.3e} {placements.replace(' ', '')}", flush=True)
+    print(f"COMMS gpt rank={rank} ran={_counts(fwd_bwd)}|{_counts(sync)} planned={_planned(plan, False)}|"
+          f"{_planned(plan, True)}", flush=True)
 
 
 def _parallelize_case(paddle, dist, MLP, rank):
@@ -211,7 +251,7 @@ def test_planned_programs_match_one_process():
                                                                  recursive=True))
     assert p.returncode == 0, f"torchrun failed:\n{p.stderr[-2000:]}\n{errs}"
     lines = [ln for ln in outs.splitlines() if ln.startswith("CASE ")]
-    assert len(lines) == 24, outs
+    assert len(lines) == 28, outs
     plans = {}
     for ln in lines:
         _, name, _, err, placements = ln.split(" ", 4)
@@ -221,7 +261,7 @@ def test_planned_programs_match_one_process():
     # the collectives DTensor ran (forward+backward | gradients to their parameters' layouts) are the
     # plan's, kind by kind and count by count
     comms = [ln for ln in outs.splitlines() if ln.startswith("COMMS ")]
-    assert len(comms) == 16, outs
+    assert len(comms) == 20, outs
     for ln in comms:
         _, name, _, ran, planned = ln.split(" ")
         assert ran[len("ran="):] == planned[len("planned="):], ln
@@ -231,6 +271,7 @@ def test_planned_programs_match_one_process():
     assert "l1.weight=[Replicate(), Shard(dim=1)]" in dp_mp and "l2.weight=[Replicate(), Shard(dim=0)]" in dp_mp
     assert "l2:out=[S(0)]" in next(iter(plans["sp"]))  # an activation the plan redistributes
     assert "l1:out=[*]" in next(iter(plans["sp"]))
+    assert any(not r.endswith("=[*,*]") for r in next(iter(plans["gpt"])).split(";"))  # reshards chosen
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["to_static"]))  # planned: Megatron under the limit
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["parallelize"]))
 
