@@ -17,6 +17,7 @@ The models are the real-Paddle programs recorded in tests/data/inference_models 
                at batch 1, else channels-last with oneDNN pre-packed weights): what the predictor
                runs with switch_ir_optim(True);
   fold_freeze_cl, fold_freeze_nchw   the same with one of the two layouts at every batch size;
+  fold_freeze_cl_aten   channels-last on aten's kernels, weights not pre-packed;
 Compiled variants in one worker can disturb each other (inductor caches): measure ideas one compiled
 variant per run where the figures matter.
   paddle       real Paddle's inference predictor (paddle.inference, CPU, IR optimisation and oneDNN on:
@@ -43,7 +44,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "inference_models")
 DEFAULT_MODELS = ["resnet", "mobilenetv3", "densenet", "unet", "vgg", "vit", "bert", "gpt", "lstm_tagger",
                   "encoder"]
-TORCH_VARIANTS = ("eager", "fold_eager", "compile", "freeze", "fold_freeze", "fold_freeze_cl", "fold_freeze_nchw")
+TORCH_VARIANTS = ("eager", "fold_eager", "compile", "freeze", "fold_freeze", "fold_freeze_cl", "fold_freeze_nchw",
+                  "fold_freeze_cl_aten")
 
 
 def _feeds(specs, batch, seed=0):
@@ -104,7 +106,8 @@ class _TorchSide:
             g = torch.fx.GraphModule(g, copy.deepcopy(g.graph))
             # no torch._dynamo.reset() between variants: it would drop the earlier ones' compiled code,
             # and they would recompile on their next call without their settings (freezing)
-            layout = {"fold_freeze_cl": "channels_last", "fold_freeze_nchw": "nchw"}.get(v, "auto")
+            layout = {"fold_freeze_cl": "channels_last", "fold_freeze_nchw": "nchw",
+                      "fold_freeze_cl_aten": "channels_last_aten"}.get(v, "auto")
             fn = compile_inference(g, dynamic=False, layout=layout) if "freeze" in v else \
                 torch.compile(g, dynamic=False)
             t = time.perf_counter()
@@ -293,7 +296,8 @@ def report(models, batches, variants, threads, info, results, wall):
             line += f(r.get("paddle_ms"), 9) + star
             line += "".join(f(r.get(f"{v}/paddle"), wr[v], "{:.2f}") for v in tv if v != "eager" or len(tv) == 1)
             print(line)
-    print("* Paddle ran with oneDNN off (its oneDNN path fails on this model).")
+    if any(r.get("onednn") is False for r in results.values()):
+        print("* Paddle ran with oneDNN off (its oneDNN path fails on this model).")
     comp = {k: v.get("compile_s") for k, v in results.items() if v.get("compile_s")}
     if comp:
         print("compile s: " + "; ".join(f"{k} " + ", ".join(f"{v} {s:.0f}" for v, s in c.items())

@@ -181,6 +181,8 @@ _LAYOUTS = {
     "channels_last": {"freezing": True},
     # convolutions stay NCHW on aten's own kernels (thnn / oneDNN chosen per call)
     "nchw": {"freezing": True, "layout_optimization": False, "cpp.weight_prepack": False},
+    # channels-last on aten's kernels, weights not pre-packed
+    "channels_last_aten": {"freezing": True, "cpp.weight_prepack": False},
 }
 
 
