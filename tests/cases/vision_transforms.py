@@ -509,7 +509,12 @@ def seeded_random_pil(paddle):
               T.ContrastTransform(0.5), T.SaturationTransform(0.5), T.HueTransform(0.3),
               T.RandomErasing(1.0, value=(9, 8, 7))):
         for _ in range(2):
-            out.append(_arr(t(img)))
+            if isinstance(t, T.RandomPerspective):
+                # the warped image's edge pixels hang on the last bit of the solved coefficients, which
+                # differs between CPUs (BLAS); the seeded draw is what this case is about
+                out.append(t.get_params(12, 10, 0.6))
+            else:
+                out.append(_arr(t(img)))
     return out
 
 
