@@ -317,8 +317,14 @@ def op(fn=None, *, aliases=None, binary=None):
         if conv is None:
             continue
         n = p.name
-        if conv == "_to_torch":  # the hot case, inlined
+        if conv == "_to_torch":  # the hot cases, inlined
             line = f"{n} = {n}._t if type({n}) is _Tensor else _to_torch({n})"
+        elif conv == "_optional_tensor":
+            line = f"if {n} is not None: {n} = {n}._t if type({n}) is _Tensor else _to_torch({n})"
+        elif conv == "_axis":
+            line = f"if {n} is not None and type({n}) is not int: {n} = _axis({n})"
+        elif conv == "_to_torch_dtype":
+            line = f"if {n} is not None: {n} = _to_torch_dtype({n})"
         else:
             line = f"{n} = {conv}({n})"
         if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):

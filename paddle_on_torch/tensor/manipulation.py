@@ -91,7 +91,7 @@ def flatten(x: TensorLike, start_axis=0, stop_axis=-1, name=None):
                          f"the range [{-nd}, {nd}).")
     if s > e:
         raise ValueError("(InvalidArgument) The stop_axis should be larger than start_axis.")
-    return x.flatten(s, e)
+    return torch.flatten(x, s, e)
 
 
 @op
@@ -245,6 +245,8 @@ def squeeze(x: TensorLike, axis: AxisLike = None, name=None):
 
 @op
 def unsqueeze(x: TensorLike, axis: AxisLike, name=None):
+    if type(axis) is int and -2 - x.dim() < axis <= x.dim():
+        return torch.unsqueeze(x, axis)  # one axis in range
     if isinstance(axis, int):
         axis = (axis,)
     for a in axis:
