@@ -16,8 +16,8 @@ softmax_ce on its shard with every label ignored to get its local lse, the ranks
 backward is softmax_ce_bwd with the global lse and shard-local labels (label - shard start inside the
 shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py checks this recipe on two shards in one process.
 
-Backends as in paddle_on_torch.ops.fused: the C++ kernel on CPU, the reference composition otherwise
-(there is no Triton kernel for this op yet; CUDA tensors use the reference).
+Backends as in paddle_on_torch.ops.fused: the C++ kernel on CPU, the Triton kernel (the same two passes,
+paddle_on_torch/kernels/fused_triton.py: ce_fwd / ce_bwd) for CUDA, the reference composition otherwise.
 """
 from typing import Tuple
 
@@ -47,8 +47,12 @@ def _ref_bwd(logits, labels, lse, g, ignore_index):
     return d.to(logits.dtype)
 
 
-def _cpp_ok(t):
-    return _f.backend_for(t) == "cpp" and t.numel() > 0
+def _backend(t):
+    return _f.backend_for(t) if t.numel() else "reference"
+
+
+def _rows(logits):
+    return logits if logits.stride(-1) == 1 else logits.contiguous()
 
 
 def _check_labels(logits, labels, ignore_index):
@@ -62,10 +66,14 @@ def _check_labels(logits, labels, ignore_index):
 
 @torch.library.custom_op("paddle_on_torch::softmax_ce", mutates_args=())
 def softmax_ce(logits: Tensor, labels: Tensor, ignore_index: int) -> Tuple[Tensor, Tensor]:
-    if _cpp_ok(logits):
-        loss, lse = _f._cpp().ce_fwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, ignore_index)
+    be = _backend(logits)
+    if be == "cpp":  # checks the labels itself
+        loss, lse = _f._cpp().ce_fwd(_rows(logits), labels, ignore_index)
         return loss.to(logits.dtype), lse
     _check_labels(logits, labels, ignore_index)
+    if be == "triton":
+        loss, lse = _f._tri().ce_fwd(_rows(logits), labels, ignore_index)
+        return loss.to(logits.dtype), lse
     return ref_softmax_ce(logits, labels, ignore_index)
 
 
@@ -77,8 +85,9 @@ def _(logits, labels, ignore_index):
 
 @torch.library.custom_op("paddle_on_torch::softmax_ce_bwd", mutates_args=())
 def softmax_ce_bwd(logits: Tensor, labels: Tensor, lse: Tensor, g: Tensor, ignore_index: int) -> Tensor:
-    if _cpp_ok(logits):
-        return _f._cpp().ce_bwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, lse, g, ignore_index)
+    be = _backend(logits)
+    if be in ("cpp", "triton"):
+        return (_f._cpp() if be == "cpp" else _f._tri()).ce_bwd(_rows(logits), labels, lse, g, ignore_index)
     return _ref_bwd(logits, labels, lse, g, ignore_index)
 
 
