@@ -134,7 +134,7 @@ def _optional_tensor(x):
 def _tensor_sequence(xs):
     if isinstance(xs, Tensor):  # Paddle accepts a stacked Tensor where a list is expected
         return list(xs._t.unbind(0))
-    return [to_torch(v) for v in xs]
+    return [v._t if type(v) is Tensor else to_torch(v) for v in xs]
 
 
 def _scalar_or_tensor(x):

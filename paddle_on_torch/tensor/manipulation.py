@@ -43,8 +43,9 @@ def _check_index_dtype(index, api):
 
 
 def _same_dtypes(xs, api):
-    for i, v in enumerate(xs[1:], 1):
-        if v.dtype != xs[0].dtype:
+    d = xs[0].dtype
+    for i, v in enumerate(xs):
+        if v.dtype is not d:
             raise ValueError(f"(InvalidArgument) The data_type of input tensor in list isn't consistent, the first "
                              f"tensor is {_dtypes.dtype_name(xs[0].dtype)}, but {i}th tensor is "
                              f"{_dtypes.dtype_name(v.dtype)}.")
@@ -182,7 +183,7 @@ def concat(x: TensorSequence, axis=0, name=None, *, out=None):
         raise ValueError("(InvalidArgument) concat(): argument 'x' (position 0) must be list of Tensors, but got "
                          "empty list")
     _same_dtypes(x, "concat")
-    return torch.cat(x, dim=_int(axis))
+    return torch.cat(x, axis if type(axis) is int else _int(axis))
 
 
 cat = concat
