@@ -18,6 +18,7 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 
 from ..._errors import translate
 from ..._normalize import to_torch, wrap
+from ...ops import rnn as _rnn_ops
 from ...framework import dtype as _dtypes
 from ...tensor.tensor import Tensor
 from .. import initializer as I
@@ -368,11 +369,16 @@ class RNNBase(LayerList):
         return [p._t for p in d["_weights"]]
 
     def _fused(self, x, states, sequence_length):
+        weights = self._fused_weights()
+        batch_first = not self.time_major
+        if self._whole_sequence_kernel(x, states, weights):
+            lengths = None if sequence_length is None else to_torch(sequence_length).to("cpu", torch.int64)
+            res = _rnn_ops.rnn(_rnn_ops.MODES[self.mode], x, states[0], states[1] if self.mode == "LSTM" else None,
+                               weights, self.num_layers, self.num_directions == 2, batch_first, lengths)
+            return res[0], res[1:]
         fn = _FUSED[self.mode]
         hx = tuple(states) if self.mode == "LSTM" else states[0]
-        args = (self._fused_weights(), True, self.num_layers, float(self.dropout), self.training,
-                self.num_directions == 2)
-        batch_first = not self.time_major
+        args = (weights, True, self.num_layers, float(self.dropout), self.training, self.num_directions == 2)
         if sequence_length is None:
             res = fn(x, hx, *args, batch_first)
             return res[0], res[1:]
@@ -384,6 +390,18 @@ class RNNBase(LayerList):
         out, _ = pad_packed_sequence(PackedSequence(res[0], packed.batch_sizes, order, packed.unsorted_indices),
                                      batch_first=batch_first, total_length=x.shape[1 if batch_first else 0])
         return out, tuple(h.index_select(1, packed.unsorted_indices) for h in res[1:])
+
+    def _whole_sequence_kernel(self, x, states, weights):
+        """Whether to run paddle_on_torch.ops.rnn's C++ kernel (all layers and directions in one call, one
+        autograd node): eager CPU float32 / float64 with every tensor of x's dtype.  Dropout between layers
+        is not in the kernel, so a training net with dropout keeps torch's RNN op, as do empty inputs."""
+        if not _rnn_ops.usable(x) or 0 in x.shape[:2]:
+            return False
+        if self.dropout > 0 and self.training and self.num_layers > 1:
+            return False
+        dt = x.dtype
+        return all(type(t) is torch.Tensor and t.dtype == dt and t.device.type == "cpu" for t in states) and \
+            all(w.dtype == dt for w in weights)
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         x = to_torch(inputs)

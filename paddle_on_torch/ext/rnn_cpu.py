@@ -1,0 +1,416 @@
+"""C++ CPU kernel for whole-sequence LSTM / GRU / SimpleRNN (paddle_on_torch.ops.rnn), built on first use.
+
+torch's CPU RNN (`_VF.lstm` / `gru`) runs every time step as a handful of ATen ops, each through the
+dispatcher, and its backward is autograd through those per-step ops: at the model sizes of a tagger
+(batch 3, hidden 24) the op overhead is the whole cost.  This kernel runs all layers and directions in
+one call:
+  * forward, per layer and direction: one GEMM for the input projection of all time steps
+    (x @ W_ih^T), then per step one GEMM h_prev @ W_hh^T and one vectorised pass that adds the biases,
+    applies the gate non-linearities and writes the new state, the output and what backward needs;
+  * backward: the reverse recurrence with the gate gradients fused in one pass per step and one
+    GEMM (dgates @ W_hh) for the state gradient, then batched GEMMs over all steps for dW_ih, dW_hh and
+    the input gradient, and column sums for the biases.
+GEMMs call the BLAS that libtorch links (MKL / OpenBLAS sgemm_ / dgemm_) directly, without the
+dispatcher; where libtorch exports no such symbol they go through ATen's mm.
+
+Layout: rows are (time, batch) pairs in the input's own order (time-major: t * B + b, batch-first:
+b * T + t), so neither layout is transposed.  Per layer and direction it keeps, for backward:
+  HP [rows, H]   the hidden state entering each step (h0 for the first step);
+  CP [rows, H]   LSTM only: the cell state entering each step;
+  ACT [rows, W]  gate activations: LSTM i, f, c~, o (4H); GRU r, z, c~ and W_hh h + b_hh of the
+                 candidate (4H); SimpleRNN the new state (H).
+Semantics are Paddle's fused `rnn` kernel (and torch's on packed sequences): with sequence lengths,
+step t of row b runs only while t < len[b], the state is held otherwise, outputs at padded steps are
+0, the reverse direction starts at each row's last valid step, and final states are the states
+after each row's last valid step.
+"""
+
+SOURCE = r"""
+#include <torch/extension.h>
+#include <ATen/Parallel.h>
+#include <ATen/cpu/vec/vec.h>
+#include <ATen/cpu/vec/functional.h>
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+using at::Tensor;
+using at::vec::Vectorized;
+
+enum Mode { LSTM = 0, GRU = 1, RNN_TANH = 2, RNN_RELU = 3 };
+
+static int64_t n_gates(int64_t mode) { return mode == LSTM ? 4 : mode == GRU ? 3 : 1; }
+static int64_t act_width(int64_t mode, int64_t H) { return mode == RNN_TANH || mode == RNN_RELU ? H : 4 * H; }
+
+// The Fortran BLAS that libtorch links (MKL / OpenBLAS export sgemm_ / dgemm_, LP64): called directly, a
+// small GEMM costs well under a microsecond, against several through the dispatcher (at::mm_out).  ATen's
+// own cpublas::gemm would do, but libtorch does not export it.  Weak: a libtorch without them makes these
+// null and the GEMMs go through ATen instead.
+extern "C" {
+void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*, const float*, const int*,
+            const float*, const int*, const float*, float*, const int*) __attribute__((weak));
+void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*, const double*, const int*,
+            const double*, const int*, const double*, double*, const int*) __attribute__((weak));
+}
+static bool direct_blas = sgemm_ != nullptr && dgemm_ != nullptr;
+
+static bool fits_int(int64_t v) { return v <= std::numeric_limits<int>::max(); }
+
+template <typename T>
+static void mm_aten(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t lda,
+                    const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  auto opt = at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value);
+  auto view = [&](const T* p, int64_t r, int64_t c, int64_t ld, bool t) {
+    Tensor v = at::from_blob(const_cast<T*>(p), {t ? c : r, t ? r : c}, {ld, 1}, opt);
+    return t ? v.t() : v;
+  };
+  Tensor c = at::from_blob(C, {M, N}, {ldc, 1}, opt);
+  if (beta == T(0)) at::mm_out(c, view(A, M, K, lda, ta), view(B, K, N, ldb, tb));
+  else c.addmm_(view(A, M, K, lda, ta), view(B, K, N, ldb, tb), beta, alpha);
+  if (beta == T(0) && alpha != T(1)) c.mul_(alpha);
+}
+
+// row-major C[M, N] = alpha * op(A) @ op(B) + beta * C, through the column-major BLAS (C^T = op(B)^T op(A)^T)
+template <typename T>
+static void mm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t lda, const T* B,
+               int64_t ldb, T beta, T* C, int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  if (!direct_blas || !fits_int(M) || !fits_int(N) || !fits_int(K) || !fits_int(lda) || !fits_int(ldb) ||
+      !fits_int(ldc)) {
+    mm_aten<T>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  const char tA = tb ? 'T' : 'N', tB = ta ? 'T' : 'N';
+  const int m = (int)N, n = (int)M, k = (int)K, la = (int)ldb, lb = (int)lda, lc = (int)ldc;
+  if constexpr (std::is_same_v<T, float>) sgemm_(&tA, &tB, &m, &n, &k, &alpha, B, &la, A, &lb, &beta, C, &lc);
+  else dgemm_(&tA, &tB, &m, &n, &k, &alpha, B, &la, A, &lb, &beta, C, &lc);
+}
+
+// tests run the ATen GEMM path too
+void set_direct_blas(bool on) { direct_blas = on && sgemm_ != nullptr && dgemm_ != nullptr; }
+bool get_direct_blas() { return direct_blas; }
+
+template <typename T>
+static inline Vectorized<T> sigm(const Vectorized<T>& x) {
+  const Vectorized<T> one(T(1));
+  return one / (one + x.neg().exp());
+}
+
+// the loops below walk a row of H in vector chunks; the last chunk loads/stores `n` < VS lanes
+#define CHUNKS(H) for (int64_t j = 0, n = std::min<int64_t>(VS, H); j < H; j += VS, n = std::min<int64_t>(VS, H - j))
+
+struct Geometry {
+  int64_t T, B, rows, ts, bs;  // time and batch strides in rows
+  const int64_t* len;          // [B] or nullptr
+  bool valid(int64_t t, int64_t b) const { return len == nullptr || t < len[b]; }
+  int64_t row(int64_t t, int64_t b) const { return t * ts + b * bs; }
+};
+
+// one layer, one direction, forward.  X [rows, I]; writes Y[:, d*H:(d+1)*H] (ld ldy), hN / cN [B, H],
+// HP / CP / ACT as described in rnn_cpu.py.
+template <typename T>
+static void layer_fwd(int64_t mode, const Geometry& g, bool reverse, const T* X, int64_t I, const T* Wih, const T* Whh,
+                      const T* bih, const T* bhh, int64_t H, const T* h0, const T* c0, T* Y, int64_t ldy, T* hN,
+                      T* cN, T* HP, T* CP, T* ACT, T* S) {
+  using Vec = Vectorized<T>;
+  constexpr int64_t VS = Vec::size();
+  const int64_t G = n_gates(mode) * H, W = act_width(mode, H), B = g.B, T_ = g.T;
+  // input projection of every step at once; ACT holds it until the step turns it into activations
+  mm<T>(false, true, g.rows, G, I, T(1), X, I, Wih, I, T(0), ACT, W);
+  const Vec zero(T(0)), one(T(1));
+  for (int64_t k = 0; k < T_; ++k) {
+    const int64_t t = reverse ? T_ - 1 - k : k;
+    const int64_t tn = reverse ? t - 1 : t + 1;  // the step the new state feeds
+    const bool last = k == T_ - 1;
+    if (k == 0) {
+      for (int64_t b = 0; b < B; ++b) {
+        std::memcpy(HP + g.row(t, b) * H, h0 + b * H, H * sizeof(T));
+        if (mode == LSTM) std::memcpy(CP + g.row(t, b) * H, c0 + b * H, H * sizeof(T));
+      }
+    }
+    const T* hp0 = HP + g.row(t, 0) * H;
+    mm<T>(false, true, B, G, H, T(1), hp0, g.bs * H, Whh, H, T(0), S, G);
+    at::parallel_for(0, B, std::max<int64_t>(1, 16384 / std::max<int64_t>(W, 1)), [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t r = g.row(t, b);
+      const T* hp = HP + r * H;
+      T* hn = last ? hN + b * H : HP + g.row(tn, b) * H;
+      T* y = Y + r * ldy;
+      if (!g.valid(t, b)) {  // past this row's length: hold the state, output 0
+        std::memcpy(hn, hp, H * sizeof(T));
+        if (mode == LSTM) std::memcpy(last ? cN + b * H : CP + g.row(tn, b) * H, CP + r * H, H * sizeof(T));
+        std::fill(y, y + H, T(0));
+        continue;
+      }
+      T* a = ACT + r * W;
+      const T* s = S + b * G;
+      if (mode == LSTM) {
+        const T* cp = CP + r * H;
+        T* cn = last ? cN + b * H : CP + g.row(tn, b) * H;
+        CHUNKS(H) {
+          auto pre = [&](int64_t q) {
+            return Vec::loadu(a + q * H + j, n) + Vec::loadu(s + q * H + j, n) + Vec::loadu(bih + q * H + j, n) +
+                   Vec::loadu(bhh + q * H + j, n);
+          };
+          const Vec i = sigm(pre(0)), f = sigm(pre(1)), c_ = pre(2).tanh(), o = sigm(pre(3));
+          const Vec c = f * Vec::loadu(cp + j, n) + i * c_;
+          const Vec h = o * c.tanh();
+          i.store(a + j, n); f.store(a + H + j, n); c_.store(a + 2 * H + j, n); o.store(a + 3 * H + j, n);
+          c.store(cn + j, n); h.store(hn + j, n); h.store(y + j, n);
+        }
+      } else if (mode == GRU) {
+        CHUNKS(H) {
+          const Vec r_ = sigm(Vec::loadu(a + j, n) + Vec::loadu(bih + j, n) + Vec::loadu(s + j, n) +
+                              Vec::loadu(bhh + j, n));
+          const Vec z = sigm(Vec::loadu(a + H + j, n) + Vec::loadu(bih + H + j, n) + Vec::loadu(s + H + j, n) +
+                             Vec::loadu(bhh + H + j, n));
+          const Vec hc = Vec::loadu(s + 2 * H + j, n) + Vec::loadu(bhh + 2 * H + j, n);
+          const Vec c = (Vec::loadu(a + 2 * H + j, n) + Vec::loadu(bih + 2 * H + j, n) + r_ * hc).tanh();
+          const Vec h = (Vec::loadu(hp + j, n) - c) * z + c;  // Paddle: z * h_prev + (1 - z) * c
+          r_.store(a + j, n); z.store(a + H + j, n); c.store(a + 2 * H + j, n); hc.store(a + 3 * H + j, n);
+          h.store(hn + j, n); h.store(y + j, n);
+        }
+      } else {
+        CHUNKS(H) {
+          const Vec p = Vec::loadu(a + j, n) + Vec::loadu(s + j, n) + Vec::loadu(bih + j, n) + Vec::loadu(bhh + j, n);
+          const Vec h = mode == RNN_TANH ? p.tanh() : at::vec::maximum(p, zero);
+          h.store(a + j, n); h.store(hn + j, n); h.store(y + j, n);
+        }
+      }
+    }
+    });
+  }
+  (void)one;
+}
+
+// one layer, one direction, backward.  dY [rows, *] (ld ldy, may be null), dhN / dcN [B, H] (may be null).
+// Writes dGx / dGh [rows, G] (gate gradients w.r.t. the x- and h-projections; the same buffer except for
+// GRU), dh0 / dc0 [B, H].  dh / dh2 / dc are [B, H] scratch.
+template <typename T>
+static void layer_bwd(int64_t mode, const Geometry& g, bool reverse, const T* Whh, int64_t H, const T* HP,
+                      const T* CP, const T* ACT, const T* dY, int64_t ldy, const T* dhN, const T* dcN, T* dGx, T* dGh,
+                      T* dh0, T* dc0, T* dh, T* dh2, T* dc) {
+  using Vec = Vectorized<T>;
+  constexpr int64_t VS = Vec::size();
+  const int64_t G = n_gates(mode) * H, W = act_width(mode, H), B = g.B, T_ = g.T;
+  const Vec one(T(1)), zero(T(0));
+  if (dhN) std::memcpy(dh, dhN, B * H * sizeof(T)); else std::fill(dh, dh + B * H, T(0));
+  if (mode == LSTM) { if (dcN) std::memcpy(dc, dcN, B * H * sizeof(T)); else std::fill(dc, dc + B * H, T(0)); }
+  for (int64_t k = T_ - 1; k >= 0; --k) {
+    const int64_t t = reverse ? T_ - 1 - k : k;
+    at::parallel_for(0, B, std::max<int64_t>(1, 16384 / std::max<int64_t>(W, 1)), [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t r = g.row(t, b);
+      T* gx = dGx + r * G;
+      T* gh = dGh + r * G;
+      T* dhb = dh + b * H;
+      T* dnext = dh2 + b * H;  // the part of dh_prev that does not go through W_hh
+      if (!g.valid(t, b)) {
+        std::fill(gx, gx + G, T(0));
+        if (gh != gx) std::fill(gh, gh + G, T(0));
+        std::memcpy(dnext, dhb, H * sizeof(T));
+        continue;
+      }
+      const T* a = ACT + r * W;
+      const T* dy = dY ? dY + r * ldy : nullptr;
+      auto grad_h = [&](int64_t j, int64_t n) {
+        Vec v = Vec::loadu(dhb + j, n);
+        return dy ? v + Vec::loadu(dy + j, n) : v;
+      };
+      if (mode == LSTM) {
+        const T* cp = CP + r * H;
+        T* dcb = dc + b * H;
+        CHUNKS(H) {
+          const Vec i = Vec::loadu(a + j, n), f = Vec::loadu(a + H + j, n), c_ = Vec::loadu(a + 2 * H + j, n),
+                    o = Vec::loadu(a + 3 * H + j, n), cprev = Vec::loadu(cp + j, n);
+          const Vec tc = (f * cprev + i * c_).tanh();
+          const Vec dhv = grad_h(j, n);
+          const Vec dct = Vec::loadu(dcb + j, n) + dhv * o * (one - tc * tc);
+          (dct * c_ * i * (one - i)).store(gx + j, n);
+          (dct * cprev * f * (one - f)).store(gx + H + j, n);
+          (dct * i * (one - c_ * c_)).store(gx + 2 * H + j, n);
+          (dhv * tc * o * (one - o)).store(gx + 3 * H + j, n);
+          (dct * f).store(dcb + j, n);
+          zero.store(dnext + j, n);
+        }
+      } else if (mode == GRU) {
+        const T* hp = HP + r * H;
+        CHUNKS(H) {
+          const Vec r_ = Vec::loadu(a + j, n), z = Vec::loadu(a + H + j, n), c = Vec::loadu(a + 2 * H + j, n),
+                    hc = Vec::loadu(a + 3 * H + j, n);
+          const Vec dhv = grad_h(j, n);
+          const Vec dcp = dhv * (one - z) * (one - c * c);  // through the candidate's tanh
+          const Vec dzp = dhv * (Vec::loadu(hp + j, n) - c) * z * (one - z);
+          const Vec drp = dcp * hc * r_ * (one - r_);
+          drp.store(gx + j, n); drp.store(gh + j, n);
+          dzp.store(gx + H + j, n); dzp.store(gh + H + j, n);
+          dcp.store(gx + 2 * H + j, n); (dcp * r_).store(gh + 2 * H + j, n);
+          (dhv * z).store(dnext + j, n);
+        }
+      } else {
+        CHUNKS(H) {
+          const Vec h = Vec::loadu(a + j, n);
+          const Vec dhv = grad_h(j, n);
+          const Vec d = mode == RNN_TANH ? dhv * (one - h * h) : Vec::blendv(zero, dhv, h > zero);
+          d.store(gx + j, n);
+          zero.store(dnext + j, n);
+        }
+      }
+    }
+    });
+    // dh_prev = (direct part) + dgates_h @ W_hh
+    mm<T>(false, false, B, H, G, T(1), dGh + g.row(t, 0) * G, g.bs * G, Whh, H, T(1), dh2, H);
+    std::swap(dh, dh2);
+  }
+  std::memcpy(dh0, dh, B * H * sizeof(T));
+  if (mode == LSTM) std::memcpy(dc0, dc, B * H * sizeof(T));
+}
+
+template <typename T>
+static void col_sum(const T* A, int64_t rows, int64_t cols, T* out) {
+  using Vec = Vectorized<T>;
+  constexpr int64_t VS = Vec::size();
+  std::fill(out, out + cols, T(0));
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* a = A + r * cols;
+    CHUNKS(cols) { (Vec::loadu(out + j, n) + Vec::loadu(a + j, n)).store(out + j, n); }
+  }
+}
+
+static Geometry geometry(const Tensor& x, bool batch_first, const c10::optional<Tensor>& lengths) {
+  Geometry g;
+  g.B = x.size(batch_first ? 0 : 1);
+  g.T = x.size(batch_first ? 1 : 0);
+  g.rows = g.T * g.B;
+  g.ts = batch_first ? 1 : g.B;
+  g.bs = batch_first ? g.T : 1;
+  g.len = nullptr;
+  if (lengths.has_value() && lengths->defined()) {
+    TORCH_CHECK(lengths->scalar_type() == at::kLong && lengths->is_contiguous() && lengths->numel() == g.B,
+                "rnn: sequence_length must be int64 [batch]");
+    const int64_t* l = lengths->data_ptr<int64_t>();
+    for (int64_t b = 0; b < g.B; ++b)
+      TORCH_CHECK_VALUE(l[b] >= 0 && l[b] <= g.T, "sequence_length[", b, "] = ", l[b],
+                        " is out of the range [0, ", g.T, "] of the time steps");
+    g.len = l;
+  }
+  return g;
+}
+
+// -> [y, hN, cN (undefined unless LSTM), then (HP, CP, ACT) per layer and direction, then the outputs of
+//     the layers below the top one]; the saved part only when need_saved
+std::vector<Tensor> rnn_fwd(int64_t mode, const Tensor& x_, const Tensor& h0_, const c10::optional<Tensor>& c0_,
+                            std::vector<Tensor> weights, int64_t num_layers, bool bidir, bool batch_first,
+                            const c10::optional<Tensor>& lengths, bool need_saved) {
+  const Tensor x = x_.contiguous(), h0 = h0_.contiguous();
+  const Tensor c0 = mode == LSTM ? c0_.value().contiguous() : Tensor();
+  for (auto& w : weights) w = w.contiguous();
+  const int64_t D = bidir ? 2 : 1, H = h0.size(2);
+  const Geometry g = geometry(x, batch_first, lengths);
+  TORCH_CHECK((int64_t)weights.size() == 4 * num_layers * D, "rnn: expected 4 weights per layer and direction");
+  TORCH_CHECK(h0.size(0) == num_layers * D && h0.size(1) == g.B, "rnn: initial state has the wrong shape");
+  auto opt = x.options();
+  Tensor hN = at::empty({num_layers * D, g.B, H}, opt);
+  Tensor cN = mode == LSTM ? at::empty({num_layers * D, g.B, H}, opt) : Tensor();
+  std::vector<Tensor> saved;
+  const int64_t W = act_width(mode, H), G = n_gates(mode) * H;
+  Tensor S = at::empty({g.B, G}, opt);
+  Tensor in = x;
+  Tensor y;
+  std::vector<Tensor> outs;
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "rnn_fwd", [&] {
+    for (int64_t l = 0; l < num_layers; ++l) {
+      const int64_t I = in.size(2);
+      Tensor Y = at::empty({g.rows, D * H}, opt);
+      for (int64_t d = 0; d < D; ++d) {
+        const int64_t ld = l * D + d;
+        Tensor HP = at::empty({g.rows, H}, opt);
+        Tensor CP = at::empty({mode == LSTM ? g.rows : 0, H}, opt);  // a defined tensor: it travels in a list
+        Tensor ACT = at::empty({g.rows, W}, opt);
+        TORCH_CHECK(weights[4 * ld].size(1) == I, "rnn: weight_ih of layer ", l, " expects input size ",
+                    weights[4 * ld].size(1), " but got ", I);
+        layer_fwd<scalar_t>(mode, g, d == 1, in.data_ptr<scalar_t>(), I, weights[4 * ld].data_ptr<scalar_t>(),
+                            weights[4 * ld + 1].data_ptr<scalar_t>(), weights[4 * ld + 2].data_ptr<scalar_t>(),
+                            weights[4 * ld + 3].data_ptr<scalar_t>(), H, h0[ld].data_ptr<scalar_t>(),
+                            mode == LSTM ? c0[ld].data_ptr<scalar_t>() : nullptr, Y.data_ptr<scalar_t>() + d * H,
+                            D * H, hN[ld].data_ptr<scalar_t>(), mode == LSTM ? cN[ld].data_ptr<scalar_t>() : nullptr,
+                            HP.data_ptr<scalar_t>(), mode == LSTM ? CP.data_ptr<scalar_t>() : nullptr,
+                            ACT.data_ptr<scalar_t>(), S.data_ptr<scalar_t>());
+        if (need_saved) { saved.push_back(HP); saved.push_back(CP); saved.push_back(ACT); }
+      }
+      in = batch_first ? Y.view({g.B, g.T, D * H}) : Y.view({g.T, g.B, D * H});
+      if (need_saved && l + 1 < num_layers) outs.push_back(in);
+    }
+  });
+  std::vector<Tensor> res{in, hN, cN};
+  res.insert(res.end(), saved.begin(), saved.end());
+  res.insert(res.end(), outs.begin(), outs.end());
+  return res;
+}
+
+// -> [dx, dh0, dc0 (undefined unless LSTM), then dW_ih, dW_hh, db_ih, db_hh per layer and direction]
+std::vector<Tensor> rnn_bwd(int64_t mode, const Tensor& x_, std::vector<Tensor> weights, int64_t num_layers, bool bidir,
+                            bool batch_first, const c10::optional<Tensor>& lengths, const std::vector<Tensor>& saved,
+                            const c10::optional<Tensor>& dy_, const c10::optional<Tensor>& dhN_,
+                            const c10::optional<Tensor>& dcN_) {
+  const Tensor x = x_.contiguous();
+  for (auto& w : weights) w = w.contiguous();
+  const int64_t D = bidir ? 2 : 1, H = weights[1].size(1);
+  const Geometry g = geometry(x, batch_first, lengths);
+  const int64_t G = n_gates(mode) * H;
+  auto opt = x.options();
+  auto get = [](const c10::optional<Tensor>& t) { return t.has_value() && t->defined() ? t->contiguous() : Tensor(); };
+  Tensor dY = get(dy_), dhN = get(dhN_), dcN = get(dcN_);
+  Tensor dh0 = at::empty({num_layers * D, g.B, H}, opt);
+  Tensor dc0 = mode == LSTM ? at::empty({num_layers * D, g.B, H}, opt) : Tensor();
+  std::vector<Tensor> dW(4 * num_layers * D);
+  Tensor dGx = at::empty({g.rows, G}, opt);
+  Tensor dGh = mode == GRU ? at::empty({g.rows, G}, opt) : dGx;
+  Tensor scratch = at::empty({3, g.B, H}, opt);
+  const int64_t n_saved_states = 3 * num_layers * D;
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "rnn_bwd", [&] {
+    for (int64_t l = num_layers - 1; l >= 0; --l) {
+      const Tensor in = l == 0 ? x : saved[n_saved_states + l - 1];
+      const int64_t I = in.size(2);
+      Tensor dX = at::empty({g.rows, I}, opt);
+      for (int64_t d = 0; d < D; ++d) {
+        const int64_t ld = l * D + d;
+        const Tensor &HP = saved[3 * ld], &CP = saved[3 * ld + 1], &ACT = saved[3 * ld + 2];
+        const Tensor &Wih = weights[4 * ld], &Whh = weights[4 * ld + 1];
+        layer_bwd<scalar_t>(mode, g, d == 1, Whh.data_ptr<scalar_t>(), H, HP.data_ptr<scalar_t>(),
+                            mode == LSTM ? CP.data_ptr<scalar_t>() : nullptr, ACT.data_ptr<scalar_t>(),
+                            dY.defined() ? dY.data_ptr<scalar_t>() + d * H : nullptr, D * H,
+                            dhN.defined() ? dhN[ld].data_ptr<scalar_t>() : nullptr,
+                            dcN.defined() ? dcN[ld].data_ptr<scalar_t>() : nullptr, dGx.data_ptr<scalar_t>(),
+                            dGh.data_ptr<scalar_t>(), dh0[ld].data_ptr<scalar_t>(),
+                            mode == LSTM ? dc0[ld].data_ptr<scalar_t>() : nullptr, scratch[0].data_ptr<scalar_t>(),
+                            scratch[1].data_ptr<scalar_t>(), scratch[2].data_ptr<scalar_t>());
+        Tensor dWih = at::empty_like(Wih), dWhh = at::empty_like(Whh);
+        Tensor dbih = at::empty({G}, opt), dbhh = at::empty({G}, opt);
+        const scalar_t* gx = dGx.data_ptr<scalar_t>();
+        const scalar_t* gh = dGh.data_ptr<scalar_t>();
+        mm<scalar_t>(true, false, G, I, g.rows, 1, gx, G, in.data_ptr<scalar_t>(), I, 0, dWih.data_ptr<scalar_t>(), I);
+        mm<scalar_t>(true, false, G, H, g.rows, 1, gh, G, HP.data_ptr<scalar_t>(), H, 0, dWhh.data_ptr<scalar_t>(), H);
+        col_sum<scalar_t>(gx, g.rows, G, dbih.data_ptr<scalar_t>());
+        if (mode == GRU) col_sum<scalar_t>(gh, g.rows, G, dbhh.data_ptr<scalar_t>()); else dbhh.copy_(dbih);
+        mm<scalar_t>(false, false, g.rows, I, G, 1, gx, G, Wih.data_ptr<scalar_t>(), I, d == 0 ? 0 : 1,
+                     dX.data_ptr<scalar_t>(), I);
+        dW[4 * ld] = dWih; dW[4 * ld + 1] = dWhh; dW[4 * ld + 2] = dbih; dW[4 * ld + 3] = dbhh;
+      }
+      dY = dX;  // the gradient of the layer below's output
+    }
+  });
+  std::vector<Tensor> res{batch_first ? dY.view({g.B, g.T, -1}) : dY.view({g.T, g.B, -1}), dh0, dc0};
+  res.insert(res.end(), dW.begin(), dW.end());
+  return res;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("rnn_fwd", &rnn_fwd);
+  m.def("rnn_bwd", &rnn_bwd);
+  m.def("set_direct_blas", &set_direct_blas);
+  m.def("get_direct_blas", &get_direct_blas);
+}
+"""

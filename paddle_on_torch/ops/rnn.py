@@ -1,0 +1,110 @@
+"""Whole-sequence LSTM / GRU / SimpleRNN on the CPU: the C++ kernel of paddle_on_torch/ext/rnn_cpu.py.
+
+`rnn(mode, x, states, weights, ...)` runs every layer and direction in one kernel call and, when
+gradients are needed, one autograd node whose backward is one more kernel call.  `usable(x)` says
+whether a call can take this path: plain eager CPU float32 / float64 tensors, no tracing, compiling,
+fake or functorch mode (those keep torch's own `_VF` RNN ops, which they understand), the kernel
+built, and PADDLE_ON_TORCH_KERNELS not forcing the reference compositions.  Dropout between layers is
+not in the kernel: the caller keeps torch's path for it.
+"""
+import os
+import threading
+import warnings
+
+import torch
+from torch.autograd.function import once_differentiable
+
+from .. import ext as _ext
+from . import fused as _f
+
+MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
+_DTYPES = (torch.float32, torch.float64)
+_lock = threading.Lock()
+_module = None
+_failed = False
+
+
+def kernel():
+    """The compiled rnn_cpu module, or None (with one warning) when it cannot be built here.  Built like
+    the fused kernels (paddle_on_torch.ext: cached by source, flags, torch and CPU capability)."""
+    global _module, _failed
+    if _module is not None or _failed:
+        return _module
+    with _lock:
+        if _module is None and not _failed:
+            try:
+                _module = _build()
+            except Exception as e:  # no compiler, no ninja, headers missing, ...
+                _failed = True
+                msg = str(e).strip().splitlines()
+                warnings.warn("paddle_on_torch: C++ RNN kernel unavailable, the RNN layers use torch's "
+                              f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
+    return _module
+
+
+def _build():
+    from ..ext.rnn_cpu import SOURCE
+
+    flags = _ext._flags(_ext._capability())
+    key = _ext._key(SOURCE, flags)
+    name = f"pot_rnn_cpu_{key}"
+    build_dir = os.path.join(_ext.cache_root(), key)
+    os.makedirs(build_dir, exist_ok=True)
+    mod = _ext._import_built(name, build_dir)
+    if mod is None:
+        from torch.utils import cpp_extension
+
+        src = os.path.join(build_dir, "rnn_cpu.cpp")
+        if not os.path.exists(src):
+            tmp = f"{src}.{os.getpid()}"
+            with open(tmp, "w") as f:
+                f.write(SOURCE)
+            os.replace(tmp, src)
+        mod = cpp_extension.load(name=name, sources=[src], build_directory=build_dir, extra_cflags=flags,
+                                 extra_ldflags=["-fopenmp"])
+    return mod
+
+
+def usable(x):
+    """True when an RNN over input `x` can run on the C++ kernel (see the module docstring)."""
+    if type(x) is not torch.Tensor or x.device.type != "cpu" or x.dtype not in _DTYPES:
+        return False
+    if (_f._forced or _f._env) == "reference":
+        return False
+    if torch.compiler.is_compiling() or _f._dispatch_mode() is not None or _f._functorch_active():
+        return False
+    return (_module or kernel()) is not None
+
+
+class _RNNFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, mode, num_layers, bidir, batch_first, lengths, x, h0, c0, *weights):
+        res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidir, batch_first, lengths, True)
+        ctx.mode, ctx.layout, ctx.lengths, ctx.saved = mode, (num_layers, bidir, batch_first), lengths, res[3:]
+        ctx.save_for_backward(x, *weights)
+        if mode == 0:
+            return res[0], res[1], res[2]
+        return res[0], res[1]
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, dy, dh, dc=None):
+        x, *weights = ctx.saved_tensors
+        num_layers, bidir, batch_first = ctx.layout
+        g = _module.rnn_bwd(ctx.mode, x, weights, num_layers, bidir, batch_first, ctx.lengths, ctx.saved, dy, dh, dc)
+        return (None, None, None, None, None, g[0], g[1], g[2], *g[3:])
+
+
+def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths=None):
+    """(y, h_n[, c_n]) of a `mode` RNN (MODES) over x ([B, T, I] when batch_first, else [T, B, I]);
+    h0 / c0 / h_n / c_n are [num_layers * directions, B, H]; `weights` per layer and direction
+    (w_ih, w_hh, b_ih, b_hh) in Paddle's (and torch's) layout; `lengths` an int64 [B] CPU tensor or None.
+    Call only where usable(x)."""
+    if torch.is_grad_enabled() and (x.requires_grad or h0.requires_grad or (c0 is not None and c0.requires_grad)
+                                    or any(w.requires_grad for w in weights)):
+        return _RNNFn.apply(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, *weights)
+    res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
+    return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])
+
+
+__all__ = ["MODES", "kernel", "usable", "rnn"]
