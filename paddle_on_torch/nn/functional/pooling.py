@@ -63,6 +63,11 @@ def _max_pool(n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_f
 
 
 def _avg_pool(n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, api):
+    if (type(kernel_size) is int and (stride is None or type(stride) is int and stride > 0)
+            and type(padding) is int and 0 <= 2 * padding <= kernel_size > 0 and divisor_override is None
+            and x.dim() == n + 2 and data_format == L._LAYOUTS[n][0]):
+        # AvgPool2D(k, s, p) on channel-first input: torch's op as it is (count_include_pad = not exclusive)
+        return _AVG[n](x, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode, not exclusive)
     last, xt, k, s, pairs = _prepare(n, x, kernel_size, stride, padding, data_format, api)
     if divisor_override is not None or not exclusive:
         # non-exclusive: Paddle divides by the window clipped to the padded input, as torch's count_include_pad
@@ -143,6 +148,8 @@ def lp_pool2d(x: TensorLike, norm_type, kernel_size, stride=None, padding=0, cei
 
 # ---------------------------------------------------------------- adaptive
 def _out_size(n, output_size, xt):
+    if type(output_size) is int:
+        return [output_size] * n
     if hasattr(output_size, "_t"):
         output_size = output_size._t.tolist()
     if isinstance(output_size, (list, tuple)):
@@ -154,6 +161,8 @@ def _out_size(n, output_size, xt):
 
 
 def _adaptive(n, x, output_size, data_format, return_mask, is_max, api):
+    if not is_max and type(output_size) is int and x.dim() == n + 2 and data_format == L._LAYOUTS[n][0]:
+        return _AAVG[n](x, output_size)  # the global pooling of most classifiers
     last = L.channel_last(data_format, n)
     if x.dim() != n + 2:
         raise ValueError(f"The x should be a {n + 2}-D Tensor in {api}, but received x with shape {list(x.shape)}")
