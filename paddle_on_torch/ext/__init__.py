@@ -66,6 +66,34 @@ def _import_built(name, build_dir):
     return None
 
 
+def _build(stem, source, flags, verbose):
+    """Import the extension `stem` built from `source` with `flags`, building it first when the cache
+    has no build of this exact source, flags, torch and Python."""
+    from torch.utils import cpp_extension
+
+    key = _key(source, flags)
+    name = f"pot_{stem}_{key}"
+    build_dir = os.path.join(cache_root(), key)
+    os.makedirs(build_dir, exist_ok=True)
+    mod = _import_built(name, build_dir)
+    if mod is None:
+        src = os.path.join(build_dir, f"{stem}.cpp")
+        if not os.path.exists(src):
+            tmp = f"{src}.{os.getpid()}"
+            with open(tmp, "w") as f:
+                f.write(source)
+            os.replace(tmp, src)
+        mod = cpp_extension.load(name=name, sources=[src], build_directory=build_dir,
+                                 extra_cflags=flags, extra_ldflags=["-fopenmp"], verbose=verbose)
+    return mod
+
+
+def _warn_unavailable(what, fallback, e):
+    msg = str(e).strip().splitlines()
+    warnings.warn(f"paddle_on_torch: C++ {what} unavailable, using {fallback} "
+                  f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=4)
+
+
 def load(verbose=False):
     """The compiled `fused_cpu` module, or None when it cannot be built here."""
     global _module, _failed
@@ -76,32 +104,35 @@ def load(verbose=False):
             return _module
         from .fused_cpu import SOURCE
 
-        cap = _capability()
-        flags = _flags(cap)
-        key = _key(SOURCE, flags)
-        name = f"pot_fused_cpu_{key}"
-        build_dir = os.path.join(cache_root(), key)
         try:
-            os.makedirs(build_dir, exist_ok=True)
-            mod = _import_built(name, build_dir)
-            if mod is None:
-                from torch.utils import cpp_extension
-
-                src = os.path.join(build_dir, "fused_cpu.cpp")
-                if not os.path.exists(src):
-                    tmp = f"{src}.{os.getpid()}"
-                    with open(tmp, "w") as f:
-                        f.write(SOURCE)
-                    os.replace(tmp, src)
-                mod = cpp_extension.load(name=name, sources=[src], build_directory=build_dir,
-                                         extra_cflags=flags, extra_ldflags=["-fopenmp"], verbose=verbose)
-            _module = mod
+            _module = _build("fused_cpu", SOURCE, _flags(_capability()), verbose)
         except Exception as e:  # no compiler, no ninja, headers missing, ...
             _failed = True
-            msg = str(e).strip().splitlines()
-            warnings.warn("paddle_on_torch: C++ kernels unavailable, using the reference compositions "
-                          f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
+            _warn_unavailable("kernels", "the reference compositions", e)
         return _module
+
+
+_optim_module = None
+_optim_failed = False
+
+
+def load_optim(verbose=False):
+    """The compiled `optim_cpu` module (the Adam step), or None when it cannot be built here.  Built apart
+    from the fused kernels, without floating-point contraction (see optim_cpu.py)."""
+    global _optim_module, _optim_failed
+    if _optim_module is not None or _optim_failed:
+        return _optim_module
+    with _lock:
+        if _optim_module is not None or _optim_failed:
+            return _optim_module
+        from .optim_cpu import SOURCE
+
+        try:
+            _optim_module = _build("optim_cpu", SOURCE, _flags(_capability()) + ["-ffp-contract=off"], verbose)
+        except Exception as e:
+            _optim_failed = True
+            _warn_unavailable("optimizer kernel", "torch ops for the Adam step", e)
+        return _optim_module
 
 
 def empty_cache():

@@ -1,9 +1,11 @@
 """paddle.optimizer.Adam, with Paddle's bias correction folded into the step size and epsilon scaled by
 sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t))."""
+import os
 import warnings
 
 import torch
 
+from .. import ext as _ext
 from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["Adam"]
@@ -66,13 +68,20 @@ class _AdamCore:
         b2p.mul_(b2)
 
 
-    def _adam_group(self, targets, grads, lrs, opts):
+    def _adam_group(self, targets, grads, lrs, opts, decays=None):
         """_adam over many targets of one dtype: the same float32 operations, in the same order, as
-        _adam does for each one, run on flat state (FlatPack) or else with foreach ops.  The
-        per-parameter scalars (step size, epsilon * sqrt(1 - beta2^t)) are computed for all the
-        beta-power accumulators at once."""
+        _adam does for each one, run by the C++ kernel (one pass over memory), else on flat state
+        (FlatPack), else with foreach ops.  The per-parameter scalars (step size, epsilon *
+        sqrt(1 - beta2^t)) are computed for all the beta-power accumulators at once.  `decays`:
+        AdamW's factor 1 - lr * coeff per target (1.0: none), multiplied into the target first."""
         ps = [t._t for t in targets]
         b1, b2, eps = _k(ps[0], _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"]))
+        if self._adam_kernel(ps, targets, grads, lrs, decays, b1, b2, eps):
+            return
+        if decays is not None:
+            decayed = [(p, f) for p, f in zip(ps, decays) if f != 1.0]
+            if decayed:
+                torch._foreach_mul_([p for p, _ in decayed], [f for _, f in decayed])
         kinds = (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
         if self._amsgrad:
             kinds += (self._moment2_acc_max_str,)
@@ -119,6 +128,22 @@ class _AdamCore:
         torch._foreach_sub_(ps, upd)
         torch._foreach_mul_(b1p, b1)
         torch._foreach_mul_(b2p, b2)
+
+    def _adam_kernel(self, ps, targets, grads, lrs, decays, b1, b2, eps):
+        """The step by the C++ kernel (paddle_on_torch/ext/optim_cpu.py); False where it cannot run
+        (not CPU, no compiler, other dtypes or layouts, PADDLE_ON_TORCH_KERNELS=reference)."""
+        if ps[0].device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
+            return False
+        mod = _ext._optim_module or _ext.load_optim()
+        if mod is None:
+            return False
+        vmax = self._acc_list(self._moment2_acc_max_str, targets) if self._amsgrad else []
+        return mod.adam_step(ps, grads, self._acc_list(self._moment1_acc_str, targets),
+                             self._acc_list(self._moment2_acc_str, targets), vmax,
+                             self._acc_list(self._beta1_pow_acc_str, targets),
+                             self._acc_list(self._beta2_pow_acc_str, targets), lrs,
+                             decays if decays is not None else [1.0] * len(ps), b1, b2, _om(ps[0], b1),
+                             _om(ps[0], b2), eps)
 
 
 class Adam(_AdamCore, Optimizer):

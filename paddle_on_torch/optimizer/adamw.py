@@ -1,6 +1,5 @@
 """paddle.optimizer.AdamW: Adam with decoupled weight decay, param *= 1 - lr * lr_ratio * coeff, before
 the Adam step (which uses lr * lr_ratio)."""
-import torch
 
 from .adam import _AdamCore, _check_betas, _is_tensor
 from .optimizer import Optimizer, _k, _om
@@ -57,10 +56,10 @@ class AdamW(_AdamCore, Optimizer):
         if self._lr_ratio is not None:
             lrs = [lr * self._lr_ratio(p) for p, lr in zip(params, lrs)]
         coeff = _k(targets[0]._t, float(opts["weight_decay"]))
+        decays = None
         if coeff:
             fun = self._apply_decay_param_fun
-            decay = [(t._t, _om(t._t, _k(t._t, lr * coeff))) for p, t, lr in zip(params, targets, lrs)
-                     if fun is None or fun(p.name)]
-            if decay:
-                torch._foreach_mul_([d for d, _ in decay], [f for _, f in decay])
-        self._adam_group(targets, grads, lrs, opts)
+            t0 = targets[0]._t  # one dtype per group: the same rounding for all
+            decays = [_om(t0, _k(t0, lr * coeff)) if fun is None or fun(p.name) else 1.0
+                      for p, lr in zip(params, lrs)]
+        self._adam_group(targets, grads, lrs, opts, decays)
