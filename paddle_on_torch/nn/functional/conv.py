@@ -61,6 +61,10 @@ def _conv_transpose(n, x, weight, bias, stride, padding, output_padding, dilatio
     api = _NAMES[n] + "_transpose"
     last = L.channel_last(data_format, n)
     _check(x, weight, groups, n, last, api, transposed=True)
+    if (not last and type(padding) is int and padding >= 0 and not output_padding and output_size is None
+            and _ints(stride, n) and _ints(dilation, n)):
+        # what the ConvTranspose layers pass by default: torch takes it as it is
+        return _CONV_T[n](x, weight, bias, stride, padding, 0, groups, dilation)
     s, d = L.ntuple(stride, n, "stride"), L.ntuple(dilation, n, "dilation")
     k = list(weight.shape[2:])
     xt = L.to_channel_first(x, last)
