@@ -1,12 +1,13 @@
 """paddle.optimizer.Adam, with Paddle's bias correction folded into the step size and epsilon scaled by
-sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t))."""
+sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t)).  The square
+roots are correctly rounded on the CPU too (optimizer._sqrt), as in Paddle's kernels."""
 import os
 import warnings
 
 import torch
 
 from .. import ext as _ext
-from .optimizer import _HALF, Optimizer, _k, _om
+from .optimizer import _HALF, Optimizer, _k, _om, _sqrt
 
 __all__ = ["Adam"]
 
@@ -60,9 +61,9 @@ class _AdamCore:
             vmax = self._acc(self._moment2_acc_max_str, target)
             torch.maximum(vmax, m2, out=vmax)
             v = vmax
-        corr2 = torch.sqrt(1 - b2p)
+        corr2 = _sqrt(1 - b2p)
         step = (lr * corr2 / (1 - b1p)).to(p.dtype)
-        denom = torch.sqrt(v) + eps * corr2
+        denom = _sqrt(v) + eps * corr2
         p.sub_(step * (m1 / denom).to(p.dtype))
         b1p.mul_(b1)
         b2p.mul_(b2)
@@ -96,9 +97,9 @@ class _AdamCore:
             if self._amsgrad:
                 v = pack.flat[kinds[4]]
                 torch.maximum(v, m2, out=v)
-            corr2 = torch.sqrt(1 - pow2)
+            corr2 = _sqrt(1 - pow2)
             step = pack.expand(pack.per_param(lrs, pow1.dtype) * corr2 / (1 - pow1))
-            denom = torch.sqrt(v).add_(pack.expand(eps * corr2))
+            denom = _sqrt(v).add_(pack.expand(eps * corr2))
             pack.sub_from_params(torch.div(m1, denom).mul_(step))
             pow1.mul_(b1)
             pow2.mul_(b2)
@@ -118,10 +119,10 @@ class _AdamCore:
             v = self._acc_list(self._moment2_acc_max_str, targets)
             torch._foreach_maximum_(v, m2)
         pow1, pow2 = torch.cat(b1p), torch.cat(b2p)
-        corr2 = torch.sqrt(1 - pow2)
+        corr2 = _sqrt(1 - pow2)
         lr = lrs[0] if lrs.count(lrs[0]) == len(lrs) else torch.tensor(lrs, dtype=pow1.dtype)
         step = (lr * corr2 / (1 - pow1)).tolist()
-        denom = torch._foreach_sqrt(v)
+        denom = [_sqrt(t) for t in v] if v[0].device.type == "cpu" else torch._foreach_sqrt(v)
         torch._foreach_add_(denom, (eps * corr2).tolist())
         upd = torch._foreach_div(m1, denom)
         torch._foreach_mul_(upd, step)
