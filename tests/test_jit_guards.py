@@ -230,3 +230,49 @@ def test_forward_that_assigns_attributes_is_never_fast(paddle):
         m(paddle.randn([n, 3]))
         assert m.last == n
         assert m.forward._compiled.checked_at is None
+
+
+@pytest.mark.parametrize("how", ["rebind_other_shape", "static_optimizer_node", "assign_output"])
+def test_rebinding_a_parameter_tensor_follows_eager(paddle, how):
+    """Sharding, the planner and static mode's optimizer node rebind `p._t` behind the Layer; the next
+    call must check the guards in full (a graph traced for the old tensor would be wrong, or raise)."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+
+    from paddle_on_torch.nn.layer import layers
+    from paddle_on_torch.static.backward import _OptimizerStep
+
+    eager, static = _pair(paddle)
+    x = paddle.randn([2, 4])
+    _check(paddle, eager, static, x)
+    assert static.forward._compiled.checked_at == layers.MUTATIONS[0]  # fast before the change
+    code = static.forward._compiled.code
+    graphs = len(_debug_get_cache_entry_list(code))
+
+    def change(m):
+        w, b = m.fc2.weight, m.fc2.bias
+        if how == "rebind_other_shape":  # what sharding.py / planner.py do, with other metadata
+            w._t = torch.nn.Parameter(torch.full([8, 5], 0.5))
+            b._t = torch.nn.Parameter(torch.zeros([5]))
+        elif how == "static_optimizer_node":  # the scope's tensors (no requires_grad) take their place
+            opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=[w, b])
+            _OptimizerStep(opt, [w, b])([w._t.detach().clone(), b._t.detach().clone()],
+                                        [torch.ones_like(w._t), torch.ones_like(b._t)])
+        else:  # paddle.assign into a parameter (it requires grad) rebinds its tensor
+            paddle.assign(paddle.full([8, 3], -0.25), output=w)
+
+    _both(eager, static, change)
+    _check(paddle, eager, static, x)
+    assert len(_debug_get_cache_entry_list(code)) > graphs  # the old graph failed the full check
+    assert static.forward._compiled.checked_at == layers.MUTATIONS[0]  # and the fast path is back
+
+
+def test_recompile_of_the_same_function_prunes_its_new_entry(paddle):
+    """A recompile adds a cache entry whose guards over new sources (here the list's third item) must
+    stay in the pruned tree: a later fast call with another value there recompiles, not reuses."""
+    def scale(x, ks):
+        return x * sum(ks)
+
+    static = paddle.jit.to_static(scale, backend="eager")
+    x = paddle.ones([2])
+    for ks in ([1, 2], [1, 2], [1, 2, 3], [1, 2, 3], [1, 2, 5], [1, 2, 5], [1, 2]):
+        _same(static(x, ks), scale(x, ks))

@@ -11,9 +11,10 @@ Dynamo's mechanism for that is its "differentiating guards" (the tree its `skip_
 stance runs); the source set is chosen here, so what is skipped is exactly what the count covers.
 Measured figures: docs/jit.md.
 """
+import operator
+
 import torch
 from torch._C._dynamo.guards import DictGuardManager
-from torch._dynamo import convert_frame as _convert_frame
 from torch._dynamo import eval_frame as _eval_frame
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 from torch.utils._ordered_set import OrderedSet
@@ -31,13 +32,9 @@ def _children(node):
     return node.get_child_managers()
 
 
-def prune_guards(code):
-    """Point every cache entry of `code` at its guard tree without the guards below Layer objects.
-
-    Returns False when the code has no cache entry."""
-    entries = _debug_get_cache_entry_list(code)
-    if not entries:
-        return False
+def prune_guards(entries):
+    """Point every cache entry (of one code object) at its guard tree without the guards
+    below Layer objects."""
     chosen = OrderedSet()
 
     def walk(node, under_layer):
@@ -57,12 +54,15 @@ def prune_guards(code):
         gm = e.guard_manager
         gm.diff_guard_sources = OrderedSet(chosen)
         gm.populate_diff_guard_manager()
-    return True
 
 
-def has_graph_breaks(code):
+def has_graph_breaks(entries):
     # dynamo goes on after a graph break in generated resume functions, whose guards are not pruned here
-    return any(n.startswith("__resume_at") for e in _debug_get_cache_entry_list(code) for n in e.code.co_names)
+    return any(n.startswith("__resume_at") for e in entries for n in e.code.co_names)
+
+
+def _same_entries(a, b):
+    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 class CompiledEntry:
@@ -72,12 +72,13 @@ class CompiledEntry:
         self.code = fn.__code__
         self.compiled = torch.compile(fn, backend=backend, fullgraph=fullgraph)
         self.checked_at = None  # layers.MUTATIONS at the last call checked in full, or None
-        self.frames_seen = -1  # dynamo's frame counter when the guards were last pruned
+        # the cache entries whose guards were last pruned: a compile adds one (a recompile of the same
+        # code moves no frame counter), and a new entry's guard tree must be pruned before a fast call
+        self.entries = []
         self.fast_ok = True  # False once the function graph-breaks
 
     def __call__(self, *args, **kwargs):
         mutations = _layers.MUTATIONS[0]
-        out = _NOT_RUN
         stance = _eval_frame._stance
         if mutations == self.checked_at and (stance is _DEFAULT_STANCE or stance == _DEFAULT_STANCE):
             _eval_frame._stance = _PRUNED_STANCE  # the compiled wrapper reads it on entry
@@ -88,17 +89,22 @@ class CompiledEntry:
                 # running anything), so the call below checks in full and compiles as usual
                 if "skip_guard_eval_unsafe" not in str(e):
                     raise
+            else:
+                if _layers.MUTATIONS[0] != mutations:  # the call changed the Layer tree itself
+                    self.checked_at = None
+                return out
             finally:
                 _eval_frame._stance = stance
-        if out is _NOT_RUN:
-            out = self.compiled(*args, **kwargs)
-        if _convert_frame.FRAME_COUNTER != self.frames_seen:  # something was compiled: prune again
-            self.frames_seen = _convert_frame.FRAME_COUNTER
-            if self.fast_ok and has_graph_breaks(self.code):
+        out = self.compiled(*args, **kwargs)
+        entries = _debug_get_cache_entry_list(self.code)
+        if not _same_entries(entries, self.entries):  # something was compiled: prune again
+            self.entries = entries
+            if self.fast_ok and has_graph_breaks(entries):
                 self.fast_ok = False
-            if not (self.fast_ok and prune_guards(self.code)):
+            if not (self.fast_ok and entries):
                 self.checked_at = None
                 return out
+            prune_guards(entries)
         # a call that changed the Layer tree itself (a forward assigning attributes) is never fast
         self.checked_at = mutations if self.fast_ok and _layers.MUTATIONS[0] == mutations else None
         return out

@@ -37,6 +37,7 @@ import numpy as np
 import torch
 
 from .. import _normalize
+from ..nn.layer import layers as _layers
 from ..nn.layer.layers import Layer
 from .api import StaticFunction, _to_paddle_tree, _to_torch_tree
 
@@ -164,12 +165,14 @@ class _Exportable(torch.nn.Module):
         try:
             for t, w in zip(self._tensors, weights):
                 t._t = w
+            _layers.note_change()  # buffers too (a parameter's `_t` counts itself): see jit/_guards.py
             args = [_normalize.wrap(v) if isinstance(v, torch.Tensor) else v for v in inputs]
             args += list(self._consts)
             out = self._fn(*args)
         finally:
             for t, s in zip(self._tensors, saved):
                 t._t = s
+            _layers.note_change()
         return _to_torch_tree(out)
 
 

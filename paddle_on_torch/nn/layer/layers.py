@@ -33,8 +33,9 @@ _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, 
 # per call) while this process-wide count is unchanged, and runs the full guard check once after any
 # change (docs/jit.md, "Speed").  Everything a compiled forward can depend on bumps it: Layer attribute
 # writes (`training` included), the parameter / buffer / sublayer / hook tables, dtype and device
-# casts, a parameter's stop_gradient.  Code that rebinds a parameter's torch tensor (`p._t = ...`)
-# behind the Layer's back must call `note_change()`.
+# casts, a parameter's stop_gradient and any rebinding of a parameter's torch tensor (`p._t = ...`,
+# as sharding, the planner, static mode's optimizer node and paddle.assign(output=p) do).  Code that
+# rebinds a buffer's torch tensor behind the Layer's back must call `note_change()`.
 MUTATIONS = [0]
 
 
@@ -92,6 +93,13 @@ class EagerParamBase(Tensor):
             self._init_by_shape(*args, **kwargs)
         else:
             self._init_by_tensor(*args, **kwargs)
+
+    def __setattr__(self, name, value):
+        # a compiled forward was traced for the old tensor's shape, dtype and requires_grad: every
+        # rebinding of `_t`, whoever does it, counts as a change (reads of `_t` stay slot reads)
+        if name == "_t":
+            MUTATIONS[0] += 1
+        object.__setattr__(self, name, value)
 
     def _init_by_shape(self, shape, dtype, **kwargs):
         if shape is None:
@@ -173,7 +181,6 @@ class EagerParamBase(Tensor):
             return
         initializer, device = pending
         meta = self._t  # a meta tensor cannot take real data in place: swap in a fresh nn.Parameter
-        MUTATIONS[0] += 1
         self._t = torch.nn.Parameter(torch.empty(meta.shape, dtype=meta.dtype, device=device),
                                      requires_grad=meta.requires_grad)
         if run_initializer:
