@@ -91,6 +91,8 @@ def _gloo_job(layers, hidden, heads, seq, steps):
         marks = {0: data} if name == "planned" else {0: data, **hand_marks(model, mesh)}
         plan = parallel.plan(model, [x], mesh, marks=marks, activations=name == "planned", topology=CPU)
         plan.apply(model)
+        # a training step: forward, backward, AdamW (the optimizer the plan's memory assumes: 2 states)
+        opt = dist.shard_optimizer(paddle.optimizer.AdamW(learning_rate=1e-4, parameters=model.parameters()))
         xs = plan.shard_inputs(x)
         times = []
         for i in range(steps + 2):
@@ -98,8 +100,8 @@ def _gloo_job(layers, hidden, heads, seq, steps):
             t = time.perf_counter()
             loss = paddle.mean(model(xs))
             loss.backward()
-            for p in model.parameters():
-                p.clear_gradient()
+            opt.step()
+            opt.clear_grad()
             tdist.barrier()
             times.append(time.perf_counter() - t)
         out[name] = (statistics.median(times[2:]), plan.estimate["comm_s"], plan.estimate["step_s"])

@@ -423,3 +423,50 @@ def test_gpt_block_2d_megatron_with_activation_reshards_beats_hand_plan(paddle):
         assert pl[f"{name}.weight"] == [R, dist.Shard(0)], (name, pl)
     assert any(r["placements"] != "[*, *]" for r in p.reshards)
     assert p.estimate["step_s"] < 0.5 * hand.estimate["step_s"]
+
+
+def _cnn(paddle):
+    F = paddle.nn.functional
+
+    class CNN(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.bn = paddle.nn.Conv2D(3, 8, 3, padding=1), paddle.nn.BatchNorm2D(8)
+            self.fc = paddle.nn.Linear(8 * 4 * 4, 10)
+
+        def forward(self, x):
+            return self.fc(F.max_pool2d(F.relu(self.bn(self.c1(x))), 2).flatten(1))
+
+    with paddle.LazyGuard():  # BatchNorm's statistics are frozen (meta) parameters here
+        return CNN()
+
+
+def test_batchnorm_statistics_are_placed_where_their_update_runs(paddle):
+    """BatchNorm's running statistics (frozen parameters) are planned like parameters: under DTensor the
+    op updates them in place, so a plan that makes DTensor redistribute them would lose the update;
+    the plan places them where the op runs, and a plan forced to keep them Replicate says so."""
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    model, x, data = _cnn(paddle), paddle.zeros([8, 3, 8, 8]), [dist.Shard(0), dist.Replicate()]
+    p = parallel.plan(model, [x], mesh, marks={0: data})
+    kinds = {lf["name"]: lf["kind"] for lf in p.leaves}
+    assert kinds["bn._mean"] == kinds["bn._variance"] == "state" and kinds["bn.weight"] == "param"
+    assert p.solver["lost_writes"] == [] and "WARNING" not in p.explain(print_=False)
+    assert p.placements("bn._mean") == p.placements("bn._variance")
+    # DTensor splits BatchNorm over channels on mp (a free Replicate -> Shard): replicated statistics
+    # would be redistributed, and their update lost
+    R = [dist.Replicate(), dist.Replicate()]
+    forced = parallel.plan(model, [x], mesh, marks={0: data, "bn._mean": R, "bn._variance": R})
+    assert forced.solver["lost_writes"] == ["native_batch_norm"]
+    assert "update is lost" in forced.explain(print_=False)
+
+
+def test_planning_leaves_no_mesh_in_dtensors_cache(paddle):
+    """Planning asks DTensor's (cached) propagator about group-less meshes that compare equal to a
+    job's mesh of the same ranks; the cache is emptied afterwards so a job never reuses them."""
+    from torch.distributed.tensor import DTensor
+
+    dist = paddle.distributed
+    mesh = dist.ProcessMesh([0, 1], dim_names=["x"])
+    parallel.plan(_mlp(paddle, 8, 16), [paddle.zeros([4, 8])], mesh, marks={0: [dist.Shard(0)]})
+    assert DTensor._op_dispatcher.sharding_propagator.propagate_op_sharding.cache_info().currsize == 0

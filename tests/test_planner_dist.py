@@ -93,7 +93,9 @@ def _job():
         print(f"CASE {name} rank={rank} err={err:.3e} {placements}", flush=True)
         print(f"COMMS {name} rank={rank} ran={ran} planned={planned}", flush=True)
     _gpt_case(paddle, dist, rank)
+    _cnn_case(paddle, dist, rank)
     _to_static_case(paddle, dist, MLP, rank)
+    _to_static_case(paddle, dist, MLP, rank, premarked=True)
     _parallelize_case(paddle, dist, MLP, rank)
     tdist.barrier()
     tdist.destroy_process_group()
@@ -135,6 +137,55 @@ def _gpt_case(paddle, dist, rank):
     placements = ";".join(f"{r['name']}:out={r['placements']}" for r in plan.reshards)
     print(f"CASE gpt rank={rank} err={err:.3e} {placements.replace(' ', '')}", flush=True)
     print(f"COMMS gpt rank={rank} ran={_counts(fwd_bwd)}|{_counts(sync)} planned={_planned(plan, False)}|"
+          f"{_planned(plan, True)}", flush=True)
+
+
+def _cnn_case(paddle, dist, rank):
+    """A conv net with BatchNorm on 2x2, batch on dp: the running statistics are planned where DTensor
+    runs the op (it splits BatchNorm over channels on mp), so after the step they equal one process's;
+    loss, gradients and collectives as planned."""
+    import copy
+
+    import numpy as np
+    from torch.distributed.tensor.debug import CommDebugMode
+    from paddle_on_torch import parallel
+
+    F = paddle.nn.functional
+
+    class CNN(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.bn = paddle.nn.Conv2D(3, 8, 3, padding=1), paddle.nn.BatchNorm2D(8)
+            self.fc = paddle.nn.Linear(8 * 4 * 4, 10)
+
+        def forward(self, x):
+            return self.fc(F.max_pool2d(F.relu(self.bn(self.c1(x))), 2).flatten(1))
+
+    paddle.seed(5)
+    model = CNN()
+    ref = copy.deepcopy(model)
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    x = paddle.to_tensor(np.random.RandomState(3).standard_normal([8, 3, 8, 8]).astype("float32"))
+    plan = parallel.plan(model, [x], mesh, marks={0: [dist.Shard(0), dist.Replicate()]},
+                         loss_fn=lambda out: paddle.mean(out))
+    plan.apply(model)
+    with CommDebugMode() as fwd_bwd:
+        loss = paddle.mean(model(plan.shard_inputs(x)))
+        loss.backward()
+    with CommDebugMode() as sync:
+        for p in model.parameters():
+            if p._t.grad is not None:
+                p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
+    ref_loss = paddle.mean(ref(x))
+    ref_loss.backward()
+    err = abs(float(loss) - float(ref_loss))
+    for (_, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        err = max(err, float((p._t.full_tensor() - q._t).abs().max()))  # the running statistics too
+        if q._t.grad is not None:
+            err = max(err, float((p._t.grad.full_tensor() - q._t.grad).abs().max()))
+    placements = ";".join(f"{lf['name']}={lf['placements']}" for lf in plan.leaves if lf["kind"] == "state")
+    print(f"CASE cnn rank={rank} err={err:.3e} {placements.replace(' ', '')}", flush=True)
+    print(f"COMMS cnn rank={rank} ran={_counts(fwd_bwd)}|{_counts(sync)} planned={_planned(plan, False)}|"
           f"{_planned(plan, True)}", flush=True)
 
 
@@ -191,9 +242,11 @@ def _planned(plan, gradient):
     return ",".join(f"{k}:{got[k]}" for k in sorted(got))
 
 
-def _to_static_case(paddle, dist, MLP, rank):
+def _to_static_case(paddle, dist, MLP, rank, premarked=False):
     """dist.to_static with only the inputs marked (a shard_dataloader) and Strategy auto_plan: the
-    planner places the parameters; losses over 3 SGD steps equal one process's on the global batch."""
+    planner places the parameters; losses over 3 SGD steps equal one process's on the global batch.
+    `premarked`: the user placed l2.weight (Shard(0)) with shard_tensor first: it is kept, a mark,
+    and the other parameters are planned around it."""
     import copy
 
     import numpy as np
@@ -214,6 +267,8 @@ def _to_static_case(paddle, dist, MLP, rank):
     model = MLP()
     ref = copy.deepcopy(model)
     mesh = dist.ProcessMesh([0, 1, 2, 3], dim_names=["x"])
+    if premarked:
+        model.l2.weight = dist.shard_tensor(model.l2.weight, mesh, [dist.Shard(0)])
     loader = paddle.io.DataLoader(Data(), batch_sampler=paddle.io.BatchSampler(Data(), batch_size=64))
     loader = dist.shard_dataloader(loader, meshes=mesh, shard_dims="x")
     opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
@@ -233,7 +288,7 @@ def _to_static_case(paddle, dist, MLP, rank):
         ref_opt.clear_grad()
         err = max(err, abs(float(loss) - float(ref_loss)))
     placements = ";".join(f"{n}={p.placements}" for n, p in model.named_parameters())
-    print(f"CASE to_static rank={rank} err={err:.3e} {placements}", flush=True)
+    print(f"CASE to_static{'_premarked' if premarked else ''} rank={rank} err={err:.3e} {placements}", flush=True)
 
 
 @dist_job
@@ -251,7 +306,7 @@ def test_planned_programs_match_one_process():
                                                                  recursive=True))
     assert p.returncode == 0, f"torchrun failed:\n{p.stderr[-2000:]}\n{errs}"
     lines = [ln for ln in outs.splitlines() if ln.startswith("CASE ")]
-    assert len(lines) == 28, outs
+    assert len(lines) == 36, outs
     plans = {}
     for ln in lines:
         _, name, _, err, placements = ln.split(" ", 4)
@@ -261,7 +316,7 @@ def test_planned_programs_match_one_process():
     # the collectives DTensor ran (forward+backward | gradients to their parameters' layouts) are the
     # plan's, kind by kind and count by count
     comms = [ln for ln in outs.splitlines() if ln.startswith("COMMS ")]
-    assert len(comms) == 20, outs
+    assert len(comms) == 24, outs
     for ln in comms:
         _, name, _, ran, planned = ln.split(" ")
         assert ran[len("ran="):] == planned[len("planned="):], ln
@@ -274,6 +329,9 @@ def test_planned_programs_match_one_process():
     assert any(not r.endswith("=[*,*]") for r in next(iter(plans["gpt"])).split(";"))  # reshards chosen
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["to_static"]))  # planned: Megatron under the limit
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["parallelize"]))
+    premarked = next(iter(plans["to_static_premarked"]))
+    assert "l2.weight=[Shard(dim=0)]" in premarked and "l1.weight=[Shard(dim=1)]" in premarked
+    assert "bn._mean=[R,S(0)]" in next(iter(plans["cnn"]))  # where DTensor runs BatchNorm
 
 
 if __name__ == "__main__" and sys.argv[-1] == "job":

@@ -18,7 +18,9 @@ __all__ = ["Captured", "capture"]
 class Captured:
     """A joint graph and what its placeholders and outputs are.
 
-    `leaves`: one entry per placeholder, in order: (name, kind) with kind "param", "input" or "label";
+    `leaves`: one entry per placeholder, in order: (name, kind) with kind "param", "input", "label" or
+    "state" (a frozen parameter or a buffer, such as BatchNorm's running statistics: placed like a
+    parameter, no gradient);
     `grads`: for each output after the loss, the name of the parameter it is the gradient of.
     `forward`: the set of nodes the loss depends on (the rest is the backward).
     `points`: the sublayer name of each reshard point (points.py), by point id.
@@ -70,14 +72,24 @@ def capture(layer, inputs, labels=(), loss_fn=None, points=True):
     loss_fn = loss_fn or (lambda out, *_: mean(out))
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     p_fake = [_fake_like(mode, p._t, True) for _, p in params]
+    # the rest of the state (BatchNorm's statistics are frozen parameters, masks are buffers) is a
+    # graph input too: it gets a placement (an op that updates it in place must not need it
+    # redistributed: DTensor would update a copy), and a model made under paddle.LazyGuard traces
+    trainable = {id(p) for _, p in params}
+    state = [(n, t) for n, t in list(layer.named_parameters()) + list(layer.named_buffers())
+             if id(t) not in trainable and isinstance(t, Tensor) and isinstance(t._t, torch.Tensor)]
+    s_fake = [_fake_like(mode, t._t, False) for _, t in state]
     i_fake = [_fake_like(mode, _torch_of(x, "example_inputs"), False) for x in inputs]
     l_fake = [_fake_like(mode, _torch_of(x, "labels"), False) for x in labels]
 
-    def step(ps, xs, ls):
+    def step(ps, xs, ls, ss):
         olds = [p._t for _, p in params]
+        s_olds = [t._t for _, t in state]
         try:
             for (_, p), t in zip(params, ps):
                 p._t = t
+            for (_, t), f in zip(state, ss):
+                t._t = f
             out = layer(*[wrap(x) for x in xs])
             loss = loss_fn(out, *[wrap(x) for x in ls])
             loss = loss._t if isinstance(loss, Tensor) else loss
@@ -88,16 +100,18 @@ def capture(layer, inputs, labels=(), loss_fn=None, points=True):
         finally:
             for (_, p), t in zip(params, olds):
                 p._t = t
+            for (_, t), old in zip(state, s_olds):
+                t._t = old
         return [loss] + [g if g is not None else torch.zeros_like(p) for g, p in zip(grads, ps)]
 
     marks = _points.marking(layer) if points else None
     if marks is not None:
         with marks:
-            gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake)
+            gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake, s_fake)
     else:
-        gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake)
+        gm = make_fx(step, tracing_mode="real")(p_fake, i_fake, l_fake, s_fake)
     gm.graph.eliminate_dead_code()
     leaves = ([(n, "param") for n, _ in params] + [(f"input{i}", "input") for i in range(len(inputs))]
-              + [(f"label{i}", "label") for i in range(len(labels))])
-    shapes = [tuple(t.shape) for t in p_fake + i_fake + l_fake]
+              + [(f"label{i}", "label") for i in range(len(labels))] + [(n, "state") for n, _ in state])
+    shapes = [tuple(t.shape) for t in p_fake + i_fake + l_fake + s_fake]
     return Captured(gm, leaves, [n for n, _ in params], shapes, marks.names if marks is not None else ())

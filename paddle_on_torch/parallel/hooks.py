@@ -1,6 +1,6 @@
-"""The planner behind `dist.to_static`: when the user marked only the inputs (a shard_dataloader
-feeds distributed Tensors and every parameter is still dense), plan the parameters from the first
-batch and apply the plan before the DistModel is built.  Opt-in with
+"""The planner behind `dist.to_static`: when the user marked the inputs (a shard_dataloader feeds
+distributed Tensors) and at most some of the parameters (the rest still dense), plan the others
+from the first batch and apply the plan before the DistModel is built.  Opt-in with
 `dist.Strategy({"auto_plan": True})` or `{"auto_plan": {plan() keyword arguments}}` (an extension:
 Paddle's Strategy has no such key)."""
 from ..distributed.auto_parallel.api import is_dist_tensor, placements_of, process_mesh_of
@@ -11,10 +11,11 @@ __all__ = ["plan_for_to_static"]
 
 
 def plan_for_to_static(layer, loader, loss, config):
-    """The Plan applied to `layer`, or None when there is nothing to plan (a parameter is already
-    distributed, or the loader gives no distributed input)."""
-    if any(is_dist_tensor(p) for p in layer.parameters()):
-        return None  # the user placed parameters: leave the program as marked
+    """The Plan applied to `layer`, or None when there is nothing to plan (every trainable parameter is
+    already distributed, or the loader gives no distributed input).  Parameters the user placed are
+    marks."""
+    if all(is_dist_tensor(p) for p in layer.parameters() if not p.stop_gradient):
+        return None  # the user placed every parameter: leave the program as marked
     if loader is None:
         raise ValueError("to_static with auto_plan needs the loader (its first batch gives the shapes and marks)")
     batch = next(iter(loader))

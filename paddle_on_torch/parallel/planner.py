@@ -45,6 +45,12 @@ def _planning_mesh(mesh):
         one_d = {n: DeviceMesh("cpu", torch.arange(n), _init_backend=False) for n in set(ids.shape)}
         yield DeviceMesh("cpu", ids, _init_backend=False), [one_d[n] for n in ids.shape]
     finally:
+        # DTensor's propagation cache now holds answers on these group-less meshes, which compare
+        # equal to the job's own mesh of the same ranks: a later op of the job would take the
+        # planning mesh from there and fail to communicate (seen with BatchNorm)
+        from torch.distributed.tensor import DTensor
+
+        DTensor._op_dispatcher.sharding_propagator.propagate_op_sharding.cache_clear()
         if own:
             tdist.destroy_process_group()
 
@@ -78,6 +84,26 @@ def _marks_to_torch(marks, mesh, leaves, shapes):
                              f"parameter of the layer nor an input (known: {sorted(names)[:8]}...)")
         ndim = len(shapes[[n for n, _ in leaves].index(name)])
         out[name] = tuple(_pt.to_torch_placements(_pt.check_placements(mesh, placements, ndim), ndim))
+    return out
+
+
+def _placed_already(layer, mesh, marks):
+    """Marks for the parameters and state the user already made distributed (`shard_tensor`): the
+    plan keeps them as they are (Plan.apply leaves distributed tensors alone)."""
+    from ..distributed.auto_parallel.api import is_dist_tensor, process_mesh_of
+
+    out = {}
+    for name, t in list(layer.named_parameters()) + list(layer.named_buffers()):
+        if not is_dist_tensor(t):
+            continue
+        if process_mesh_of(t) != mesh._as_process_mesh():
+            raise ValueError(f"paddle_on_torch.parallel.plan: {name} is distributed on {process_mesh_of(t)}, not on "
+                             f"the mesh being planned ({mesh}); the planner places tensors on one mesh")
+        pl = tuple(t._t.placements)
+        if name in marks and tuple(marks[name]) != pl:
+            raise ValueError(f"paddle_on_torch.parallel.plan: marks gives {name} other placements than the ones it "
+                             "already has")
+        out[name] = pl
     return out
 
 
@@ -136,6 +162,7 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
     cap = capture(layer, list(example_inputs), list(labels), loss_fn, points=activations)
     t_capture = clock() - t0
     fixed = _marks_to_torch(marks, mesh, cap.leaves, cap.shapes)
+    fixed.update(_placed_already(layer, mesh, fixed))
     with _planning_mesh(mesh) as (dm, dims):
         mc = MeshCost(mesh.mesh, topology)
         per_dim = propagation == "per_dim" or (propagation == "auto" and len(mesh.shape) >= 3)
@@ -247,7 +274,7 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
                 # did every descent end at a local optimum (False: the time budget stopped one)?
                 "converged": not problem.cut and not (per_dim and quick_cut),
                 "pruned_moves": problem.pruned, "fallback_ops": sorted(set(result.fallbacks)),
-                "feasible": score[0] == 0})
+                "feasible": score[1] == 0, "lost_writes": sorted(set(result.lost))})
 
 
 _VIEWS = {"t", "view", "_unsafe_view", "reshape", "transpose", "permute", "expand", "detach", "clone", "alias"}
@@ -340,10 +367,13 @@ def _alternatives(problem, choice, score, deadline):
                     best = (cand, s)
         if best is None:
             out.append("chosen" if len(dom) == 1 else "chosen (alternatives not priced: time budget spent)")
-        elif best[1][0] > 0 and score[0] == 0:
+        elif best[1][0] > score[0]:
+            out.append(f"chosen; next best {_pl_str(best[0])} loses an in-place update (running statistics) "
+                       "under DTensor")
+        elif best[1][1] > 0 and score[1] == 0:
             out.append(f"chosen; next best {_pl_str(best[0])} exceeds the memory limit")
         else:
-            delta = best[1][1] - score[1]
+            delta = best[1][2] - score[2]
             out.append(f"chosen; next best {_pl_str(best[0])} costs {delta * 1e3:+.3f} ms")
     return out
 
@@ -427,6 +457,9 @@ class Plan:
                      + (f", limit {_fmt_bytes(self.memory_limit)}" if self.memory_limit else ""))
         if not self.solver["feasible"]:
             lines.append("WARNING: no plan found within the memory limit; this is the one that exceeds it least")
+        if self.solver.get("lost_writes"):
+            lines.append("WARNING: DTensor would run these ops on a redistributed copy of an argument they update "
+                         "in place (the update is lost): " + ", ".join(self.solver["lost_writes"][:10]))
         if self.solver["fallback_ops"]:
             lines.append(f"ops placed by the planner's rules ({rules.RULES[0].split(':')[0]}): "
                          + ", ".join(self.solver["fallback_ops"][:10]))
@@ -446,16 +479,18 @@ class Plan:
 
         mesh = self.mesh._as_process_mesh()
         params = dict(layer.named_parameters())
+        params.update(layer.named_buffers())
         for lf in self.leaves:
-            if lf["kind"] != "param":
+            if lf["kind"] not in ("param", "state"):
                 continue
             if lf["name"] not in params:
-                raise ValueError(f"Plan.apply: the layer has no parameter {lf['name']!r}; apply a plan to the "
-                                 "layer it was made for")
+                raise ValueError(f"Plan.apply: the layer has no parameter or buffer {lf['name']!r}; apply a plan to "
+                                 "the layer it was made for")
             p = params[lf["name"]]
             if is_dist_tensor(p):
                 continue
-            p._materialize(run_initializer=True)  # a parameter made under paddle.LazyGuard
+            if hasattr(p, "_materialize"):
+                p._materialize(run_initializer=True)  # a parameter made under paddle.LazyGuard
             p._t = shard_tensor(p, mesh, self.placements(lf["name"]))._t
         # the activation reshards: forward post-hooks (applying twice replaces the earlier hooks)
         for h in layer.__dict__.get("_planner_hooks", ()):

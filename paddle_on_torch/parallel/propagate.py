@@ -44,6 +44,11 @@ class Evaluation:
         self.memory = 0.0
         self.param_memory = 0.0
         self.fallbacks = []      # nodes placed by the planner's own rules
+        # ops DTensor would run on a redistributed copy of an argument they update in place (BatchNorm's
+        # running statistics): the update would be lost, so such a plan is invalid (counted, and named
+        # in a detailed evaluation)
+        self.lost_writes = 0
+        self.lost = []
 
     @property
     def time(self):
@@ -237,12 +242,15 @@ class Evaluator:
                 nbytes += _local_bytes(a.meta["val"], p, self.mc.sizes)
             secs = self.mc.compute(op_flops(node) / self.mc.split(first), nbytes)
         moves, comm = [], 0.0
+        written = _written_args(node)
+        lost = 0
         for k, (a, s, t, src) in enumerate(zip(targs, in_pl, need, in_ids)):
             if s != t:
                 dst = self.pid(tuple(t))
                 comm += self._redistribution("", "", a.meta["val"], src, dst)[1]
                 moves.append((k, src, dst))
-        return self._intern(out_pl), secs, comm, moves, fallback
+                lost += k in written
+        return self._intern(out_pl), secs, comm, moves, fallback, lost
 
     # ------------------------------------------------------------- one assignment
     def _segments(self):
@@ -301,30 +309,34 @@ class Evaluator:
         pl = [None] * len(self.nodes)
         compute = comm = 0.0
         if detail:
-            compute, comm = self._run(self._steps, pl, assignment, ev, True)
+            compute, comm, lost = self._run(self._steps, pl, assignment, ev, True)
         else:
+            lost = 0
             memo = self._seg_memo
             for u in self._units:
                 if u[0] == "step":
-                    c, m = self._run((u[1],), pl, assignment, ev, False)
+                    c, m, w = self._run((u[1],), pl, assignment, ev, False)
                 else:
                     _, sid, lo, hi, ext, names, steps = u
                     key = (sid, tuple([pl[j] for j in ext]), tuple([assignment.get(n) for n in names]))
                     hit = memo.get(key)
                     if hit is None:
-                        c, m = self._run(steps, pl, assignment, ev, False)
-                        hit = memo[key] = (pl[lo:hi], c, m)
+                        c, m, w = self._run(steps, pl, assignment, ev, False)
+                        hit = memo[key] = (pl[lo:hi], c, m, w)
                     else:
                         pl[lo:hi] = hit[0]
-                    c, m = hit[1], hit[2]
+                    c, m, w = hit[1], hit[2], hit[3]
                 compute += c
                 comm += m
+                lost += w
+        ev.lost_writes = lost
         return self._finish(ev, pl, assignment, compute, comm, detail)
 
     def _run(self, steps, pl, assignment, ev, detail):
         """Walk `steps`, filling `pl`; returns their (compute, communication) seconds."""
         cache = self._cache
         compute = comm = 0.0
+        lost = 0
         rep = self.pid(self.replicate)
         for i, kind, args in steps:
             if kind == "op":
@@ -335,6 +347,7 @@ class Evaluator:
                 pl[i] = hit[0]
                 compute += hit[1]
                 comm += hit[2]
+                lost += hit[5]
                 if detail:
                     node = self.nodes[i]
                     for k, src, dst in hit[3]:
@@ -342,6 +355,8 @@ class Evaluator:
                         ev.comms += self._redistribution(node.name, f"input {a.name}", a.meta["val"], src, dst)[0]
                     if hit[4]:
                         ev.fallbacks.append(node.name)
+                    if hit[5]:
+                        ev.lost.append(node.name)
             elif kind == "point":  # an activation variable: DTensor's placements, or the plan's choice
                 src = pl[args[0]]
                 choice = assignment.get(args[1])
@@ -383,7 +398,7 @@ class Evaluator:
                 pl[i] = self.pid(assignment[self._leaf_of[i]])
             else:
                 pl[i] = rep
-        return compute, comm
+        return compute, comm, lost
 
     def _finish(self, ev, pl, assignment, compute, comm, detail):
         # gradient synchronisation: each gradient ends in its parameter's placements
@@ -407,6 +422,36 @@ class Evaluator:
 
 
 _PROPAGATED = {}
+
+
+# ops whose schema does not declare the arguments they update: native_batch_norm writes its running
+# statistics (arguments 3 and 4) when training
+_UNDECLARED_WRITES = {
+    torch.ops.aten.native_batch_norm.default: lambda args: {3, 4} if len(args) > 5 and args[5] else set(),
+}
+
+
+def _written_args(node):
+    """Positions, among `node`'s tensor arguments (in `_tensor_args` order), of those the op writes in
+    place (schema `Tensor(a!)`, e.g. native_batch_norm's running_mean and running_var)."""
+    schema = getattr(node.target, "_schema", None)
+    if schema is None:
+        return ()
+    flat = list(node.args) + [node.kwargs.get(a.name) for a in schema.arguments[len(node.args):]]
+    undeclared = _UNDECLARED_WRITES.get(node.target)
+    writes = undeclared(flat) if undeclared is not None else \
+        {i for i, a in enumerate(schema.arguments) if a.alias_info is not None and a.alias_info.is_write}
+    if not writes:
+        return ()
+    out, k = [], 0
+    for i, v in enumerate(flat):
+        write = i in writes
+        for x in v if isinstance(v, (list, tuple)) else [v]:
+            if isinstance(x, torch.fx.Node) and isinstance(x.meta.get("val"), torch.Tensor):
+                if write:
+                    out.append(k)
+                k += 1
+    return tuple(out)
 
 
 def _mesh_key(dm):

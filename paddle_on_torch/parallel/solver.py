@@ -95,7 +95,7 @@ class Problem:
         if self._quick[0] != key:
             self._quick = (key, quick.score(cur))
         a, b = quick.score(trial), self._quick[1]
-        if a[0] < b[0] or (a[0] == b[0] and a[1] <= b[1] * (1 + tol)):
+        if a[:2] < b[:2] or (a[:2] == b[:2] and a[2] <= b[2] * (1 + tol)):
             return True
         self.pruned += 1
         return False
@@ -110,8 +110,9 @@ class Problem:
             val = (e.comm, e.compute)
         else:  # memory
             val = (e.memory, e.time)
-        # rounding makes equal-cost plans compare equal, so the earlier (simpler) one is kept
-        return (round(over, 0),) + tuple(round(v, 12) for v in val)
+        # rounding makes equal-cost plans compare equal, so the earlier (simpler) one is kept; an
+        # in-place update DTensor would lose (propagate.py) ranks before everything
+        return (e.lost_writes, round(over, 0)) + tuple(round(v, 12) for v in val)
 
 
 def _exact(problem, deadline):
