@@ -66,3 +66,20 @@ def guard(new_generator=None):
         yield
     finally:
         switch(old_generator, old_checker)
+
+
+# Paddle runs dynamic mode inside a guard(): entered when paddle is imported and by disable_static(), left by
+# enable_static().  So static mode keeps one generator of its own for the whole process, and every return to
+# dynamic mode starts the names afresh (linear_0 again).  This is the generator pair outside that guard.
+_outside_dygraph = switch()
+
+
+def enter_dygraph():
+    """disable_static(): a fresh generator for dynamic mode; the static one waits in _outside_dygraph."""
+    global _outside_dygraph
+    _outside_dygraph = switch()
+
+
+def leave_dygraph():
+    """enable_static(): back to the generator that was active when dynamic mode was entered."""
+    switch(*_outside_dygraph)

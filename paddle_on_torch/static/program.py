@@ -31,6 +31,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from .. import _normalize
 from ..base import framework as _fw
+from ..framework import unique_name
 
 __all__ = ["Program", "program_guard", "default_main_program", "default_startup_program", "name_scope",
            "Variable", "is_var", "current_program"]
@@ -291,6 +292,7 @@ def enable():
     _install_recorders(True)
     _state.mode.__enter__()
     _fw._static = _state
+    unique_name.leave_dygraph()
     from ..tensor import tensor as _tensor
 
     _tensor._static_view = _static_view
@@ -302,6 +304,7 @@ def disable():
     _fw._static = None
     _state.mode.__exit__(None, None, None)
     _install_recorders(False)
+    unique_name.enter_dygraph()
 
 
 def quiet():

@@ -296,3 +296,26 @@ def gradients_of_an_unused_input_is_none(paddle):
         exe = paddle.static.Executor(paddle.CPUPlace())
         xs = _x([2, 3])
         return [grads[1] is None, exe.run(main, feed={"x": xs, "z": xs}, fetch_list=[grads[0]])[0]]
+
+
+@case
+def unique_names_across_mode_switches(paddle):
+    # Paddle runs dynamic mode inside a unique_name.guard(): static names go on counting across switches,
+    # dynamic ones start afresh each time dynamic mode is entered
+    gen = paddle.utils.unique_name.generate
+    paddle.enable_static()
+    paddle.disable_static()
+    out = [paddle.nn.Linear(1, 1).weight.name, gen("mode_switch_dyn"), gen("mode_switch_dyn")]
+    paddle.enable_static()
+    out += [gen("mode_switch_static"), gen("mode_switch_static")]
+    paddle.disable_static()
+    out += [gen("mode_switch_dyn"), paddle.nn.Linear(1, 1).weight.name]
+    paddle.disable_static()  # already dynamic: no new generator
+    out.append(gen("mode_switch_dyn"))
+    paddle.enable_static()
+    out.append(gen("mode_switch_static"))
+    paddle.disable_static()
+    with paddle.utils.unique_name.guard():
+        out.append(gen("mode_switch_dyn"))
+    out.append(gen("mode_switch_dyn"))
+    return out
