@@ -541,6 +541,16 @@ class Tensor:
             self._t.copy_(other._t if isinstance(other, Tensor) else torch.as_tensor(other))
         return self
 
+    def reconstruct_from_(self, other):
+        """`self = other` in place: self shares other's data, dtype and gradient history; its name stays."""
+        if not isinstance(other, Tensor):
+            raise ValueError(f"(InvalidArgument) argument (position 1) must be Tensor, but got "
+                             f"{type(other).__name__}")
+        self._t = other._t
+        self.__dict__.pop("_claims_grad", None)
+        if "_claims_grad" in other.__dict__:
+            self.__dict__["_claims_grad"] = True
+
     # ------------------------------------------------------------ dtype shorthands (Paddle 3.3)
     def float(self):
         return self.astype("float32")

@@ -438,3 +438,22 @@ def version_strings(paddle):
     v = paddle.version
     return [paddle.__version__, v.full_version, v.major, v.minor, v.patch, v.rc, v.is_tagged, v.xpu_xre(),
             v.tensorrt(), v.cuda_archs()]
+
+
+@case
+def reconstruct_from(paddle):
+    t1 = paddle.to_tensor([1.0, 3.0], stop_gradient=False)
+    t2 = paddle.to_tensor([2.0])
+    t1.reconstruct_from_(t2)
+    t2[0] = 5.0  # shares t2's data
+    a = paddle.to_tensor([1, 2])
+    a.reconstruct_from_(paddle.to_tensor([1.5]))
+    c = paddle.to_tensor([1.0], stop_gradient=False) * 2
+    d = paddle.to_tensor([7.0])
+    d.reconstruct_from_(c)
+    errors = []
+    try:
+        t1.reconstruct_from_(3)
+    except Exception as e:  # noqa: BLE001 - the error type is the answer
+        errors.append(type(e).__name__)
+    return [t1, a, d, errors]
