@@ -246,7 +246,8 @@ def _to_static_case(paddle, dist, MLP, rank, premarked=False):
     """dist.to_static with only the inputs marked (a shard_dataloader) and Strategy auto_plan: the
     planner places the parameters; losses over 3 SGD steps equal one process's on the global batch.
     `premarked`: the user placed l2.weight (Shard(0)) with shard_tensor first: it is kept, a mark,
-    and the other parameters are planned around it."""
+    and the other parameters are planned around it; AdamW, whose moments must be split as their
+    parameters are."""
     import copy
 
     import numpy as np
@@ -271,12 +272,14 @@ def _to_static_case(paddle, dist, MLP, rank, premarked=False):
         model.l2.weight = dist.shard_tensor(model.l2.weight, mesh, [dist.Shard(0)])
     loader = paddle.io.DataLoader(Data(), batch_sampler=paddle.io.BatchSampler(Data(), batch_size=64))
     loader = dist.shard_dataloader(loader, meshes=mesh, shard_dims="x")
-    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    make_opt = (lambda ps: paddle.optimizer.AdamW(learning_rate=0.01, parameters=ps, weight_decay=0.01)) \
+        if premarked else (lambda ps: paddle.optimizer.SGD(learning_rate=0.1, parameters=ps))
+    opt = make_opt(model.parameters())
     full_mem = 4 * sum(int(np.prod(p.shape)) * 4 for p in model.parameters())
     strategy = dist.Strategy({"auto_plan": {"memory_limit": full_mem * 0.5}})
     dm = dist.to_static(model, loader, paddle.nn.MSELoss(), opt, strategy)
     dm.train()
-    ref_opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=ref.parameters())
+    ref_opt = make_opt(ref.parameters())
     err = 0.0
     for step, (x, y) in enumerate(loader):
         if step == 3:
@@ -288,6 +291,10 @@ def _to_static_case(paddle, dist, MLP, rank, premarked=False):
         ref_opt.clear_grad()
         err = max(err, abs(float(loss) - float(ref_loss)))
     placements = ";".join(f"{n}={p.placements}" for n, p in model.named_parameters())
+    if premarked:  # each Adam moment holds this process's piece of its parameter
+        moments = [(opt._accumulators[k][p.name]._t.shape, p._t.to_local().shape) for p in model.parameters()
+                   for k in opt._accumulators if "moment" in k]
+        placements += f";moments_split_as_parameters={len(moments) == 8 and all(a == b for a, b in moments)}"
     print(f"CASE to_static{'_premarked' if premarked else ''} rank={rank} err={err:.3e} {placements}", flush=True)
 
 
@@ -331,6 +338,7 @@ def test_planned_programs_match_one_process():
     assert "l1.weight=[Shard(dim=1)]" in next(iter(plans["parallelize"]))
     premarked = next(iter(plans["to_static_premarked"]))
     assert "l2.weight=[Shard(dim=0)]" in premarked and "l1.weight=[Shard(dim=1)]" in premarked
+    assert "moments_split_as_parameters=True" in premarked
     assert "bn._mean=[R,S(0)]" in next(iter(plans["cnn"]))  # where DTensor runs BatchNorm
 
 
