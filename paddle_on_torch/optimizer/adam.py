@@ -138,11 +138,16 @@ class _AdamCore:
         mod = _ext._optim_module or _ext.load_optim()
         if mod is None:
             return False
-        vmax = self._acc_list(self._moment2_acc_max_str, targets) if self._amsgrad else []
-        return mod.adam_step(ps, grads, self._acc_list(self._moment1_acc_str, targets),
-                             self._acc_list(self._moment2_acc_str, targets), vmax,
-                             self._acc_list(self._beta1_pow_acc_str, targets),
-                             self._acc_list(self._beta2_pow_acc_str, targets), lrs,
+        names = [t.name for t in targets]
+        prefix = "" if self._name is None else self._name + "_"
+
+        def accs(kind):
+            of_kind = self._accumulators[prefix + kind]
+            return [of_kind[n]._t for n in names]
+
+        return mod.adam_step(ps, grads, accs(self._moment1_acc_str), accs(self._moment2_acc_str),
+                             accs(self._moment2_acc_max_str) if self._amsgrad else [],
+                             accs(self._beta1_pow_acc_str), accs(self._beta2_pow_acc_str), lrs,
                              decays if decays is not None else [1.0] * len(ps), b1, b2, _om(ps[0], b1),
                              _om(ps[0], b2), eps)
 

@@ -60,6 +60,6 @@ class AdamW(_AdamCore, Optimizer):
         if coeff:
             fun = self._apply_decay_param_fun
             t0 = targets[0]._t  # one dtype per group: the same rounding for all
-            decays = [_om(t0, _k(t0, lr * coeff)) if fun is None or fun(p.name) else 1.0
-                      for p, lr in zip(params, lrs)]
+            factor = {lr: _om(t0, _k(t0, lr * coeff)) for lr in set(lrs)}  # usually one learning rate
+            decays = [factor[lr] if fun is None or fun(p.name) else 1.0 for p, lr in zip(params, lrs)]
         self._adam_group(targets, grads, lrs, opts, decays)
