@@ -295,6 +295,7 @@ class BiRNN(Layer):
 
 
 # ------------------------------------------------------------------ multi-layer networks
+_ONEDNN = torch.backends.mkldnn.is_available()
 _FUSED = {"LSTM": torch._VF.lstm, "GRU": torch._VF.gru, "RNN_TANH": torch._VF.rnn_tanh,
           "RNN_RELU": torch._VF.rnn_relu}
 
@@ -400,6 +401,12 @@ class RNNBase(LayerList):
         if self.dropout > 0 and self.training and self.num_layers > 1:
             return False
         dt = x.dtype
+        if self.mode == "LSTM" and dt == torch.float32 and _ONEDNN and torch._C._get_mkldnn_enabled():
+            # torch runs float32 LSTMs on oneDNN's fused LSTM, whose GEMMs beat the BLAS ones this kernel
+            # calls once the state is larger than ~512 numbers (measured: docs/kernels.md, RNN kernel)
+            batch = x.shape[1 if self.time_major else 0]
+            if batch > 1 and batch * self.hidden_size > 512:
+                return False
         return all(type(t) is torch.Tensor and t.dtype == dt and t.device.type == "cpu" for t in states) and \
             all(w.dtype == dt for w in weights)
 
