@@ -2,11 +2,16 @@
 in a Docker build step) instead of on first use.  Exits 1 when they cannot be built here."""
 import sys
 
-from . import cache_root, load, load_optim
+from . import cache_root, load
 
-verbose = "-v" in sys.argv[1:]
-mod = load(verbose=verbose)
-optim = load_optim(verbose=verbose)
-if mod is None or optim is None:
+mod = load(verbose="-v" in sys.argv[1:])
+if mod is None:
     sys.exit("paddle_on_torch: the C++ kernels could not be built (see the warning above)")
-print(f"paddle_on_torch C++ kernels ({mod.capability()}) built in {cache_root()}: {mod.__file__}, {optim.__file__}")
+print(f"paddle_on_torch C++ kernels ({mod.capability()}) built in {cache_root()}: {mod.__file__}")
+
+from ..ops import rnn as _rnn  # noqa: E402  (the whole-sequence RNN kernel, a module of its own)
+
+rnn_mod = _rnn.kernel()
+if rnn_mod is None:
+    sys.exit("paddle_on_torch: the C++ RNN kernel could not be built (see the warning above)")
+print(f"paddle_on_torch C++ RNN kernel built in {cache_root()}: {rnn_mod.__file__}")
