@@ -1,6 +1,6 @@
 """Distributed training on 4 gloo ranks: paddle_on_torch's auto-parallel vs the same job in plain torch.
 
-  ~/oracle/bin/python bench/distributed.py [dp tp pp sharding3] [--steps N]
+  ~/oracle/bin/python bench/distributed.py [dp tp pp sharding3] [--steps N] [--profile DIR]
 
 For each mode, one torchrun job per side (4 processes, one thread each) trains the same MLP
 (4 x Linear(1024, 1024) + GELU, AdamW, batch 64) and reports, per rank, the median step time
@@ -48,10 +48,22 @@ def _report(times, state_bytes):
 
 def _timed(step_fn, steps):
     times = []
+    prof_dir = os.environ.get("BENCH_DIST_PROFILE")
+    prof = None
     for s in range(steps):
+        if prof_dir and s == 2:  # profile the timed steps only
+            import cProfile
+
+            prof = cProfile.Profile()
+            prof.enable()
         t = time.perf_counter()
         step_fn(s)
         times.append(time.perf_counter() - t)
+    if prof is not None:
+        import torch.distributed as tdist
+
+        prof.disable()
+        prof.dump_stats(os.path.join(prof_dir, f"{os.environ.get('BENCH_DIST_SIDE')}-rank{tdist.get_rank()}.prof"))
     return times[2:]
 
 
@@ -185,7 +197,8 @@ def _run(side, mode, steps):
         cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={WORLD}",
                f"--log-dir={logs}", "--redirects=3", *prog, os.path.abspath(__file__), "--worker", side, mode,
                str(steps)]
-        env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   BENCH_DIST_SIDE=f"{side}-{mode}")
         p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
         recs = [json.loads(line[7:]) for f in glob.glob(os.path.join(logs, "**", "stdout.log"), recursive=True)
                 for line in open(f) if line.startswith("RESULT ")]
@@ -207,6 +220,11 @@ def _loc(path):
 
 def main(argv):
     steps = 12
+    if "--profile" in argv:  # cProfile of every rank's timed steps, into DIR/<side>-<mode>-rank<r>.prof
+        i = argv.index("--profile")
+        os.environ["BENCH_DIST_PROFILE"] = os.path.abspath(argv[i + 1])
+        os.makedirs(argv[i + 1], exist_ok=True)
+        del argv[i:i + 2]
     if "--steps" in argv:
         i = argv.index("--steps")
         steps = int(argv[i + 1])

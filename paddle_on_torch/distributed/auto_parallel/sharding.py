@@ -163,6 +163,7 @@ class _ShardOptimizer:
         d["gradient_accumulation_steps"] = gradient_accumulation_steps
         d["_state_pl"] = {}  # param name -> (DeviceMesh, torch placements of its states)
         d["_reduced"] = {}  # param name -> the gradient placements before _reduce_partial_grads summed them
+        d["_flat_grads"] = {}  # bucket key -> the flat buffer its gradients were last summed in
         if shard_fn is not None:
             self._set_sharding_axis()
             if isinstance(shard_fn, ShardingStage3):
@@ -271,9 +272,10 @@ class _ShardOptimizer:
                                for i in axes):
                 continue
             buckets.setdefault((id(g.device_mesh), axes, g.dtype), []).append(p)
-        for (_, axes, _), ps in buckets.items():
+        for key, ps in buckets.items():
+            axes = key[1]
             grads = [p._t.grad for p in ps]
-            flat = torch.cat([g._local_tensor.reshape(-1) for g in grads])
+            flat = self._flat_grad(key, grads)
             dm = grads[0].device_mesh
             for i in axes:
                 tdist.all_reduce(flat, group=dm.get_group(i))
@@ -285,6 +287,25 @@ class _ShardOptimizer:
                                                run_check=False, shape=g.shape, stride=g.stride())
                 self._reduced[p.name] = g.placements
                 offset += n
+
+    def _flat_grad(self, key, grads):
+        """The gradients' local pieces as one flat buffer: the buffer of the last step when the pieces are
+        still its consecutive views (clear_grad zeroes them in place and the backward adds into them), so
+        no copy is needed; else a new one (torch.cat)."""
+        flat = self._flat_grads.get(key)
+        if flat is not None:
+            offset, ptr, size = 0, flat.data_ptr(), flat.element_size()
+            for g in grads:
+                t = g._local_tensor
+                if t.data_ptr() != ptr + offset * size or not t.is_contiguous():
+                    break
+                offset += t.numel()
+            else:
+                if offset == flat.numel():
+                    return flat
+        flat = torch.cat([g._local_tensor.reshape(-1) for g in grads])
+        self._flat_grads[key] = flat
+        return flat
 
     def _clip_dist(self, clip):
         """ClipGradByGlobalNorm over distributed gradients: the norm of the global gradients (each
