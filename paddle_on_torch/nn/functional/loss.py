@@ -232,6 +232,7 @@ def nll_loss(input: TensorLike, label: TensorLike, weight: OptionalTensor = None
 
 # ------------------------------------------------------------------ cross entropy
 _FUSED_CE_MIN = 1 << 20  # logits elements (4 MiB in float32)
+_NO_LABEL = -(1 << 63)  # an ignore_index no label can equal
 
 
 def _ce_core(input, label, soft_label, use_softmax, ignore_index, axis):
@@ -296,11 +297,13 @@ def cross_entropy(input: TensorLike, label: TensorLike, weight: OptionalTensor =
             and 0 < input.shape[0] == label.shape[0] and input.numel() < _FUSED_CE_MIN
             and (input.dtype is torch.float32 or input.dtype is torch.float64) and not label.is_floating_point()):
         # the usual classification loss.  Paddle's mean divides by every row (a row labelled ignore_index
-        # counts, as a zero), so it is torch's summed loss over the rows: two autograd nodes and a division
+        # counts, as a zero) where torch's skips ignored rows: with no label ignorable (a label equal to
+        # ignore_index is then out of range) torch's mean is Paddle's, bit for bit the summed loss / rows
+        # (values and gradients), in one autograd node instead of two
         try:
-            return TF.cross_entropy(input, label.long(), reduction="sum", ignore_index=ignore_index) / input.shape[0]
+            return TF.cross_entropy(input, label.long(), ignore_index=_NO_LABEL)
         except IndexError:
-            pass  # a label out of range: Paddle's error below
+            pass  # a label out of range, or one equal to ignore_index: Paddle's path below
     if nd - 1 == ld:
         label = label.unsqueeze(axis)
     if nd - 1 != ld and nd != ld:
