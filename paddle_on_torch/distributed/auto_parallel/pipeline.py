@@ -33,6 +33,7 @@ class _Meta:
 
     def __init__(self, t, local_shape=None):
         self.dist = isinstance(t, DTensor)
+        self._placeholder = None
         self.dtype = t.dtype
         self.shape = tuple(t.shape)
         if self.dist:
@@ -49,8 +50,11 @@ class _Meta:
                                   stride=_contiguous_stride(self.shape))
 
     def placeholder(self):
-        local = torch.zeros(self.local_shape if self.member else (0,), dtype=self.dtype)
-        return self.build(local)
+        # made once: a placeholder only feeds the part of the program whose results this stage drops,
+        # so its values never matter (and on a mesh this process is not in, its piece is empty)
+        if self._placeholder is None:
+            self._placeholder = self.build(torch.zeros(self.local_shape if self.member else (0,), dtype=self.dtype))
+        return self._placeholder
 
     def example(self, requires_grad=False):
         # (torch makes its receive buffers require grad as the example does)
