@@ -20,6 +20,7 @@ SOURCE = r"""
 #include <sys/mman.h>
 #endif
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <atomic>
@@ -270,6 +271,7 @@ template <> struct Row<float> {
 
 static at::Tensor as_float(const c10::optional<at::Tensor>& t) {
   if (!t.has_value() || !t->defined()) return at::Tensor();
+  if (t->scalar_type() == at::kFloat && t->is_contiguous()) return *t;  // no dispatcher calls (~1 us each)
   return t->to(at::kFloat).contiguous();
 }
 static const float* fptr(const at::Tensor& t) { return t.defined() ? t.data_ptr<float>() : nullptr; }
@@ -288,7 +290,9 @@ static const float* fptr(const at::Tensor& t) { return t.defined() ? t.data_ptr<
 static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                                  const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
                                  const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
-                                 at::Tensor out) {
+                                 at::Tensor out, at::IntArrayRef shape = {}) {
+  // shape: the sizes out / residual_out are allocated with ([M, N] when empty; the C++ autograd node passes x's
+  // original shape, so that its outputs are not views)
   TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "norm_fwd: x must be a contiguous 2-D tensor");
   const int64_t M = x.size(0), N = x.size(1);
   const bool has_res = residual.has_value() && residual->defined();
@@ -299,9 +303,9 @@ static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::opt
     TORCH_CHECK(out.sizes() == x.sizes() && out.scalar_type() == x.scalar_type() && out.is_contiguous(),
                 "norm_fwd_out: out must be a contiguous tensor of x's shape and dtype");
   } else {
-    out = big_empty({M, N}, x.options());
+    out = big_empty(shape.empty() ? x.sizes() : shape, x.options());
   }
-  at::Tensor res_out = has_res ? big_empty({M, N}, x.options()) : at::empty({0}, x.options());
+  at::Tensor res_out = has_res ? big_empty(shape.empty() ? x.sizes() : shape, x.options()) : at::empty({0}, x.options());
   auto fopt = x.options().dtype(at::kFloat);
   at::Tensor mean = rms ? at::empty({0}, fopt) : at::empty({M}, fopt);
   at::Tensor rstd = at::empty({M}, fopt);
@@ -365,27 +369,36 @@ std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at
 // dy*w), pass 2 re-reads the block (still in L2) column chunk by column chunk, writes ds and adds the block's
 // dy*xhat and dy into the thread's dweight / dbias partial once per chunk rather than once per row.  No per-row
 // temporaries are written; the partials are summed over threads at the end ([threads, N], small).
-std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, const at::Tensor& mean,
-                                 const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
-                                 bool rms, bool want_dw, bool want_db) {
+// dy: contiguous, or (from the C++ autograd node) one contiguous row broadcast over all rows (sdy = 0: the
+// gradient of a sum(), which is not materialised).  want_ds = false skips ds (the input needs no gradient).
+static std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const at::Tensor& s,
+                                             const at::Tensor& mean, const at::Tensor& rstd,
+                                             const c10::optional<at::Tensor>& weight, bool rms, bool want_ds,
+                                             bool want_dw, bool want_db) {
   TORCH_CHECK(dy.is_contiguous() && s.is_contiguous(), "norm_bwd: contiguous inputs expected");
   const int64_t M = s.size(0), N = s.size(1);
+  TORCH_CHECK(dy.numel() == (sdy == 0 ? N : M * N), "norm_bwd: dy does not match s");
   at::Tensor w = as_float(weight);
   const float* pw = fptr(w);
-  at::Tensor ds = big_empty({M, N}, s.options());
+  at::Tensor ds = want_ds ? big_empty({M, N}, s.options()) : at::Tensor();
   const int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), (M + row_grain(N) - 1) / row_grain(N)));
-  at::Tensor pdw = at::zeros({want_dw ? nchunks : 0, N}, s.options().dtype(at::kFloat));
-  at::Tensor pdb = at::zeros({want_db ? nchunks : 0, N}, s.options().dtype(at::kFloat));
+  auto partials = [&](bool want) {  // [chunks, N] float zeros (memset: one dispatcher call fewer than at::zeros)
+    if (!want) return at::Tensor();
+    at::Tensor t = at::empty({nchunks, N}, s.options().dtype(at::kFloat));
+    std::memset(t.data_ptr<float>(), 0, sizeof(float) * nchunks * N);
+    return t;
+  };
+  at::Tensor pdw = partials(want_dw), pdb = partials(want_db);
   const float* pmean = rms ? nullptr : mean.data_ptr<float>();
   const float* prstd = rstd.data_ptr<float>();
   constexpr int64_t RBMAX = 8;
   const int64_t RB = std::max<int64_t>(1, std::min<int64_t>(RBMAX, 65536 / std::max<int64_t>(N, 1)));  // <= 512 KiB of rows
-  const bool nt = streams(ds, N, 3 * ds.nbytes());
+  const bool nt = want_ds && streams(ds, N, 3 * ds.nbytes());
   DISPATCH_FLOATING(s.scalar_type(), "norm_bwd", [&] {
     constexpr bool F32 = std::is_same<scalar_t, float>::value;
     const scalar_t* pdy = dy.data_ptr<scalar_t>();
     const scalar_t* ps = s.data_ptr<scalar_t>();
-    scalar_t* pds = ds.data_ptr<scalar_t>();
+    scalar_t* pds = want_ds ? ds.data_ptr<scalar_t>() : nullptr;
     at::parallel_for(0, nchunks, 1, [&](int64_t c0, int64_t c1) {
       std::vector<float> bdy(F32 ? 0 : RB * N), bs(bdy.size()), bo(bdy.size());
       const float* dyr[RBMAX];
@@ -400,9 +413,9 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
           const int64_t nr = std::min(RB, r1 - rb);
           for (int64_t i = 0; i < nr; ++i) {  // pass 1: the row sums
             const int64_t r = rb + i;
-            dyr[i] = Row<scalar_t>::in(pdy + r * N, N, bdy.data() + i * N);
+            dyr[i] = Row<scalar_t>::in(pdy + r * sdy, N, bdy.data() + i * N);
             sr[i] = Row<scalar_t>::in(ps + r * N, N, bs.data() + i * N);
-            orow[i] = Row<scalar_t>::out_buf(pds + r * N, bo.data() + i * N);
+            orow[i] = pds ? Row<scalar_t>::out_buf(pds + r * N, bo.data() + i * N) : nullptr;
             mu[i] = rms ? 0.f : pmean[r];
             rs[i] = prstd[r];
             const fVec vmu(mu[i]);
@@ -432,7 +445,7 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
             for (int64_t i = 0; i < nr; ++i) {
               const fVec d = fVec::loadu(dyr[i] + j), vrs(rs[i]);
               const fVec xh = (fVec::loadu(sr[i] + j) - fVec(mu[i])) * vrs;
-              vstore((d * wv - fVec(cg[i]) - xh * fVec(cgx[i])) * vrs, orow[i] + j, nt);
+              if (pds) vstore((d * wv - fVec(cg[i]) - xh * fVec(cgx[i])) * vrs, orow[i] + j, nt);
               vdw = at::vec::fmadd(d, xh, vdw);
               vdb = vdb + d;
             }
@@ -443,20 +456,27 @@ std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, cons
             const float wj = pw ? pw[j] : 1.f;
             for (int64_t i = 0; i < nr; ++i) {
               const float d = dyr[i][j], xh = (sr[i][j] - mu[i]) * rs[i];
-              orow[i][j] = (d * wj - cg[i] - xh * cgx[i]) * rs[i];
+              if (pds) orow[i][j] = (d * wj - cg[i] - xh * cgx[i]) * rs[i];
               if (dwc) dwc[j] += d * xh;
               if (dbc) dbc[j] += d;
             }
           }
-          for (int64_t i = 0; i < nr; ++i) Row<scalar_t>::flush(orow[i], pds + (rb + i) * N, N);
+          if (pds)
+            for (int64_t i = 0; i < nr; ++i) Row<scalar_t>::flush(orow[i], pds + (rb + i) * N, N);
         }
       }
       nt_fence(nt);
     });
   });
-  at::Tensor dw = want_dw ? pdw.sum(0) : at::Tensor();
-  at::Tensor db = want_db ? pdb.sum(0) : at::Tensor();
+  at::Tensor dw = want_dw ? (nchunks == 1 ? pdw[0] : pdw.sum(0)) : at::Tensor();
+  at::Tensor db = want_db ? (nchunks == 1 ? pdb[0] : pdb.sum(0)) : at::Tensor();
   return {ds, dw, db};
+}
+
+std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, const at::Tensor& mean,
+                                 const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
+                                 bool rms, bool want_dw, bool want_db) {
+  return norm_bwd_impl(dy, s.size(1), s, mean, rstd, weight, rms, true, want_dw, want_db);
 }
 
 // ------------------------------------------------------------ rotary embedding
@@ -719,6 +739,8 @@ std::string capability() {
 #endif
 }
 
+void bind_autograd_nodes(pybind11::module_& m);  // ext/autograd_cpu.py, appended to this source
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("norm_fwd", &norm_fwd);
   m.def("norm_fwd_out", &norm_fwd_out);
@@ -732,5 +754,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("empty_cache", &empty_cache);
   m.def("cached_bytes", &cached_bytes);
   m.def("set_cache_limit", &set_cache_limit);
+  bind_autograd_nodes(m);
 }
 """
+
+# The C++ autograd nodes over these kernels live in the same extension (bind_autograd_nodes above).
+from .autograd_cpu import SOURCE as _AUTOGRAD_SOURCE  # noqa: E402
+
+SOURCE += _AUTOGRAD_SOURCE

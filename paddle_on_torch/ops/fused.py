@@ -89,16 +89,20 @@ def _tri():
 
 
 def _eager_cpp(*ts):
-    """True when a call can skip the torch.library dispatcher and run the C++ kernel under a plain
-    autograd.Function: plain CPU tensors, no tracing / compiling / fake or functorch mode active.
+    """True when a call can skip the torch.library dispatcher and run the C++ kernel under its C++
+    autograd node: plain CPU tensors, no tracing / compiling / fake or functorch mode active.
     (The dispatcher and the custom-op autograd wrapper cost ~20-60 us a call, as much as the whole
     kernel at small sizes.)"""
     if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
         return False
     for t in ts:
-        if t is not None and type(t) is not torch.Tensor:
+        if t is not None and type(t) not in _PLAIN_TENSORS:
             return False
     return backend_for(ts[0]) == "cpp"
+
+
+# A Parameter of a plain tensor dispatches as one (a Parameter of a tensor subclass, e.g. DTensor, has that type)
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
 
 from torch.utils._python_dispatch import _get_current_dispatch_mode as _dispatch_mode  # noqa: E402
@@ -229,22 +233,18 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
 
 
-class _NormFn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, residual, bias, weight, norm_bias, eps, alpha, rms):
-        out = tuple(_cpp().norm_fwd(x.contiguous(), residual, bias, weight, norm_bias, eps, alpha, rms))
-        _norm_setup(ctx, (x, residual, bias, weight, norm_bias, eps, alpha, rms), out)
-        ctx.mark_non_differentiable(out[2], out[3])
-        return out
-
-    backward = staticmethod(_norm_backward)
-
-
-def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms):
-    """norm_fwd, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
-    if _eager_cpp(x, residual, bias, weight, norm_bias):
-        return _NormFn.apply(x, residual, bias, weight, norm_bias, eps, alpha, rms)
-    return norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, n=None):
+    """norm_fwd over rows of `n` elements (default x.shape[-1]) of x of any shape; out and residual_out come back
+    in x's shape.  Plain eager CPU calls run the C++ kernel under its C++ autograd node (ext/autograd_cpu.py),
+    which also does the reshapes (no view nodes in the graph); others go through the custom op."""
+    n = x.shape[-1] if n is None else n
+    if x.numel() and _eager_cpp(x, residual, bias, weight, norm_bias):
+        return tuple(_cpp().norm_node(x, residual, bias, weight, norm_bias, eps, alpha, rms, n))
+    x2 = x.reshape(-1, n)
+    vec = lambda t: None if t is None else t.reshape(-1) if t.numel() == n else t.reshape(-1, n)  # noqa: E731
+    out, res_out, mean, rstd = norm_fwd(x2, None if residual is None else residual.reshape(x2.shape), vec(bias),
+                                        vec(weight), vec(norm_bias), eps, alpha, rms)
+    return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else res_out, mean, rstd
 
 
 # =============================================================== rotary position embedding
@@ -303,19 +303,10 @@ def _rope_backward(ctx, g):
 rope.register_autograd(_rope_backward, setup_context=_rope_setup)
 
 
-class _RopeFn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, cos, sin, neox):
-        _rope_setup(ctx, (x, cos, sin, neox), None)
-        return _cpp().rope_fwd(x.contiguous(), cos, sin, neox)
-
-    backward = staticmethod(_rope_backward)
-
-
 def fused_rope(x, cos, sin, neox):
-    """rope, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
+    """rope: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
     if _eager_cpp(x, cos, sin):
-        return _RopeFn.apply(x, cos, sin, neox)
+        return _cpp().rope_node(x, cos, sin, neox)
     return rope(x, cos, sin, neox)
 
 
@@ -378,19 +369,10 @@ def _swiglu_backward(ctx, g):
 swiglu.register_autograd(_swiglu_backward, setup_context=_swiglu_setup)
 
 
-class _SwigluFn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, y):
-        ctx.save_for_backward(x, y)
-        return _cpp().swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
-
-    backward = staticmethod(_swiglu_backward)
-
-
 def fused_swiglu(x, y):
-    """swiglu, through the C++ kernel directly in plain eager CPU calls, else the custom op."""
+    """swiglu: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
     if x.numel() and x.shape == y.shape and _eager_cpp(x, y):
-        return _SwigluFn.apply(x, y)
+        return _cpp().swiglu_node(x, y)
     return swiglu(x, y)
 
 __all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",

@@ -38,10 +38,6 @@ def _rows(x, begin_norm_axis, weight, api):
     return math.prod(x.shape[:a]), n
 
 
-def _flat(t, n):
-    return None if t is None else t.reshape(-1) if t.numel() == n else t.reshape(-1, n)
-
-
 @op
 def fused_rms_norm(x: TensorLike, norm_weight: TensorLike, norm_bias: OptionalTensor, epsilon, begin_norm_axis=1,
                    bias: OptionalTensor = None, residual: OptionalTensor = None, quant_scale=-1, quant_round_type=0,
@@ -50,12 +46,9 @@ def fused_rms_norm(x: TensorLike, norm_weight: TensorLike, norm_bias: OptionalTe
     residual_out is x + bias + residual, or an empty tensor when no residual is given (bias is only
     added together with a residual, as Paddle does)."""
     _no_quant("fused_rms_norm", quant_scale)
-    m, n = _rows(x, begin_norm_axis, norm_weight, "fused_rms_norm")
-    x2 = x.reshape(m, n)
-    out, res_out, _, _ = _fused.fused_norm(x2, None if residual is None else residual.reshape(m, n),
-                                         _flat(bias, n), _flat(norm_weight, n), _flat(norm_bias, n),
-                                         float(epsilon), 1.0, True)
-    return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else res_out
+    _, n = _rows(x, begin_norm_axis, norm_weight, "fused_rms_norm")
+    out, res_out, _, _ = _fused.fused_norm(x, residual, bias, norm_weight, norm_bias, float(epsilon), 1.0, True, n)
+    return out, res_out
 
 
 @op
@@ -68,12 +61,10 @@ def fused_layer_norm(x: TensorLike, norm_weight: OptionalTensor, norm_bias: Opti
     [prod(x.shape[:begin_norm_axis])] and `variance` holds 1 / sqrt(var + epsilon), as Paddle's kernel
     does.  Without a residual, residual_out is x (Paddle returns an unfilled tensor there)."""
     _no_quant("fused_layer_norm", quant_scale)
-    m, n = _rows(x, begin_norm_axis, norm_weight, "fused_layer_norm")
-    x2 = x.reshape(m, n)
-    out, res_out, mean, rstd = _fused.fused_norm(x2, None if residual is None else residual.reshape(m, n),
-                                               _flat(bias, n), _flat(norm_weight, n), _flat(norm_bias, n),
-                                               float(epsilon), float(residual_alpha), False)
-    return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else x, mean, rstd
+    _, n = _rows(x, begin_norm_axis, norm_weight, "fused_layer_norm")
+    out, res_out, mean, rstd = _fused.fused_norm(x, residual, bias, norm_weight, norm_bias, float(epsilon),
+                                               float(residual_alpha), False, n)
+    return out, res_out if residual is not None else x, mean, rstd
 
 
 def _rope_tables(sin, cos, position_ids, batch, seq, head_dim, time_major, base, dtype, device):
