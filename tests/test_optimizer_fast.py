@@ -276,3 +276,27 @@ def test_adam_kernel_bumps_versions():
     opt.step()
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.backward()
+
+
+def test_adam_without_compiler_falls_back_with_one_warning(monkeypatch, tmp_path):
+    """No compiler: one warning, then the torch-op path, with the same bits."""
+    import warnings
+
+    from torch.utils import cpp_extension
+
+    from paddle_on_torch import ext
+
+    def broken(*a, **k):
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(cpp_extension, "load", broken)
+    monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
+    monkeypatch.setattr(ext, "_optim_module", None)
+    monkeypatch.setattr(ext, "_optim_failed", False)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        got = _run(CASES["adamw"], True)
+    assert sum("C++ optimizer kernel unavailable" in str(r.message) for r in rec) == 1
+    ref = _run(CASES["adamw"], False)
+    for k in ref:
+        np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
