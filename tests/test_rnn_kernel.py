@@ -4,7 +4,8 @@ Outputs, final states and every gradient are checked against torch's own RNN ops
 `rnn_tanh` / `rnn_relu`, on packed sequences when lengths are given: the path the layers took before, and
 the one that matched Paddle's goldens), in float64 for LSTM / GRU / SimpleRNN(tanh, relu), one and two
 layers, both directions, batch-first and time-major, with and without sequence lengths; through the BLAS
-called directly and through ATen's mm.  gradcheck covers a small bidirectional two-layer net with lengths.
+called directly and through ATen's mm
+and the kernel's own loop for tiny GEMMs.  gradcheck covers a small bidirectional two-layer net with lengths.
 The Paddle goldens themselves run through the layers in tests/test_golden.py (-k rnn) and the model zoo.
 """
 import itertools
@@ -63,22 +64,21 @@ def make(mode, B, T, I, H, layers, bidir, batch_first, dtype=torch.float64, seed
 CASES = list(itertools.product([0, 1, 2, 3], [False, True], [False, True], [1, 2], [None, [5, 2, 7], [0, 7, 3]]))
 
 
-# the GEMMs through ATen's mm (libtorch without a BLAS symbol to call): a few cases suffice
-ATEN_CASES = [(mode, True, bf, 2, [5, 2, 7]) for mode in (0, 1, 2) for bf in (False, True)]
+# the shapes here are small enough for the kernel's own GEMM loop; the BLAS and ATen's mm (libtorch
+# without a BLAS symbol to call) are forced on a few cases
+OTHER_GEMM_CASES = [(path, mode, True, bf, 2, [5, 2, 7]) for path in ("blas", "aten") for mode in (0, 1, 2)
+                    for bf in (False, True)]
 
 
-@pytest.fixture
-def aten_mm():
+@pytest.mark.parametrize("path,mode,bidir,batch_first,layers,lens", OTHER_GEMM_CASES)
+def test_matches_torch_rnn_other_gemms(path, mode, bidir, batch_first, layers, lens):
     mod = R.kernel()
-    before = mod.get_direct_blas()
-    mod.set_direct_blas(False)
-    yield
-    mod.set_direct_blas(before)
-
-
-@pytest.mark.parametrize("mode,bidir,batch_first,layers,lens", ATEN_CASES)
-def test_matches_torch_rnn_aten_mm(aten_mm, mode, bidir, batch_first, layers, lens):
-    test_matches_torch_rnn(mode, bidir, batch_first, layers, lens)
+    before = mod.get_gemm_path()
+    mod.set_gemm_path(path)
+    try:
+        test_matches_torch_rnn(mode, bidir, batch_first, layers, lens)
+    finally:
+        mod.set_gemm_path(before)
 
 
 @pytest.mark.parametrize("mode,bidir,batch_first,layers,lens", CASES)

@@ -34,6 +34,7 @@ SOURCE = r"""
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <string>
 #include <vector>
 
 using at::Tensor;
@@ -44,23 +45,72 @@ enum Mode { LSTM = 0, GRU = 1, RNN_TANH = 2, RNN_RELU = 3 };
 static int64_t n_gates(int64_t mode) { return mode == LSTM ? 4 : mode == GRU ? 3 : 1; }
 static int64_t act_width(int64_t mode, int64_t H) { return mode == RNN_TANH || mode == RNN_RELU ? H : 4 * H; }
 
-// The Fortran BLAS that libtorch links (MKL / OpenBLAS export sgemm_ / dgemm_, LP64): called directly, a
-// small GEMM costs well under a microsecond, against several through the dispatcher (at::mm_out).  ATen's
-// own cpublas::gemm would do, but libtorch does not export it.  Weak: a libtorch without them makes these
-// null and the GEMMs go through ATen instead.
+// GEMMs, three ways (gemm_path): tiny ones (the model zoo's: [3, 24] x [24, 96]) in a register-blocked loop
+// here, where a BLAS call's fixed cost (~1 us) is several times the arithmetic; the others through the
+// Fortran BLAS that libtorch links (MKL / OpenBLAS export sgemm_ / dgemm_, LP64), called directly instead
+// of through the dispatcher (at::mm_out, a few us a call); ATen's mm where libtorch exports no such symbol
+// (weak symbols: null there).  ATen's cpublas::gemm would do, but libtorch does not export it.
 extern "C" {
 void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*, const float*, const int*,
             const float*, const int*, const float*, float*, const int*) __attribute__((weak));
 void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*, const double*, const int*,
             const double*, const int*, const double*, double*, const int*) __attribute__((weak));
 }
-static bool direct_blas = sgemm_ != nullptr && dgemm_ != nullptr;
+enum GemmPath { AUTO = 0, BLAS = 1, ATEN = 2, SMALL = 3 };
+static int gemm_path = AUTO;  // tests force each path
+static bool have_blas() { return sgemm_ != nullptr && dgemm_ != nullptr; }
+constexpr int64_t kSmallMacs = 1 << 15;
 
 static bool fits_int(int64_t v) { return v <= std::numeric_limits<int>::max(); }
 
+// C[M, N] = A @ B + beta * C with A[m, k] at A[m * a_rs + k * a_cs] and B row-major [K, N] (ld ldb)
 template <typename T>
-static void mm_aten(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t lda,
-                    const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+static void small_gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t a_rs, int64_t a_cs, const T* B,
+                       int64_t ldb, T beta, T* C, int64_t ldc) {
+  using Vec = Vectorized<T>;
+  constexpr int64_t VS = Vec::size();
+  constexpr int64_t NB = 4;  // accumulators per row: 4 vectors of C stay in registers across K
+  for (int64_t n0 = 0; n0 < N; n0 += NB * VS) {
+    int64_t cnt[NB];
+    for (int64_t q = 0; q < NB; ++q) cnt[q] = std::max<int64_t>(0, std::min<int64_t>(VS, N - n0 - q * VS));
+    const bool full = cnt[NB - 1] == VS;
+    for (int64_t m = 0; m < M; ++m) {
+      T* c = C + m * ldc + n0;
+      const T* a = A + m * a_rs;
+      Vec acc[NB];
+      for (int64_t q = 0; q < NB; ++q)
+        acc[q] = beta == T(0) || cnt[q] == 0 ? Vec(T(0)) : Vec::loadu(c + q * VS, cnt[q]) * Vec(beta);
+      if (full) {
+        for (int64_t k = 0; k < K; ++k) {
+          const Vec av(a[k * a_cs]);
+          const T* b = B + k * ldb + n0;
+          for (int64_t q = 0; q < NB; ++q) acc[q] = at::vec::fmadd(av, Vec::loadu(b + q * VS), acc[q]);
+        }
+      } else {
+        for (int64_t k = 0; k < K; ++k) {
+          const Vec av(a[k * a_cs]);
+          const T* b = B + k * ldb + n0;
+          for (int64_t q = 0; q < NB; ++q)
+            if (cnt[q]) acc[q] = at::vec::fmadd(av, Vec::loadu(b + q * VS, cnt[q]), acc[q]);
+        }
+      }
+      for (int64_t q = 0; q < NB; ++q)
+        if (cnt[q]) acc[q].store(c + q * VS, cnt[q]);
+    }
+  }
+}
+
+template <typename T>
+static std::vector<T> transposed(const T* W, int64_t rows, int64_t cols) {  // W [rows, cols] -> [cols, rows]
+  std::vector<T> t(rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) t[c * rows + r] = W[r * cols + c];
+  return t;
+}
+
+template <typename T>
+static void mm_aten(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B,
+                    int64_t ldb, T beta, T* C, int64_t ldc) {
   auto opt = at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value);
   auto view = [&](const T* p, int64_t r, int64_t c, int64_t ld, bool t) {
     Tensor v = at::from_blob(const_cast<T*>(p), {t ? c : r, t ? r : c}, {ld, 1}, opt);
@@ -68,29 +118,48 @@ static void mm_aten(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, 
   };
   Tensor c = at::from_blob(C, {M, N}, {ldc, 1}, opt);
   if (beta == T(0)) at::mm_out(c, view(A, M, K, lda, ta), view(B, K, N, ldb, tb));
-  else c.addmm_(view(A, M, K, lda, ta), view(B, K, N, ldb, tb), beta, alpha);
-  if (beta == T(0) && alpha != T(1)) c.mul_(alpha);
+  else c.addmm_(view(A, M, K, lda, ta), view(B, K, N, ldb, tb), beta, T(1));
 }
 
-// row-major C[M, N] = alpha * op(A) @ op(B) + beta * C, through the column-major BLAS (C^T = op(B)^T op(A)^T)
+static bool use_small(int64_t M, int64_t N, int64_t K) {
+  return gemm_path == SMALL || (gemm_path == AUTO && M * N * K <= kSmallMacs);
+}
+
+// row-major C[M, N] = op(A) @ op(B) + beta * C
 template <typename T>
-static void mm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t lda, const T* B,
-               int64_t ldb, T beta, T* C, int64_t ldc) {
+static void mm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb,
+               T beta, T* C, int64_t ldc) {
   if (M == 0 || N == 0) return;
-  if (!direct_blas || !fits_int(M) || !fits_int(N) || !fits_int(K) || !fits_int(lda) || !fits_int(ldb) ||
-      !fits_int(ldc)) {
-    mm_aten<T>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (use_small(M, N, K)) {
+    if (tb) {
+      const std::vector<T> bt = transposed(B, N, K);  // op(B) = B^T, B [N, K] (ld ldb == K in every call here)
+      TORCH_INTERNAL_ASSERT(ldb == K);
+      small_gemm<T>(M, N, K, A, ta ? 1 : lda, ta ? lda : 1, bt.data(), N, beta, C, ldc);
+    } else {
+      small_gemm<T>(M, N, K, A, ta ? 1 : lda, ta ? lda : 1, B, ldb, beta, C, ldc);
+    }
     return;
   }
+  if (gemm_path == ATEN || !have_blas() || !fits_int(M) || !fits_int(N) || !fits_int(K) || !fits_int(lda) ||
+      !fits_int(ldb) || !fits_int(ldc)) {
+    mm_aten<T>(ta, tb, M, N, K, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
+  // column-major BLAS: C^T = op(B)^T op(A)^T
   const char tA = tb ? 'T' : 'N', tB = ta ? 'T' : 'N';
   const int m = (int)N, n = (int)M, k = (int)K, la = (int)ldb, lb = (int)lda, lc = (int)ldc;
-  if constexpr (std::is_same_v<T, float>) sgemm_(&tA, &tB, &m, &n, &k, &alpha, B, &la, A, &lb, &beta, C, &lc);
-  else dgemm_(&tA, &tB, &m, &n, &k, &alpha, B, &la, A, &lb, &beta, C, &lc);
+  const T one(1);
+  if constexpr (std::is_same_v<T, float>) sgemm_(&tA, &tB, &m, &n, &k, &one, B, &la, A, &lb, &beta, C, &lc);
+  else dgemm_(&tA, &tB, &m, &n, &k, &one, B, &la, A, &lb, &beta, C, &lc);
 }
 
-// tests run the ATen GEMM path too
-void set_direct_blas(bool on) { direct_blas = on && sgemm_ != nullptr && dgemm_ != nullptr; }
-bool get_direct_blas() { return direct_blas; }
+void set_gemm_path(const std::string& p) {
+  TORCH_CHECK_VALUE(p == "auto" || p == "blas" || p == "aten" || p == "small", "gemm path: auto, blas, aten or small");
+  gemm_path = p == "auto" ? AUTO : p == "blas" ? BLAS : p == "aten" ? ATEN : SMALL;
+}
+std::string get_gemm_path() {
+  return gemm_path == AUTO ? "auto" : gemm_path == BLAS ? "blas" : gemm_path == ATEN ? "aten" : "small";
+}
 
 template <typename T>
 static inline Vectorized<T> sigm(const Vectorized<T>& x) {
@@ -118,8 +187,10 @@ static void layer_fwd(int64_t mode, const Geometry& g, bool reverse, const T* X,
   constexpr int64_t VS = Vec::size();
   const int64_t G = n_gates(mode) * H, W = act_width(mode, H), B = g.B, T_ = g.T;
   // input projection of every step at once; ACT holds it until the step turns it into activations
-  mm<T>(false, true, g.rows, G, I, T(1), X, I, Wih, I, T(0), ACT, W);
+  mm<T>(false, true, g.rows, G, I, X, I, Wih, I, T(0), ACT, W);
   const Vec zero(T(0)), one(T(1));
+  // W_hh^T once, when the per-step GEMM is small enough for the loop here
+  const std::vector<T> WhhT = use_small(B, G, H) ? transposed(Whh, G, H) : std::vector<T>();
   for (int64_t k = 0; k < T_; ++k) {
     const int64_t t = reverse ? T_ - 1 - k : k;
     const int64_t tn = reverse ? t - 1 : t + 1;  // the step the new state feeds
@@ -131,7 +202,8 @@ static void layer_fwd(int64_t mode, const Geometry& g, bool reverse, const T* X,
       }
     }
     const T* hp0 = HP + g.row(t, 0) * H;
-    mm<T>(false, true, B, G, H, T(1), hp0, g.bs * H, Whh, H, T(0), S, G);
+    if (WhhT.empty()) mm<T>(false, true, B, G, H, hp0, g.bs * H, Whh, H, T(0), S, G);
+    else small_gemm<T>(B, G, H, hp0, g.bs * H, 1, WhhT.data(), G, T(0), S, G);
     at::parallel_for(0, B, std::max<int64_t>(1, 16384 / std::max<int64_t>(W, 1)), [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
       const int64_t r = g.row(t, b);
@@ -261,7 +333,7 @@ static void layer_bwd(int64_t mode, const Geometry& g, bool reverse, const T* Wh
     }
     });
     // dh_prev = (direct part) + dgates_h @ W_hh
-    mm<T>(false, false, B, H, G, T(1), dGh + g.row(t, 0) * G, g.bs * G, Whh, H, T(1), dh2, H);
+    mm<T>(false, false, B, H, G, dGh + g.row(t, 0) * G, g.bs * G, Whh, H, T(1), dh2, H);
     std::swap(dh, dh2);
   }
   std::memcpy(dh0, dh, B * H * sizeof(T));
@@ -299,55 +371,55 @@ static Geometry geometry(const Tensor& x, bool batch_first, const c10::optional<
   return g;
 }
 
-// -> [y, hN, cN (undefined unless LSTM), then (HP, CP, ACT) per layer and direction, then the outputs of
-//     the layers below the top one]; the saved part only when need_saved
+// -> [y, hN, cN (undefined unless LSTM), then what backward needs when need_saved: HP [L*D, rows, H],
+//     CP [L*D or 0, rows, H], ACT [L*D, rows, W] (rnn_cpu.py) and the outputs of the layers below the top
+//     one [L-1, rows, D*H]].  Few, flat buffers: every tensor made or indexed here is a dispatcher call.
 std::vector<Tensor> rnn_fwd(int64_t mode, const Tensor& x_, const Tensor& h0_, const c10::optional<Tensor>& c0_,
                             std::vector<Tensor> weights, int64_t num_layers, bool bidir, bool batch_first,
                             const c10::optional<Tensor>& lengths, bool need_saved) {
   const Tensor x = x_.contiguous(), h0 = h0_.contiguous();
   const Tensor c0 = mode == LSTM ? c0_.value().contiguous() : Tensor();
   for (auto& w : weights) w = w.contiguous();
-  const int64_t D = bidir ? 2 : 1, H = h0.size(2);
+  const int64_t D = bidir ? 2 : 1, H = h0.size(2), L = num_layers;
   const Geometry g = geometry(x, batch_first, lengths);
-  TORCH_CHECK((int64_t)weights.size() == 4 * num_layers * D, "rnn: expected 4 weights per layer and direction");
-  TORCH_CHECK(h0.size(0) == num_layers * D && h0.size(1) == g.B, "rnn: initial state has the wrong shape");
+  TORCH_CHECK((int64_t)weights.size() == 4 * L * D, "rnn: expected 4 weights per layer and direction");
+  TORCH_CHECK(h0.size(0) == L * D && h0.size(1) == g.B, "rnn: initial state has the wrong shape");
+  TORCH_CHECK(mode != LSTM || c0.sizes() == h0.sizes(), "rnn: initial cell state has the wrong shape");
+  for (const auto& w : weights) TORCH_CHECK(w.scalar_type() == x.scalar_type(), "rnn: weights of another dtype");
   auto opt = x.options();
-  Tensor hN = at::empty({num_layers * D, g.B, H}, opt);
-  Tensor cN = mode == LSTM ? at::empty({num_layers * D, g.B, H}, opt) : Tensor();
-  std::vector<Tensor> saved;
-  const int64_t W = act_width(mode, H), G = n_gates(mode) * H;
-  Tensor S = at::empty({g.B, G}, opt);
-  Tensor in = x;
-  Tensor y;
-  std::vector<Tensor> outs;
+  const int64_t W = act_width(mode, H), G = n_gates(mode) * H, DH = D * H, BH = g.B * H;
+  const int64_t slots = need_saved ? L * D : 1;  // without backward one set of buffers is reused
+  Tensor hN = at::empty({L * D, g.B, H}, opt);
+  Tensor cN = mode == LSTM ? at::empty({L * D, g.B, H}, opt) : Tensor();
+  Tensor HP = at::empty({slots, g.rows, H}, opt);
+  Tensor CP = at::empty({mode == LSTM ? slots : 0, g.rows, H}, opt);
+  Tensor ACT = at::empty({slots, g.rows, W}, opt);
+  Tensor Ys = at::empty({need_saved ? std::max<int64_t>(L - 1, 0) : std::min<int64_t>(L - 1, 2), g.rows, DH}, opt);
+  Tensor y = batch_first ? at::empty({g.B, g.T, DH}, opt) : at::empty({g.T, g.B, DH}, opt);
   AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "rnn_fwd", [&] {
-    for (int64_t l = 0; l < num_layers; ++l) {
-      const int64_t I = in.size(2);
-      Tensor Y = at::empty({g.rows, D * H}, opt);
+    using T = scalar_t;
+    std::vector<T> S(g.B * G);
+    const T* in = x.data_ptr<T>();
+    int64_t I = x.size(2);
+    for (int64_t l = 0; l < L; ++l) {
+      T* Y = l == L - 1 ? y.data_ptr<T>() : Ys.data_ptr<T>() + (need_saved ? l : l % 2) * g.rows * DH;
       for (int64_t d = 0; d < D; ++d) {
-        const int64_t ld = l * D + d;
-        Tensor HP = at::empty({g.rows, H}, opt);
-        Tensor CP = at::empty({mode == LSTM ? g.rows : 0, H}, opt);  // a defined tensor: it travels in a list
-        Tensor ACT = at::empty({g.rows, W}, opt);
+        const int64_t ld = l * D + d, slot = need_saved ? ld : 0;
         TORCH_CHECK(weights[4 * ld].size(1) == I, "rnn: weight_ih of layer ", l, " expects input size ",
                     weights[4 * ld].size(1), " but got ", I);
-        layer_fwd<scalar_t>(mode, g, d == 1, in.data_ptr<scalar_t>(), I, weights[4 * ld].data_ptr<scalar_t>(),
-                            weights[4 * ld + 1].data_ptr<scalar_t>(), weights[4 * ld + 2].data_ptr<scalar_t>(),
-                            weights[4 * ld + 3].data_ptr<scalar_t>(), H, h0[ld].data_ptr<scalar_t>(),
-                            mode == LSTM ? c0[ld].data_ptr<scalar_t>() : nullptr, Y.data_ptr<scalar_t>() + d * H,
-                            D * H, hN[ld].data_ptr<scalar_t>(), mode == LSTM ? cN[ld].data_ptr<scalar_t>() : nullptr,
-                            HP.data_ptr<scalar_t>(), mode == LSTM ? CP.data_ptr<scalar_t>() : nullptr,
-                            ACT.data_ptr<scalar_t>(), S.data_ptr<scalar_t>());
-        if (need_saved) { saved.push_back(HP); saved.push_back(CP); saved.push_back(ACT); }
+        layer_fwd<T>(mode, g, d == 1, in, I, weights[4 * ld].data_ptr<T>(), weights[4 * ld + 1].data_ptr<T>(),
+                     weights[4 * ld + 2].data_ptr<T>(), weights[4 * ld + 3].data_ptr<T>(), H,
+                     h0.data_ptr<T>() + ld * BH, mode == LSTM ? c0.data_ptr<T>() + ld * BH : nullptr, Y + d * H, DH,
+                     hN.data_ptr<T>() + ld * BH, mode == LSTM ? cN.data_ptr<T>() + ld * BH : nullptr,
+                     HP.data_ptr<T>() + slot * g.rows * H, mode == LSTM ? CP.data_ptr<T>() + slot * g.rows * H : nullptr,
+                     ACT.data_ptr<T>() + slot * g.rows * W, S.data());
       }
-      in = batch_first ? Y.view({g.B, g.T, D * H}) : Y.view({g.T, g.B, D * H});
-      if (need_saved && l + 1 < num_layers) outs.push_back(in);
+      in = Y;
+      I = DH;
     }
   });
-  std::vector<Tensor> res{in, hN, cN};
-  res.insert(res.end(), saved.begin(), saved.end());
-  res.insert(res.end(), outs.begin(), outs.end());
-  return res;
+  if (!need_saved) return {y, hN, cN};
+  return {y, hN, cN, HP, CP, ACT, Ys};
 }
 
 // -> [dx, dh0, dc0 (undefined unless LSTM), then dW_ih, dW_hh, db_ih, db_hh per layer and direction]
@@ -357,52 +429,56 @@ std::vector<Tensor> rnn_bwd(int64_t mode, const Tensor& x_, std::vector<Tensor> 
                             const c10::optional<Tensor>& dcN_) {
   const Tensor x = x_.contiguous();
   for (auto& w : weights) w = w.contiguous();
-  const int64_t D = bidir ? 2 : 1, H = weights[1].size(1);
+  const int64_t D = bidir ? 2 : 1, H = weights[1].size(1), L = num_layers;
   const Geometry g = geometry(x, batch_first, lengths);
-  const int64_t G = n_gates(mode) * H;
+  const int64_t G = n_gates(mode) * H, W = act_width(mode, H), DH = D * H, BH = g.B * H;
   auto opt = x.options();
   auto get = [](const c10::optional<Tensor>& t) { return t.has_value() && t->defined() ? t->contiguous() : Tensor(); };
-  Tensor dY = get(dy_), dhN = get(dhN_), dcN = get(dcN_);
-  Tensor dh0 = at::empty({num_layers * D, g.B, H}, opt);
-  Tensor dc0 = mode == LSTM ? at::empty({num_layers * D, g.B, H}, opt) : Tensor();
-  std::vector<Tensor> dW(4 * num_layers * D);
-  Tensor dGx = at::empty({g.rows, G}, opt);
-  Tensor dGh = mode == GRU ? at::empty({g.rows, G}, opt) : dGx;
-  Tensor scratch = at::empty({3, g.B, H}, opt);
-  const int64_t n_saved_states = 3 * num_layers * D;
+  const Tensor dy = get(dy_), dhN = get(dhN_), dcN = get(dcN_);
+  const Tensor &HP = saved.at(0), &CP = saved.at(1), &ACT = saved.at(2), &Ys = saved.at(3);
+  Tensor dx = at::empty(x.sizes(), opt);
+  Tensor dh0 = at::empty({L * D, g.B, H}, opt);
+  Tensor dc0 = mode == LSTM ? at::empty({L * D, g.B, H}, opt) : Tensor();
+  std::vector<Tensor> dW(4 * L * D);
+  for (int64_t i = 0; i < 4 * L * D; ++i) dW[i] = at::empty(weights[i].sizes(), opt);
   AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "rnn_bwd", [&] {
-    for (int64_t l = num_layers - 1; l >= 0; --l) {
-      const Tensor in = l == 0 ? x : saved[n_saved_states + l - 1];
-      const int64_t I = in.size(2);
-      Tensor dX = at::empty({g.rows, I}, opt);
+    using T = scalar_t;
+    std::vector<T> dGx(g.rows * G), dGh(mode == GRU ? g.rows * G : 0), scratch(3 * BH), dXmid[2];
+    const T* dY = dy.defined() ? dy.data_ptr<T>() : nullptr;  // the gradient of this layer's output
+    for (int64_t l = L - 1; l >= 0; --l) {
+      const T* in = l == 0 ? x.data_ptr<T>() : Ys.data_ptr<T>() + (l - 1) * g.rows * DH;
+      const int64_t I = l == 0 ? x.size(2) : DH;
+      T* dX;
+      if (l == 0) {
+        dX = dx.data_ptr<T>();
+      } else {
+        dXmid[l % 2].resize(g.rows * DH);
+        dX = dXmid[l % 2].data();
+      }
+      T* gx = dGx.data();
+      T* gh = mode == GRU ? dGh.data() : gx;
       for (int64_t d = 0; d < D; ++d) {
         const int64_t ld = l * D + d;
-        const Tensor &HP = saved[3 * ld], &CP = saved[3 * ld + 1], &ACT = saved[3 * ld + 2];
-        const Tensor &Wih = weights[4 * ld], &Whh = weights[4 * ld + 1];
-        layer_bwd<scalar_t>(mode, g, d == 1, Whh.data_ptr<scalar_t>(), H, HP.data_ptr<scalar_t>(),
-                            mode == LSTM ? CP.data_ptr<scalar_t>() : nullptr, ACT.data_ptr<scalar_t>(),
-                            dY.defined() ? dY.data_ptr<scalar_t>() + d * H : nullptr, D * H,
-                            dhN.defined() ? dhN[ld].data_ptr<scalar_t>() : nullptr,
-                            dcN.defined() ? dcN[ld].data_ptr<scalar_t>() : nullptr, dGx.data_ptr<scalar_t>(),
-                            dGh.data_ptr<scalar_t>(), dh0[ld].data_ptr<scalar_t>(),
-                            mode == LSTM ? dc0[ld].data_ptr<scalar_t>() : nullptr, scratch[0].data_ptr<scalar_t>(),
-                            scratch[1].data_ptr<scalar_t>(), scratch[2].data_ptr<scalar_t>());
-        Tensor dWih = at::empty_like(Wih), dWhh = at::empty_like(Whh);
-        Tensor dbih = at::empty({G}, opt), dbhh = at::empty({G}, opt);
-        const scalar_t* gx = dGx.data_ptr<scalar_t>();
-        const scalar_t* gh = dGh.data_ptr<scalar_t>();
-        mm<scalar_t>(true, false, G, I, g.rows, 1, gx, G, in.data_ptr<scalar_t>(), I, 0, dWih.data_ptr<scalar_t>(), I);
-        mm<scalar_t>(true, false, G, H, g.rows, 1, gh, G, HP.data_ptr<scalar_t>(), H, 0, dWhh.data_ptr<scalar_t>(), H);
-        col_sum<scalar_t>(gx, g.rows, G, dbih.data_ptr<scalar_t>());
-        if (mode == GRU) col_sum<scalar_t>(gh, g.rows, G, dbhh.data_ptr<scalar_t>()); else dbhh.copy_(dbih);
-        mm<scalar_t>(false, false, g.rows, I, G, 1, gx, G, Wih.data_ptr<scalar_t>(), I, d == 0 ? 0 : 1,
-                     dX.data_ptr<scalar_t>(), I);
-        dW[4 * ld] = dWih; dW[4 * ld + 1] = dWhh; dW[4 * ld + 2] = dbih; dW[4 * ld + 3] = dbhh;
+        const T* Wih = weights[4 * ld].data_ptr<T>();
+        layer_bwd<T>(mode, g, d == 1, weights[4 * ld + 1].data_ptr<T>(), H, HP.data_ptr<T>() + ld * g.rows * H,
+                     mode == LSTM ? CP.data_ptr<T>() + ld * g.rows * H : nullptr, ACT.data_ptr<T>() + ld * g.rows * W,
+                     dY ? dY + d * H : nullptr, DH, dhN.defined() ? dhN.data_ptr<T>() + ld * BH : nullptr,
+                     dcN.defined() ? dcN.data_ptr<T>() + ld * BH : nullptr, gx, gh, dh0.data_ptr<T>() + ld * BH,
+                     mode == LSTM ? dc0.data_ptr<T>() + ld * BH : nullptr, scratch.data(), scratch.data() + BH,
+                     scratch.data() + 2 * BH);
+        T* dbih = dW[4 * ld + 2].data_ptr<T>();
+        T* dbhh = dW[4 * ld + 3].data_ptr<T>();
+        mm<T>(true, false, G, I, g.rows, gx, G, in, I, T(0), dW[4 * ld].data_ptr<T>(), I);
+        mm<T>(true, false, G, H, g.rows, gh, G, HP.data_ptr<T>() + ld * g.rows * H, H, T(0),
+              dW[4 * ld + 1].data_ptr<T>(), H);
+        col_sum<T>(gx, g.rows, G, dbih);
+        if (mode == GRU) col_sum<T>(gh, g.rows, G, dbhh); else std::memcpy(dbhh, dbih, G * sizeof(T));
+        mm<T>(false, false, g.rows, I, G, gx, G, Wih, I, d == 0 ? T(0) : T(1), dX, I);
       }
-      dY = dX;  // the gradient of the layer below's output
+      dY = dX;
     }
   });
-  std::vector<Tensor> res{batch_first ? dY.view({g.B, g.T, -1}) : dY.view({g.T, g.B, -1}), dh0, dc0};
+  std::vector<Tensor> res{dx, dh0, dc0};
   res.insert(res.end(), dW.begin(), dW.end());
   return res;
 }
@@ -410,7 +486,7 @@ std::vector<Tensor> rnn_bwd(int64_t mode, const Tensor& x_, std::vector<Tensor> 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("rnn_fwd", &rnn_fwd);
   m.def("rnn_bwd", &rnn_bwd);
-  m.def("set_direct_blas", &set_direct_blas);
-  m.def("get_direct_blas", &get_direct_blas);
+  m.def("set_gemm_path", &set_gemm_path);
+  m.def("get_gemm_path", &get_gemm_path);
 }
 """
