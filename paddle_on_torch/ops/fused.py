@@ -189,6 +189,7 @@ def norm_bwd(dy: Tensor, s: Tensor, mean: Tensor, rstd: Tensor, weight: Optional
         ds, dw, db = _tri().norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
     else:
         ds, dw, db = ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+        ds = ds.contiguous()  # as the fake says (dy's / s's strides otherwise)
     empty = s.new_empty(0, dtype=torch.float32)
     return ds, dw if want_dw else empty, db if want_db else empty.clone()
 
