@@ -162,16 +162,24 @@ def test_explain_save_load(paddle, tmp_path, capsys):
 def test_1024_rank_mesh_plans_without_processes(paddle):
     import torch.distributed as tdist
 
+    from paddle_on_torch.parallel.cost import MeshCost
+
     dist = paddle.distributed
-    mesh = dist.ProcessMesh([[[r + 128 * i + 8 * j for r in range(8)] for j in range(16)] for i in range(8)],
-                            dim_names=["dp", "fsdp", "mp"])
+    # a mesh description as in the issue: shape and process ids, no processes behind it
+    mesh = dist.ProcessMesh(shape=[8, 16, 8], process_ids=list(range(1024)), dim_names=["dp", "fsdp", "mp"])
+    topology = parallel.Topology(ranks_per_node=8, intra_bandwidth=300e9, inter_bandwidth=50e9)
     p = parallel.plan(_mlp(paddle, 1024, 4096), [paddle.zeros([1024, 1024])], mesh,
                       marks={0: [dist.Shard(0), dist.Shard(0), dist.Replicate()]}, memory_limit="40MB",
-                      time_budget=15)
+                      topology=topology, time_budget=15)
     assert p.solver["feasible"] and p.estimate["memory_per_rank"] <= 40e6
     assert not tdist.is_initialized()  # the fake process group is gone again
-    # the mp dimension (8 ranks) is one node: its collectives are priced at the intra-node figures
-    assert p.topology.ranks_per_node == 8
+    # the mp dimension (8 consecutive ranks) is one node: its collectives are priced at the intra-node
+    # figures, the others at the inter-node ones
+    mc = MeshCost(mesh.mesh, topology)
+    assert mc.intra == [False, False, True]
+    for c in p.collectives:
+        assert c["seconds"] == pytest.approx(mc.collective(c["kind"], c["mesh_dim"], c["bytes"]), rel=1e-12)
+    assert p.topology == topology
 
 
 def test_bad_arguments(paddle):

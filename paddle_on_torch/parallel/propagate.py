@@ -242,7 +242,7 @@ class Evaluator:
                 nbytes += _local_bytes(a.meta["val"], p, self.mc.sizes)
             secs = self.mc.compute(op_flops(node) / self.mc.split(first), nbytes)
         moves, comm = [], 0.0
-        written = _written_args(node)
+        written = rules.written_args(node)
         lost = 0
         for k, (a, s, t, src) in enumerate(zip(targs, in_pl, need, in_ids)):
             if s != t:
@@ -422,36 +422,6 @@ class Evaluator:
 
 
 _PROPAGATED = {}
-
-
-# ops whose schema does not declare the arguments they update: native_batch_norm writes its running
-# statistics (arguments 3 and 4) when training
-_UNDECLARED_WRITES = {
-    torch.ops.aten.native_batch_norm.default: lambda args: {3, 4} if len(args) > 5 and args[5] else set(),
-}
-
-
-def _written_args(node):
-    """Positions, among `node`'s tensor arguments (in `_tensor_args` order), of those the op writes in
-    place (schema `Tensor(a!)`, e.g. native_batch_norm's running_mean and running_var)."""
-    schema = getattr(node.target, "_schema", None)
-    if schema is None:
-        return ()
-    flat = list(node.args) + [node.kwargs.get(a.name) for a in schema.arguments[len(node.args):]]
-    undeclared = _UNDECLARED_WRITES.get(node.target)
-    writes = undeclared(flat) if undeclared is not None else \
-        {i for i, a in enumerate(schema.arguments) if a.alias_info is not None and a.alias_info.is_write}
-    if not writes:
-        return ()
-    out, k = [], 0
-    for i, v in enumerate(flat):
-        write = i in writes
-        for x in v if isinstance(v, (list, tuple)) else [v]:
-            if isinstance(x, torch.fx.Node) and isinstance(x.meta.get("val"), torch.Tensor):
-                if write:
-                    out.append(k)
-                k += 1
-    return tuple(out)
 
 
 def _mesh_key(dm):
