@@ -4,6 +4,7 @@ Planning runs on a fake process group (no processes), so every test here is in-p
 numerics of applied plans are checked on gloo ranks in test_planner_dist.py.
 """
 import itertools
+import re
 
 import pytest
 
@@ -148,6 +149,9 @@ def test_explain_save_load(paddle, tmp_path, capsys):
     assert capsys.readouterr().out.strip() == text.strip()
     for word in ("l1.weight", "[64, 256]", "marked", "estimated step", "peak memory per rank", "collective"):
         assert word in text
+    # each collective with its mesh dimension, bytes and estimated time
+    assert re.search(r"^(all_reduce|all_gather|reduce_scatter|all_to_all)\s+(dp|mp)\s+[\d.]+ (B|KiB|MiB)\s+[\d.]+ ms",
+                     text, re.M), text
     acts = p.explain(print_=False, activations=True)
     assert "mm" in acts and "backward" in acts and "DTensor propagation" in acts
     assert {a["part"] for a in p.activations} == {"forward", "backward"}
