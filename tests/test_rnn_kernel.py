@@ -188,3 +188,28 @@ def test_sequence_length_out_of_range():
     net = paddle.nn.GRU(4, 5)
     with pytest.raises(ValueError, match="out of the range"):
         net(paddle.randn([2, 3, 4]), sequence_length=paddle.to_tensor([4, 2]))
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_absent_initial_states_are_zeros(mode):
+    x, h0, c0, ws = make(mode, 2, 4, 3, 5, 2, True, False)
+    zeros_h = torch.zeros_like(h0)
+    zeros_c = None if c0 is None else torch.zeros_like(c0)
+    got = R.rnn(mode, x, None, None, ws, 2, True, False)
+    ref = R.rnn(mode, x, zeros_h, zeros_c, ws, 2, True, False)
+    for a, b in zip(got, ref):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    ga = torch.autograd.grad(sum(o.sum() for o in got), [x] + ws)
+    gb = torch.autograd.grad(sum(o.sum() for o in ref), [x] + ws)
+    for a, b in zip(ga, gb):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_states_of_another_kind_raise():
+    x, h0, c0, ws = make(0, 2, 4, 3, 5, 1, False, False)
+    with pytest.raises(RuntimeError, match="dtype"):
+        R.rnn(0, x, h0.float(), c0, ws, 1, False, False)
+    with pytest.raises(RuntimeError, match="must be"):
+        R.rnn(0, x, h0[:, :1], c0, ws, 1, False, False)
+    with pytest.raises(RuntimeError, match="shapes"):
+        R.rnn(0, x, h0, c0, [ws[0], ws[1], ws[2][:-1], ws[3]], 1, False, False)

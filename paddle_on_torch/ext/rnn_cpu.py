@@ -374,18 +374,42 @@ static Geometry geometry(const Tensor& x, bool batch_first, const c10::optional<
 // -> [y, hN, cN (undefined unless LSTM), then what backward needs when need_saved: HP [L*D, rows, H],
 //     CP [L*D or 0, rows, H], ACT [L*D, rows, W] (rnn_cpu.py) and the outputs of the layers below the top
 //     one [L-1, rows, D*H]].  Few, flat buffers: every tensor made or indexed here is a dispatcher call.
-std::vector<Tensor> rnn_fwd(int64_t mode, const Tensor& x_, const Tensor& h0_, const c10::optional<Tensor>& c0_,
-                            std::vector<Tensor> weights, int64_t num_layers, bool bidir, bool batch_first,
-                            const c10::optional<Tensor>& lengths, bool need_saved) {
-  const Tensor x = x_.contiguous(), h0 = h0_.contiguous();
-  const Tensor c0 = mode == LSTM ? c0_.value().contiguous() : Tensor();
-  for (auto& w : weights) w = w.contiguous();
-  const int64_t D = bidir ? 2 : 1, H = h0.size(2), L = num_layers;
-  const Geometry g = geometry(x, batch_first, lengths);
+std::vector<Tensor> rnn_fwd(int64_t mode, const Tensor& x_, const c10::optional<Tensor>& h0_,
+                            const c10::optional<Tensor>& c0_, std::vector<Tensor> weights, int64_t num_layers,
+                            bool bidir, bool batch_first, const c10::optional<Tensor>& lengths, bool need_saved) {
+  const int64_t D = bidir ? 2 : 1, L = num_layers;
   TORCH_CHECK((int64_t)weights.size() == 4 * L * D, "rnn: expected 4 weights per layer and direction");
-  TORCH_CHECK(h0.size(0) == L * D && h0.size(1) == g.B, "rnn: initial state has the wrong shape");
-  TORCH_CHECK(mode != LSTM || c0.sizes() == h0.sizes(), "rnn: initial cell state has the wrong shape");
-  for (const auto& w : weights) TORCH_CHECK(w.scalar_type() == x.scalar_type(), "rnn: weights of another dtype");
+  TORCH_CHECK(x_.device().is_cpu() && x_.dim() == 3, "rnn: the input must be a 3-D CPU tensor");
+  const Tensor x = x_.contiguous();
+  for (auto& w : weights) w = w.contiguous();
+  const int64_t H = weights[1].size(1);
+  const Geometry g = geometry(x, batch_first, lengths);
+  // absent initial states are zeros (one buffer for both)
+  const bool h_given = h0_.has_value() && h0_->defined(), c_given = c0_.has_value() && c0_->defined();
+  const Tensor zeros = h_given && (mode != LSTM || c_given) ? Tensor() : at::zeros({L * D, g.B, H}, x.options());
+  const Tensor h0 = h_given ? h0_->contiguous() : zeros;
+  const Tensor c0 = mode != LSTM ? Tensor() : c_given ? c0_->contiguous() : zeros;
+  auto same_kind = [&](const Tensor& t, const char* what) {
+    TORCH_CHECK(t.device() == x.device() && t.scalar_type() == x.scalar_type(), "rnn: ", what,
+                " must be on the input's device with its dtype (", x.scalar_type(), "), got ", t.scalar_type(),
+                " on ", t.device());
+  };
+  same_kind(h0, "the initial state");
+  TORCH_CHECK(h0.dim() == 3 && h0.size(0) == L * D && h0.size(1) == g.B && h0.size(2) == H,
+              "rnn: the initial state must be [", L * D, ", ", g.B, ", ", H, "], got ", h0.sizes());
+  if (mode == LSTM) {
+    same_kind(c0, "the initial cell state");
+    TORCH_CHECK(c0.sizes() == h0.sizes(), "rnn: the initial cell state must be [", L * D, ", ", g.B, ", ", H,
+                "], got ", c0.sizes());
+  }
+  for (const auto& w : weights) same_kind(w, "the weights");
+  const int64_t G_ = n_gates(mode) * H;
+  for (int64_t ld = 0; ld < L * D; ++ld)
+    TORCH_CHECK(weights[4 * ld].dim() == 2 && weights[4 * ld].size(0) == G_ &&
+                    weights[4 * ld + 1].sizes() == at::IntArrayRef({G_, H}) &&
+                    weights[4 * ld + 2].sizes() == at::IntArrayRef({G_}) &&
+                    weights[4 * ld + 3].sizes() == at::IntArrayRef({G_}),
+                "rnn: the weights of layer ", ld / D, " do not have the shapes of ", G_ / H, " gates of hidden size ", H);
   auto opt = x.options();
   const int64_t W = act_width(mode, H), G = n_gates(mode) * H, DH = D * H, BH = g.B * H;
   const int64_t slots = need_saved ? L * D : 1;  // without backward one set of buffers is reused

@@ -82,6 +82,7 @@ class _RNNFn(torch.autograd.Function):
         res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidir, batch_first, lengths, True)
         ctx.mode, ctx.layout, ctx.lengths, ctx.saved = mode, (num_layers, bidir, batch_first), lengths, res[3:]
         ctx.save_for_backward(x, *weights)
+        ctx.states_given = h0 is not None, c0 is not None
         if mode == 0:
             return res[0], res[1], res[2]
         return res[0], res[1]
@@ -92,16 +93,18 @@ class _RNNFn(torch.autograd.Function):
         x, *weights = ctx.saved_tensors
         num_layers, bidir, batch_first = ctx.layout
         g = _module.rnn_bwd(ctx.mode, x, weights, num_layers, bidir, batch_first, ctx.lengths, ctx.saved, dy, dh, dc)
-        return (None, None, None, None, None, g[0], g[1], g[2], *g[3:])
+        h0_given, c0_given = ctx.states_given
+        return (None, None, None, None, None, g[0], g[1] if h0_given else None, g[2] if c0_given else None,
+                *g[3:])
 
 
 def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths=None):
     """(y, h_n[, c_n]) of a `mode` RNN (MODES) over x ([B, T, I] when batch_first, else [T, B, I]);
-    h0 / c0 / h_n / c_n are [num_layers * directions, B, H]; `weights` per layer and direction
+    h0 / c0 / h_n / c_n are [num_layers * directions, B, H] (h0 / c0 None: zeros); `weights` per layer and direction
     (w_ih, w_hh, b_ih, b_hh) in Paddle's (and torch's) layout; `lengths` an int64 [B] CPU tensor or None.
     Call only where usable(x)."""
-    if torch.is_grad_enabled() and (x.requires_grad or h0.requires_grad or (c0 is not None and c0.requires_grad)
-                                    or any(w.requires_grad for w in weights)):
+    if torch.is_grad_enabled() and (x.requires_grad or (h0 is not None and h0.requires_grad) or
+                                    (c0 is not None and c0.requires_grad) or any(w.requires_grad for w in weights)):
         return _RNNFn.apply(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, *weights)
     res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
     return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])

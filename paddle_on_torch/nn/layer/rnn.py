@@ -369,14 +369,17 @@ class RNNBase(LayerList):
             d["_weights"], d["_weights_at"] = params, _layers.MUTATIONS[0]
         return [p._t for p in d["_weights"]]
 
+    def _kernel(self, x, states, sequence_length):
+        """paddle_on_torch.ops.rnn's C++ kernel; states None: zeros (made in the kernel)."""
+        lengths = None if sequence_length is None else to_torch(sequence_length).to("cpu", torch.int64)
+        h0, c0 = (None, None) if states is None else (states[0], states[1] if self.mode == "LSTM" else None)
+        res = _rnn_ops.rnn(_rnn_ops.MODES[self.mode], x, h0, c0, self._fused_weights(), self.num_layers,
+                           self.num_directions == 2, not self.time_major, lengths)
+        return res[0], res[1:]
+
     def _fused(self, x, states, sequence_length):
         weights = self._fused_weights()
         batch_first = not self.time_major
-        if self._whole_sequence_kernel(x, states, weights):
-            lengths = None if sequence_length is None else to_torch(sequence_length).to("cpu", torch.int64)
-            res = _rnn_ops.rnn(_rnn_ops.MODES[self.mode], x, states[0], states[1] if self.mode == "LSTM" else None,
-                               weights, self.num_layers, self.num_directions == 2, batch_first, lengths)
-            return res[0], res[1:]
         fn = _FUSED[self.mode]
         hx = tuple(states) if self.mode == "LSTM" else states[0]
         args = (weights, True, self.num_layers, float(self.dropout), self.training, self.num_directions == 2)
@@ -392,40 +395,41 @@ class RNNBase(LayerList):
                                      batch_first=batch_first, total_length=x.shape[1 if batch_first else 0])
         return out, tuple(h.index_select(1, packed.unsorted_indices) for h in res[1:])
 
-    def _whole_sequence_kernel(self, x, states, weights):
+    def _whole_sequence_kernel(self, x):
         """Whether to run paddle_on_torch.ops.rnn's C++ kernel (all layers and directions in one call, one
-        autograd node): eager CPU float32 / float64 with every tensor of x's dtype.  Dropout between layers
-        is not in the kernel, so a training net with dropout keeps torch's RNN op, as do empty inputs."""
-        if not _rnn_ops.usable(x) or 0 in x.shape[:2]:
+        autograd node): eager CPU float32 / float64 (states and weights of another dtype or device make the
+        kernel raise, as torch's op does).  Dropout between layers is not in the kernel, so a training net
+        with dropout keeps torch's RNN op, as do empty inputs."""
+        if not (self.could_use_cudnn and _rnn_ops.usable(x)) or 0 in x.shape[:2]:
             return False
         if self.dropout > 0 and self.training and self.num_layers > 1:
             return False
-        dt = x.dtype
-        if self.mode == "LSTM" and dt == torch.float32 and _ONEDNN and torch._C._get_mkldnn_enabled():
+        if self.mode == "LSTM" and x.dtype == torch.float32 and _ONEDNN and torch._C._get_mkldnn_enabled():
             # torch runs float32 LSTMs on oneDNN's fused LSTM, whose GEMMs beat the BLAS ones this kernel
             # calls once the state is larger than ~512 numbers (measured: docs/kernels.md, RNN kernel)
             batch = x.shape[1 if self.time_major else 0]
             if batch > 1 and batch * self.hidden_size > 512:
                 return False
-        return all(type(t) is torch.Tensor and t.dtype == dt and t.device.type == "cpu" for t in states) and \
-            all(w.dtype == dt for w in weights)
+        return True
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         x = to_torch(inputs)
-        batch_index = 1 if self.time_major else 0
-        if initial_states is None:
-            dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
-            shape = [self.num_layers * self.num_directions, x.shape[batch_index]]
-            initial_states = tuple(torch.zeros(shape + dims[i], dtype=x.dtype, device=x.device)
-                                   for i in range(self.state_components))
-        else:
+        if initial_states is not None:
             initial_states = [initial_states] if isinstance(initial_states, Tensor) else initial_states
             initial_states = tuple(to_torch(s) for s in initial_states)
-        if self.could_use_cudnn:
+        if self._whole_sequence_kernel(x):
+            out, states = self._kernel(x, initial_states, sequence_length)
+        else:
+            if initial_states is None:
+                dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
+                shape = [self.num_layers * self.num_directions, x.shape[1 if self.time_major else 0]]
+                initial_states = tuple(torch.zeros(shape + dims[i], dtype=x.dtype, device=x.device)
+                                       for i in range(self.state_components))
+            if not self.could_use_cudnn:
+                return self._stepped(inputs, initial_states, sequence_length)
             out, states = self._fused(x, initial_states, sequence_length)
-            states = tuple(wrap(s) for s in states)
-            return wrap(out), (states if len(states) > 1 else states[0])
-        return self._stepped(inputs, initial_states, sequence_length)
+        states = tuple(wrap(s) for s in states)
+        return wrap(out), (states if len(states) > 1 else states[0])
 
     def _stepped(self, inputs, initial_states, sequence_length):
         from ..functional import dropout
