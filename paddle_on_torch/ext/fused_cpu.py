@@ -418,6 +418,7 @@ static std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, 
             orow[i] = pds ? Row<scalar_t>::out_buf(pds + r * N, bo.data() + i * N) : nullptr;
             mu[i] = rms ? 0.f : pmean[r];
             rs[i] = prstd[r];
+            if (!pds) continue;  // the sums only serve ds; dweight / dbias need dy and xhat alone
             const fVec vmu(mu[i]);
             fVec a1(0.f), a2(0.f), b1(0.f), b2(0.f);  // two chains each (add latency)
             auto step = [&](fVec& u1, fVec& u2, int64_t k) {
