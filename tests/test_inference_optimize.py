@@ -203,3 +203,25 @@ def test_predictor_folds_and_compiles_convnet(paddle):
         np.testing.assert_allclose(out[0].numpy(), refs[0], rtol=1e-5, atol=1e-5)
         out = predictor.run([paddle.to_tensor(other.numpy())])
         np.testing.assert_allclose(out[0].numpy(), want_other, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape,w_shape,strides,paddings,algo,groups,channels_last", [
+    ((2, 6, 5, 5), (4, 6, 1, 1), [1, 1], [0, 0], "EXPLICIT", 1, False),  # -> linear over the channels
+    ((2, 6, 1, 1), (4, 6, 1, 1), [1, 1], [0, 0, 0, 0], "EXPLICIT", 1, False),  # squeeze-excite on a pooled map
+    ((2, 5, 5, 6), (4, 6, 1, 1), [1, 1], [0, 0], "SAME", 1, True),  # NHWC, SAME pads nothing
+    ((2, 6, 5, 5), (4, 6, 1, 1), [2, 2], [0, 0], "EXPLICIT", 1, False),  # stride 2: stays a convolution
+    ((2, 6, 5, 5), (4, 6, 1, 1), [1, 1], [1, 1], "EXPLICIT", 1, False),  # padded: stays a convolution
+    ((2, 6, 5, 5), (6, 3, 1, 1), [1, 1], [0, 0], "EXPLICIT", 2, False),  # grouped: stays a convolution
+    ((2, 6, 5, 5), (4, 6, 3, 3), [1, 1], [1, 1], "EXPLICIT", 1, False),
+])
+def test_conv_1x1_as_linear_equals_conv(shape, w_shape, strides, paddings, algo, groups, channels_last):
+    """compile_inference runs 1x1 / stride-1 / unpadded convolutions as linears: same values as the conv."""
+    from paddle_on_torch.static.model_format.optimize import _rt_conv_1x1_as_linear
+
+    gen = torch.Generator().manual_seed(0)
+    x, w, b = torch.randn(*shape, generator=gen), torch.randn(*w_shape, generator=gen), torch.randn(w_shape[0])
+    args = (x, w, b, strides, paddings, [1, 1], groups, algo, channels_last, 2)
+    want = ops._rt_conv(*args)
+    got = _rt_conv_1x1_as_linear(*args)
+    assert got.shape == want.shape
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)

@@ -21,6 +21,8 @@ in inductor, where it has no effect.  So the wrapper turns it on for the calls t
 new input signature), and not on the others (a config patch costs ~35 us).  oneDNN's channels-last
 kernels (pre-packed weights) are slower than aten's NCHW ones at batch 1 and faster at batch 16 on
 the models measured, so layout "auto" compiles a batch-1 signature NCHW and the others channels-last.
+On these small models most of a compiled call is per-op overhead, not arithmetic, so compile_inference
+also generates the wrapper in C++ (inductor's cpp_wrapper) and runs 1x1 convolutions as linears.
 """
 import torch
 import torch.fx as fx
@@ -176,14 +178,46 @@ def fold_conv_affine(gm):
     return new, counts
 
 
+# Every layout: freezing, and the generated wrapper (the code that calls the kernels and the oneDNN
+# convolutions one after another) in C++ rather than Python: on these small models most of a call is
+# per-op overhead, and the C++ wrapper takes 13-25 % off (docs/inference_models.md).
+_COMMON = {"freezing": True, "cpp_wrapper": True}
 _LAYOUTS = {
     # oneDNN: convolutions in channels-last with pre-packed weights and fused pointwise ops
-    "channels_last": {"freezing": True},
+    "channels_last": dict(_COMMON),
     # convolutions stay NCHW on aten's own kernels (thnn / oneDNN chosen per call)
-    "nchw": {"freezing": True, "layout_optimization": False, "cpp.weight_prepack": False},
+    "nchw": dict(_COMMON, **{"layout_optimization": False, "cpp.weight_prepack": False}),
     # channels-last on aten's kernels, weights not pre-packed
-    "channels_last_aten": {"freezing": True, "cpp.weight_prepack": False},
+    "channels_last_aten": dict(_COMMON, **{"cpp.weight_prepack": False}),
 }
+
+
+def _rt_conv_1x1_as_linear(x, w, bias, strides, paddings, dilations, groups, algo, channels_last, nd):
+    """ops._rt_conv, except that a 2-D 1x1 convolution with stride 1, no padding and one group (mobilenet's
+    expansions / projections, squeeze-excite on a pooled [N, C, 1, 1]) runs as a linear over the channel
+    dim.  Under freezing, inductor runs that as a pre-packed matmul with the pointwise ops around it fused,
+    where a oneDNN convolution costs tens of us of set-up per call (it builds its primitive descriptor on
+    every call) on layers that take a few us (docs/inference_models.md)."""
+    if (nd == 2 and groups == 1 and tuple(w.shape[2:]) == (1, 1) and all(s == 1 for s in strides)
+            and (algo in ("SAME", "VALID") or not any(paddings))):  # SAME pads nothing for 1x1 / stride 1
+        w2 = w.flatten(1)
+        if channels_last:
+            return torch.nn.functional.linear(x, w2, bias)
+        return torch.nn.functional.linear(x.movedim(1, -1), w2, bias).movedim(-1, 1)
+    return ops._rt_conv(x, w, bias, strides, paddings, dilations, groups, algo, channels_last, nd)
+
+
+def _convs_1x1_as_linear(gm):
+    """A copy of `gm` whose convolutions go through _rt_conv_1x1_as_linear (decided per call, at trace time,
+    from the weight's shape); `gm` is not modified."""
+    import copy
+
+    new = fx.GraphModule(gm, copy.deepcopy(gm.graph), class_name=type(gm).__name__)
+    for node in new.graph.nodes:
+        if node.op == "call_function" and node.target is ops._rt_conv:
+            node.target = _rt_conv_1x1_as_linear
+    new.recompile()
+    return new
 
 
 def _auto_layout(args):
@@ -205,7 +239,7 @@ class compile_inference:
         if layout not in _LAYOUTS and layout != "auto":
             raise ValueError(f"layout must be 'auto' or one of {sorted(_LAYOUTS)}, got {layout!r}")
         self._config, self._layout = inductor_config, layout
-        self._fn = torch.compile(gm, dynamic=dynamic)
+        self._fn = torch.compile(_convs_1x1_as_linear(gm), dynamic=dynamic)
         self.choice = {}  # input signature -> the layout it was compiled with
 
     def __call__(self, *args):
