@@ -213,3 +213,10 @@ def test_states_of_another_kind_raise():
         R.rnn(0, x, h0[:, :1], c0, ws, 1, False, False)
     with pytest.raises(RuntimeError, match="shapes"):
         R.rnn(0, x, h0, c0, [ws[0], ws[1], ws[2][:-1], ws[3]], 1, False, False)
+
+
+def test_no_double_backward():
+    x, h0, c0, ws = make(1, 2, 3, 2, 3, 1, False, False)
+    y, h = R.rnn(1, x, h0, None, ws, 1, False, False)
+    with pytest.raises(RuntimeError, match="double backward"):
+        torch.autograd.grad(y.sum(), [x], create_graph=True)

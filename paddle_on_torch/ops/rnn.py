@@ -1,7 +1,8 @@
 """Whole-sequence LSTM / GRU / SimpleRNN on the CPU: the C++ kernel of paddle_on_torch/ext/rnn_cpu.py.
 
 `rnn(mode, x, states, weights, ...)` runs every layer and direction in one kernel call and, when
-gradients are needed, one autograd node whose backward is one more kernel call.  `usable(x)` says
+gradients are needed, one autograd node (written in C++: no Python on the way) whose backward is one
+more kernel call; it has no double backward.  `usable(x)` says
 whether a call can take this path: plain eager CPU float32 / float64 tensors, no tracing, compiling,
 fake or functorch mode (those keep torch's own `_VF` RNN ops, which they understand), the kernel
 built, and PADDLE_ON_TORCH_KERNELS not forcing the reference compositions.  Dropout between layers is
@@ -12,7 +13,6 @@ import threading
 import warnings
 
 import torch
-from torch.autograd.function import once_differentiable
 
 from .. import ext as _ext
 from . import fused as _f
@@ -76,28 +76,6 @@ def usable(x):
     return (_module or kernel()) is not None
 
 
-class _RNNFn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, mode, num_layers, bidir, batch_first, lengths, x, h0, c0, *weights):
-        res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidir, batch_first, lengths, True)
-        ctx.mode, ctx.layout, ctx.lengths, ctx.saved = mode, (num_layers, bidir, batch_first), lengths, res[3:]
-        ctx.save_for_backward(x, *weights)
-        ctx.states_given = h0 is not None, c0 is not None
-        if mode == 0:
-            return res[0], res[1], res[2]
-        return res[0], res[1]
-
-    @staticmethod
-    @once_differentiable
-    def backward(ctx, dy, dh, dc=None):
-        x, *weights = ctx.saved_tensors
-        num_layers, bidir, batch_first = ctx.layout
-        g = _module.rnn_bwd(ctx.mode, x, weights, num_layers, bidir, batch_first, ctx.lengths, ctx.saved, dy, dh, dc)
-        h0_given, c0_given = ctx.states_given
-        return (None, None, None, None, None, g[0], g[1] if h0_given else None, g[2] if c0_given else None,
-                *g[3:])
-
-
 def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths=None):
     """(y, h_n[, c_n]) of a `mode` RNN (MODES) over x ([B, T, I] when batch_first, else [T, B, I]);
     h0 / c0 / h_n / c_n are [num_layers * directions, B, H] (h0 / c0 None: zeros); `weights` per layer and direction
@@ -105,7 +83,7 @@ def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, length
     Call only where usable(x)."""
     if torch.is_grad_enabled() and (x.requires_grad or (h0 is not None and h0.requires_grad) or
                                     (c0 is not None and c0.requires_grad) or any(w.requires_grad for w in weights)):
-        return _RNNFn.apply(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, *weights)
+        return tuple(_module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, weights))
     res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
     return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])
 
