@@ -93,12 +93,15 @@ def _eager_cpp(*ts):
     autograd node: plain CPU tensors, no tracing / compiling / fake or functorch mode active.
     (The dispatcher and the custom-op autograd wrapper cost ~20-60 us a call, as much as the whole
     kernel at small sizes.)"""
+    x = ts[0]  # the tests of backend_for(x) == "cpp", inlined (this runs on every eager call)
+    if (_forced or _env) not in (None, "cpp") or not x.is_cpu or x.dtype not in _CPP_DTYPES:
+        return False
     if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
         return False
     for t in ts:
         if t is not None and type(t) not in _PLAIN_TENSORS:
             return False
-    return backend_for(ts[0]) == "cpp"
+    return _cpp() is not None
 
 
 # A Parameter of a plain tensor dispatches as one (a Parameter of a tensor subclass, e.g. DTensor, has that type)
