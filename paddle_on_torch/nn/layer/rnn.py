@@ -371,7 +371,8 @@ class RNNBase(LayerList):
 
     def _kernel(self, x, states, sequence_length):
         """paddle_on_torch.ops.rnn's C++ kernel; states None: zeros (made in the kernel)."""
-        lengths = None if sequence_length is None else to_torch(sequence_length).to("cpu", torch.int64)
+        lengths = None if sequence_length is None else \
+            to_torch(sequence_length).to("cpu", torch.int64).contiguous()
         h0, c0 = (None, None) if states is None else (states[0], states[1] if self.mode == "LSTM" else None)
         res = _rnn_ops.rnn(_rnn_ops.MODES[self.mode], x, h0, c0, self._fused_weights(), self.num_layers,
                            self.num_directions == 2, not self.time_major, lengths)
