@@ -209,13 +209,14 @@ def test_predictor_folds_and_compiles_convnet(paddle):
     ((2, 6, 5, 5), (4, 6, 1, 1), [1, 1], [0, 0], "EXPLICIT", 1, False),  # -> linear over the channels
     ((2, 6, 1, 1), (4, 6, 1, 1), [1, 1], [0, 0, 0, 0], "EXPLICIT", 1, False),  # squeeze-excite on a pooled map
     ((2, 5, 5, 6), (4, 6, 1, 1), [1, 1], [0, 0], "SAME", 1, True),  # NHWC, SAME pads nothing
-    ((2, 6, 5, 5), (4, 6, 1, 1), [2, 2], [0, 0], "EXPLICIT", 1, False),  # stride 2: stays a convolution
+    ((2, 6, 5, 5), (4, 6, 1, 1), [2, 2], [0, 0], "EXPLICIT", 1, False),  # stride 2: every other pixel
+    ((2, 5, 6, 6), (4, 6, 1, 1), [2, 1], [0, 0], "SAME", 1, True),
     ((2, 6, 5, 5), (4, 6, 1, 1), [1, 1], [1, 1], "EXPLICIT", 1, False),  # padded: stays a convolution
     ((2, 6, 5, 5), (6, 3, 1, 1), [1, 1], [0, 0], "EXPLICIT", 2, False),  # grouped: stays a convolution
     ((2, 6, 5, 5), (4, 6, 3, 3), [1, 1], [1, 1], "EXPLICIT", 1, False),
 ])
 def test_conv_1x1_as_linear_equals_conv(shape, w_shape, strides, paddings, algo, groups, channels_last):
-    """compile_inference runs 1x1 / stride-1 / unpadded convolutions as linears: same values as the conv."""
+    """compile_inference runs unpadded 1x1 convolutions as linears: same values as the convolution."""
     from paddle_on_torch.static.model_format.optimize import _rt_conv_1x1_as_linear
 
     gen = torch.Generator().manual_seed(0)

@@ -22,7 +22,8 @@ new input signature), and not on the others (a config patch costs ~35 us).  oneD
 kernels (pre-packed weights) are slower than aten's NCHW ones at batch 1 and faster at batch 16 on
 the models measured, so layout "auto" compiles a batch-1 signature NCHW and the others channels-last.
 On these small models most of a compiled call is per-op overhead, not arithmetic, so compile_inference
-also generates the wrapper in C++ (inductor's cpp_wrapper) and runs 1x1 convolutions as linears.
+also generates the wrapper in C++ (inductor's cpp_wrapper) and runs unpadded 1x1 convolutions as
+linears.
 """
 import torch
 import torch.fx as fx
@@ -193,16 +194,19 @@ _LAYOUTS = {
 
 
 def _rt_conv_1x1_as_linear(x, w, bias, strides, paddings, dilations, groups, algo, channels_last, nd):
-    """ops._rt_conv, except that a 2-D 1x1 convolution with stride 1, no padding and one group (mobilenet's
-    expansions / projections, squeeze-excite on a pooled [N, C, 1, 1]) runs as a linear over the channel
-    dim.  Under freezing, inductor runs that as a pre-packed matmul with the pointwise ops around it fused,
-    where a oneDNN convolution costs tens of us of set-up per call (it builds its primitive descriptor on
-    every call) on layers that take a few us (docs/inference_models.md)."""
-    if (nd == 2 and groups == 1 and tuple(w.shape[2:]) == (1, 1) and all(s == 1 for s in strides)
-            and (algo in ("SAME", "VALID") or not any(paddings))):  # SAME pads nothing for 1x1 / stride 1
+    """ops._rt_conv, except that a 2-D 1x1 convolution without padding and with one group (mobilenet's
+    expansions / projections, squeeze-excite on a pooled [N, C, 1, 1], resnet's strided shortcuts) runs as
+    a linear over the channel dim of the (strided) input.  Under freezing, inductor runs that as a
+    pre-packed matmul with the pointwise ops around it fused, where a oneDNN convolution costs tens of us
+    of set-up per call (it builds its primitive descriptor on every call) on layers that take a few us
+    (docs/inference_models.md)."""
+    if (nd == 2 and groups == 1 and tuple(w.shape[2:]) == (1, 1)
+            and (algo in ("SAME", "VALID") or not any(paddings))):  # SAME pads nothing for a 1x1 kernel
+        sh, sw = strides
         w2 = w.flatten(1)
         if channels_last:
-            return torch.nn.functional.linear(x, w2, bias)
+            return torch.nn.functional.linear(x[:, ::sh, ::sw] if sh * sw > 1 else x, w2, bias)
+        x = x[:, :, ::sh, ::sw] if sh * sw > 1 else x
         return torch.nn.functional.linear(x.movedim(1, -1), w2, bias).movedim(-1, 1)
     return ops._rt_conv(x, w, bias, strides, paddings, dilations, groups, algo, channels_last, nd)
 
