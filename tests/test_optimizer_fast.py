@@ -216,12 +216,12 @@ def test_set_value_on_flat_accumulator_is_seen():
                 np.testing.assert_allclose(p.numpy(), want, rtol=1e-6)
 
 
-ADAM_CASES = [n for n in sorted(CASES) if n.startswith("adam")]
+KERNEL_CASES = [n for n in sorted(CASES) if n.startswith(("adam", "momentum", "sgd"))]
 
 
-@pytest.mark.parametrize("name", ADAM_CASES)
-def test_adam_torch_op_path(name, monkeypatch):
-    """Without the C++ Adam kernel (no compiler, or PADDLE_ON_TORCH_KERNELS=reference) the flat torch-op
+@pytest.mark.parametrize("name", KERNEL_CASES)
+def test_kernel_optimizers_torch_op_path(name, monkeypatch):
+    """Without the C++ optimizer kernel (no compiler, or PADDLE_ON_TORCH_KERNELS=reference) the flat torch-op
     path runs, and gives the same bits too."""
     monkeypatch.setenv("PADDLE_ON_TORCH_KERNELS", "reference")
     ref = _run(CASES[name], False)
@@ -265,12 +265,55 @@ def test_adam_kernel_runs_and_matches_on_big_parameters():
             np.testing.assert_array_equal(a, b)
 
 
-def test_adam_kernel_bumps_versions():
+BIG_KERNEL_CASES = {
+    "momentum_nesterov_l2": CASES["momentum_nesterov_l2"],
+    "momentum_l2_paramattr": lambda ps: O.Momentum(0.05, momentum=0.9, parameters=ps, weight_decay=1e-3),
+    "sgd_l2": CASES["sgd_l2"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(BIG_KERNEL_CASES))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_momentum_sgd_kernel_matches_on_big_parameters(name, dtype):
+    """Momentum and SGD by the kernel (no flat pack built) on parameters spanning several of its chunks and
+    vector tails, with per-parameter learning rates and L2 coefficients (one parameter's own ParamAttr
+    regularizer and learning rate, one with none), match the per-parameter ops bit for bit."""
+    _adam_kernel()
+
+    def run(foreach):
+        with paddle.utils.unique_name.guard():
+            paddle.seed(5)
+            attr = paddle.ParamAttr(learning_rate=0.3, regularizer=paddle.regularizer.L2Decay(0.2))
+            net = paddle.nn.Sequential(paddle.nn.Linear(129, 300, weight_attr=attr), paddle.nn.Linear(300, 7),
+                                       paddle.nn.Linear(7, 5, bias_attr=paddle.ParamAttr(learning_rate=2.0)))
+            net.to(dtype=dtype)
+            opt = BIG_KERNEL_CASES[name](net.parameters())
+            opt._foreach = foreach
+            if foreach:
+                opt._update = _not_called
+            rng = np.random.default_rng(2)
+            for _ in range(3):
+                x = paddle.to_tensor(rng.standard_normal([4, 129]).astype(dtype))
+                net(x).square().mean().backward()
+                opt.step()
+                opt.clear_grad()
+            assert not getattr(opt, "_packs", None)
+            return [p.numpy() for p in net.parameters()] + [v.numpy() for v in opt.state_dict().values()
+                                                             if hasattr(v, "numpy")]
+
+    for a, b in zip(run(True), run(False), strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("make", [lambda ps: O.Adam(0.1, parameters=ps), lambda ps: O.Momentum(0.1, parameters=ps),
+                                  lambda ps: O.SGD(0.1, parameters=ps)], ids=["adam", "momentum", "sgd"])
+def test_kernel_bumps_versions(make):
     """The kernel writes in place through raw pointers, and still bumps the version counters: a backward
     through a graph that saved the old parameter raises, as after torch's in-place ops."""
     _adam_kernel()
     lin = paddle.nn.Linear(3, 2)
-    opt = O.Adam(0.1, parameters=lin.parameters())
+    opt = make(lin.parameters())
     lin(paddle.ones([2, 3])).sum().backward()
     y = (lin.weight * lin.weight).sum()  # saves the weight for its backward
     opt.step()

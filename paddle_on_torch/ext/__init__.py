@@ -117,8 +117,8 @@ _optim_failed = False
 
 
 def load_optim(verbose=False):
-    """The compiled `optim_cpu` module (the Adam step), or None when it cannot be built here.  Built apart
-    from the fused kernels, without floating-point contraction (see optim_cpu.py)."""
+    """The compiled `optim_cpu` module (the Adam, Momentum and SGD steps), or None when it cannot be built
+    here.  Built apart from the fused kernels, without floating-point contraction (see optim_cpu.py)."""
     global _optim_module, _optim_failed
     if _optim_module is not None or _optim_failed:
         return _optim_module
@@ -131,7 +131,7 @@ def load_optim(verbose=False):
             _optim_module = _build("optim_cpu", SOURCE, _flags(_capability()) + ["-ffp-contract=off"], verbose)
         except Exception as e:
             _optim_failed = True
-            _warn_unavailable("optimizer kernel", "torch ops for the Adam step", e)
+            _warn_unavailable("optimizer kernel", "torch ops for the optimizer step", e)
         return _optim_module
 
 

@@ -1,4 +1,5 @@
-"""C++ CPU kernel for the Adam / AdamW step (paddle_on_torch.optimizer.adam), compiled on first use.
+"""C++ CPU kernels for the optimizer steps of Adam / AdamW (paddle_on_torch.optimizer.adam), Momentum and SGD,
+compiled on first use.
 
 One call updates every parameter of a step: per element it reads the gradient, both moments and the
 parameter once and writes them once, where the composition of torch ops makes ~14 passes over
@@ -139,7 +140,118 @@ bool adam_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, st
   return true;
 }
 
+namespace {
+
+// Elements [begin, end) of one parameter, in the order of Momentum._update (CPU: no rescale_grad):
+//   g = g + p*l2 (with L2 decay);  v = v*mu + g;  p = p - v*lr  (Nesterov: p = p - (g + v*mu)*lr)
+template <typename T>
+void momentum_range(T* p, const T* g, T* vel, T mu, T lr, T l2, bool decay, bool nesterov, int64_t begin,
+                    int64_t end) {
+  using V = Vectorized<T>;
+  const V muv(mu), lrv(lr), l2v(l2);
+  int64_t j = begin;
+  for (; j + V::size() <= end; j += V::size()) {
+    const V pv = V::loadu(p + j);
+    V gv = V::loadu(g + j);
+    if (decay) gv = gv + pv * l2v;
+    const V vv = V::loadu(vel + j) * muv + gv;
+    vv.store(vel + j);
+    (nesterov ? pv - (gv + vv * muv) * lrv : pv - vv * lrv).store(p + j);
+  }
+  for (; j < end; ++j) {
+    const T pj = p[j];
+    T gj = g[j];
+    if (decay) gj = gj + pj * l2;
+    const T vj = vel[j] * mu + gj;
+    vel[j] = vj;
+    p[j] = nesterov ? pj - (gj + vj * mu) * lr : pj - vj * lr;
+  }
+}
+
+// SGD._update: p = p - g*lr
+template <typename T>
+void sgd_range(T* p, const T* g, T lr, int64_t begin, int64_t end) {
+  using V = Vectorized<T>;
+  const V lrv(lr);
+  int64_t j = begin;
+  for (; j + V::size() <= end; j += V::size()) (V::loadu(p + j) - V::loadu(g + j) * lrv).store(p + j);
+  for (; j < end; ++j) p[j] = p[j] - g[j] * lr;
+}
+
+// The common checks: n parameters with gradients (and velocities unless empty) and per-parameter scalars,
+// all plain contiguous CPU tensors of the parameters' dtype (float32 or float64) and shape.
+bool checked(const std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads,
+             const std::vector<at::Tensor>& vels, bool with_vels, size_t n_scalars) {
+  const size_t n = params.size();
+  if (n == 0 || grads.size() != n || (with_vels && vels.size() != n) || n_scalars != n) return false;
+  const at::ScalarType dtype = params[0].scalar_type();
+  if (dtype != at::kFloat && dtype != at::kDouble) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t numel = params[i].numel();
+    if (!plain(params[i], dtype, numel) || !plain(grads[i], dtype, numel) ||
+        (with_vels && !plain(vels[i], dtype, numel)))
+      return false;
+  }
+  return true;
+}
+
+template <typename T>
+void run_momentum(std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads,
+                  std::vector<at::Tensor>& vels, const std::vector<double>& lrs, const std::vector<double>& l2s,
+                  double mu, bool nesterov) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    T* p = params[i].data_ptr<T>();
+    const T* g = grads[i].data_ptr<T>();
+    T* vel = vels[i].data_ptr<T>();
+    const T lr = T(lrs[i]), l2 = T(l2s[i]), m = T(mu);
+    const bool decay = l2s[i] != 0.0;
+    at::parallel_for(0, params[i].numel(), at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
+      momentum_range<T>(p, g, vel, m, lr, l2, decay, nesterov, begin, end);
+    });
+  }
+}
+
+template <typename T>
+void run_sgd(std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads, const std::vector<double>& lrs) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    T* p = params[i].data_ptr<T>();
+    const T* g = grads[i].data_ptr<T>();
+    const T lr = T(lrs[i]);
+    at::parallel_for(0, params[i].numel(), at::internal::GRAIN_SIZE,
+                     [&](int64_t begin, int64_t end) { sgd_range<T>(p, g, lr, begin, end); });
+  }
+}
+
+}  // namespace
+
+// The Momentum step of all `params` (`l2s`: the L2 coefficient fused into each update, 0.0 for none).  Returns
+// false, touching nothing, where a tensor is not plain (see adam_step).
+bool momentum_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std::vector<at::Tensor> vels,
+                   std::vector<double> lrs, std::vector<double> l2s, double mu, bool nesterov) {
+  if (!checked(params, grads, vels, true, lrs.size()) || l2s.size() != params.size()) return false;
+  if (params[0].scalar_type() == at::kFloat)
+    run_momentum<float>(params, grads, vels, lrs, l2s, mu, nesterov);
+  else
+    run_momentum<double>(params, grads, vels, lrs, l2s, mu, nesterov);
+  for (auto* list : {&params, &vels})
+    for (auto& t : *list) t.unsafeGetTensorImpl()->bump_version();
+  return true;
+}
+
+// The SGD step of all `params`: p -= g * lr.
+bool sgd_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std::vector<double> lrs) {
+  if (!checked(params, grads, {}, false, lrs.size())) return false;
+  if (params[0].scalar_type() == at::kFloat)
+    run_sgd<float>(params, grads, lrs);
+  else
+    run_sgd<double>(params, grads, lrs);
+  for (auto& t : params) t.unsafeGetTensorImpl()->bump_version();
+  return true;
+}
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("adam_step", &adam_step);
+  m.def("momentum_step", &momentum_step);
+  m.def("sgd_step", &sgd_step);
 }
 """

@@ -1,13 +1,11 @@
 """paddle.optimizer.Adam, with Paddle's bias correction folded into the step size and epsilon scaled by
 sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t)).  The square
 roots are correctly rounded on the CPU too (optimizer._sqrt), as in Paddle's kernels."""
-import os
 import warnings
 
 import torch
 
-from .. import ext as _ext
-from .optimizer import _HALF, Optimizer, _k, _om, _sqrt
+from .optimizer import _HALF, Optimizer, _cpu_kernels, _k, _om, _sqrt
 
 __all__ = ["Adam"]
 
@@ -133,9 +131,7 @@ class _AdamCore:
     def _adam_kernel(self, ps, targets, grads, lrs, decays, b1, b2, eps):
         """The step by the C++ kernel (paddle_on_torch/ext/optim_cpu.py); False where it cannot run
         (not CPU, no compiler, other dtypes or layouts, PADDLE_ON_TORCH_KERNELS=reference)."""
-        if ps[0].device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
-            return False
-        mod = _ext._optim_module or _ext.load_optim()
+        mod = _cpu_kernels(ps[0])
         if mod is None:
             return False
         names = [t.name for t in targets]

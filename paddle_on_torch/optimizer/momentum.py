@@ -2,7 +2,7 @@
 import torch
 
 from ..regularizer import L2Decay
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _cpu_kernels
 
 __all__ = ["Momentum"]
 
@@ -73,10 +73,16 @@ class Momentum(Optimizer):
         return opts["regularization_coeff"] if opts["regularization_method"] == "l2_decay" else 0.0
 
     def _update_group(self, params, targets, grads, lrs, opts):
+        """_update over many targets of one dtype: the same operations in the same order, by the C++ kernel
+        (one pass over memory, ext/optim_cpu.py), else on flat state (FlatPack), else with foreach ops."""
         ps = [t._t for t in targets]
+        coeffs = [self._l2(p, opts) for p in params]
+        mod = _cpu_kernels(ps[0])  # on the CPU rescale_grad is ignored, as by Paddle's CPU kernel
+        if mod is not None and mod.momentum_step(ps, grads, self._acc_list(self._velocity_acc_str, targets), lrs,
+                                                 coeffs, opts["momentum"], opts["use_nesterov"]):
+            return
         if ps[0].device.type != "cpu" and opts["rescale_grad"] != 1.0:
             grads = torch._foreach_mul(grads, opts["rescale_grad"])
-        coeffs = [self._l2(p, opts) for p in params]
         decayed = [i for i, c in enumerate(coeffs) if c]
         pack = self._flat_pack((self._velocity_acc_str,), targets)
         if pack is not None and (not decayed or len(decayed) == len(coeffs)):

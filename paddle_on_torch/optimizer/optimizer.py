@@ -16,10 +16,12 @@ of the parameter's group.  Everything runs under torch.no_grad.
 import collections
 import functools
 import logging
+import os
 
 import numpy as np
 import torch
 
+from .. import ext as _ext
 from .._normalize import wrap
 from ..base import framework as _fw
 from ..framework import unique_name
@@ -71,6 +73,15 @@ def _sqrt(t):
     out = torch.empty_like(t)
     np.sqrt(t.numpy(), out=out.numpy())
     return out
+
+
+def _cpu_kernels(t):
+    """The compiled optimizer kernels (ext/optim_cpu.py) for a step whose first target is `t`, or None where
+    they cannot run: not on the CPU, no compiler, PADDLE_ON_TORCH_KERNELS=reference.  (A kernel itself
+    declines, returning False, when a tensor is not a plain contiguous float32/float64 one.)"""
+    if t.device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
+        return None
+    return _ext._optim_module or _ext.load_optim()
 
 
 @functools.lru_cache(maxsize=None)

@@ -3,7 +3,7 @@ import warnings
 
 import torch
 
-from .optimizer import _HALF, Optimizer
+from .optimizer import _HALF, Optimizer, _cpu_kernels
 
 __all__ = ["SGD"]
 
@@ -33,6 +33,10 @@ class SGD(Optimizer):
         target._t.sub_(grad * lr)
 
     def _update_group(self, params, targets, grads, lrs, opts):
+        ps = [t._t for t in targets]
+        mod = _cpu_kernels(ps[0])  # the C++ kernel (ext/optim_cpu.py): one call, same bits
+        if mod is not None and mod.sgd_step(ps, grads, lrs):
+            return
         pack = self._flat_pack((), targets)
         if pack is None:
             torch._foreach_sub_([t._t for t in targets], torch._foreach_mul(grads, lrs))
