@@ -286,30 +286,31 @@ class Optimizer:
     def _params_grads(self, params):
         out = []
         for p in params:
-            if p.stop_gradient:
-                continue
             g = p._t.grad
-            if g is not None:
+            if g is not None and not p.stop_gradient:  # the gradient first: stop_gradient is two properties
                 out.append((p, wrap(g)))
         return out
 
     @torch.no_grad()
     def step(self):
         if not self._param_groups or not isinstance(self._param_groups[0], dict):
-            self._apply_optimize(self._params_grads(self._param_groups or []), None)
+            self._apply_optimize(self._params_grads(self._param_groups or []), None, trainable=True)
         else:
             for group in self._param_groups:
-                self._apply_optimize(self._params_grads(group["params"]), group)
+                self._apply_optimize(self._params_grads(group["params"]), group, trainable=True)
 
-    def _apply_optimize(self, params_grads, group):
+    def _apply_optimize(self, params_grads, group, trainable=False):
+        """`trainable`: no parameter of params_grads stops gradients (step()'s _params_grads checked)."""
         clip = self._grad_clip if group is None else group.get("grad_clip")
         if clip is not None:
             params_grads = clip(params_grads)
         params_grads = self.append_regularization_ops(params_grads, self.regularization)
         opts = self._group_opts(group)
-        self._create_accumulators([p for p, _ in params_grads if not p.stop_gradient], opts)
+        if not trainable:
+            params_grads = [(p, g) for p, g in params_grads if not p.stop_gradient]
+        self._create_accumulators([p for p, _ in params_grads], opts)
         global_lr = float(self.get_lr())
-        live = [(p, g) for p, g in params_grads if g is not None and not p.stop_gradient]
+        live = [(p, g) for p, g in params_grads if g is not None]
         if not (self._foreach and self._update_many(live, global_lr, opts)):
             for p, g in live:
                 self._update_one(p, g, self._param_lr(p, global_lr), opts)
@@ -337,8 +338,7 @@ class Optimizer:
         if self._update_group is None or not live:
             return False
         params = [p for p, _ in live]
-        names = [p.name for p in params]
-        if len(set(names)) != len(names):
+        if len(set(map(id, params))) != len(params):
             return False  # a parameter listed twice is updated twice, in order
         lrs = self._param_lrs(params, global_lr)
         buckets = {}
