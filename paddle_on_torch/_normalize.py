@@ -73,6 +73,18 @@ _new = object.__new__
 _OP_NAMESPACES = []
 
 
+# Bumped whenever a Tensor is given another torch tensor (rebind) or a Layer changes (nn/layer/layers.py):
+# to_static skips the guards inside Layers while it stays the same (jit/_guards.py).
+MUTATIONS = [0]
+
+
+def rebind(x, t):
+    """Give paddle Tensor x another torch tensor (another shape, dtype or history), as `out=`, paddle.assign
+    and shape-changing in-place ops do."""
+    x._t = t
+    MUTATIONS[0] += 1
+
+
 def wrap(t):
     """torch.Tensor -> paddle Tensor, sharing storage and autograd history."""
     obj = _new(Tensor)
@@ -208,7 +220,7 @@ def _write_out(out, r):
         with torch.no_grad():
             out._t.copy_(t)
     else:
-        out._t = t.detach()
+        rebind(out, t.detach())
     return r
 
 

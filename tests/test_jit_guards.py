@@ -276,3 +276,30 @@ def test_recompile_of_the_same_function_prunes_its_new_entry(paddle):
     x = paddle.ones([2])
     for ks in ([1, 2], [1, 2], [1, 2, 3], [1, 2, 3], [1, 2, 5], [1, 2, 5], [1, 2]):
         _same(static(x, ks), scale(x, ks))
+
+
+@pytest.mark.parametrize("how", ["assign_output", "inplace_reshape", "out_argument"])
+def test_rebinding_a_buffer_tensor_follows_eager(paddle, how):
+    """paddle.assign(output=), shape-changing in-place ops and `out=` give a buffer another torch tensor
+    (_normalize.rebind): the compiled forward was traced for the old one."""
+    class Buffered(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("b", paddle.ones([3]))
+
+        def forward(self, x):
+            return x.sum() + (self.b * self.b).sum()
+
+    m = Buffered()
+    static = paddle.jit.to_static(m, backend="eager")
+    x = paddle.ones([2])
+    for _ in range(2):
+        _same(static(x), m.forward(x))
+    if how == "assign_output":
+        paddle.assign(paddle.full([5], 2.0), output=m.b)
+    elif how == "inplace_reshape":
+        m.b.reshape_([3, 1])
+    else:
+        paddle.where(paddle.to_tensor([True, False]), paddle.full([2], 3.0), paddle.zeros([2]), out=m.b)
+    for _ in range(2):
+        _same(static(x), m.forward(x))

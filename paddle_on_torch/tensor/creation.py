@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ShapeLike, TensorLike, TensorSequence, op, size_args,
-                          wrap)
+                          rebind, wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -460,7 +460,7 @@ def assign(x, output=None):
     if output._t.shape == t.shape and output._t.dtype == t.dtype and not output._t.requires_grad:
         output._t.copy_(t)
     else:
-        output._t = t
+        rebind(output, t)
     return output
 
 

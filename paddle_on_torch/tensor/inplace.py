@@ -7,6 +7,7 @@ Paddle's error.
 """
 import torch
 
+from .. import _normalize
 from .._api import paddle_api
 
 
@@ -25,7 +26,7 @@ def make_inplace(fn, name):
         if r.shape == t.shape and r.dtype == t.dtype:
             t.copy_(r)
         else:  # shape- or dtype-changing in-place ops (reshape_, cast_, squeeze_) rebind the tensor
-            x._t = r
+            _normalize.rebind(x, r)
         return x
 
     method.__name__ = method.__qualname__ = name

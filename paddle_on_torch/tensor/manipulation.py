@@ -706,7 +706,7 @@ def _put_along_axis_torch(input, dim, index, src=None, reduce=None, out=None, va
         raise TypeError("`value` is useless when `src` is specified. Be careful for conflicting parameters.")
     r = put_along_axis(input, index, src, dim, reduce or "assign", broadcast=False)
     if out is not None:
-        out._t = r._t.detach()
+        _normalize.rebind(out, r._t.detach())
     return r
 
 

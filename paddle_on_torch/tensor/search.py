@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .._normalize import TensorLike, binary_operands, op, wrap
+from .._normalize import TensorLike, binary_operands, op, rebind, wrap
 from ..framework import dtype as _dtypes
 
 __all__ = ["argmax", "argmin", "argsort", "sort", "msort", "topk", "where", "nonzero", "argwhere", "index_sample",
@@ -111,7 +111,8 @@ def topk(x=None, k=None, axis=None, largest=True, sorted=True, name=None, *, out
     axis = dim if axis is None else axis
     v, i = _topk(x, k, axis, largest, sorted)
     if out is not None:
-        out[0]._t, out[1]._t = v._t, i._t
+        rebind(out[0], v._t)
+        rebind(out[1], i._t)
     return TopKRetType(v, i)
 
 
@@ -148,7 +149,7 @@ def where(condition, x=None, y=None, name=None, *, out=None, input=None, other=N
         binary_operands(xt.expand(shape), yt.expand(shape))
     r = wrap(torch.where(c, xt, yt))
     if out is not None:
-        out._t = r._t.detach()
+        rebind(out, r._t.detach())
     return r
 
 

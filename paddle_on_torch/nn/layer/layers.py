@@ -34,9 +34,10 @@ _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, 
 # change (docs/jit.md, "Speed").  Everything a compiled forward can depend on bumps it: Layer attribute
 # writes (`training` included), the parameter / buffer / sublayer / hook tables, dtype and device
 # casts, a parameter's stop_gradient and any rebinding of a parameter's torch tensor (`p._t = ...`,
-# as sharding, the planner, static mode's optimizer node and paddle.assign(output=p) do).  Code that
-# rebinds a buffer's torch tensor behind the Layer's back must call `note_change()`.
-MUTATIONS = [0]
+# as sharding, the planner, static mode's optimizer node and paddle.assign(output=p) do), and every
+# `_normalize.rebind` (`out=`, paddle.assign, shape-changing in-place ops on any Tensor).  Code that
+# rebinds a buffer's torch tensor by hand must call `note_change()`.
+from ..._normalize import MUTATIONS  # noqa: E402 - the one counter, also bumped by _normalize.rebind
 
 
 def note_change():
