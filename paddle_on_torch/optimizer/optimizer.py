@@ -84,6 +84,21 @@ def _cpu_kernels(t):
     return _ext._optim_module or _ext.load_optim()
 
 
+def _accumulator_like(t, shape, fill_value, dtype):
+    """An accumulator of the tensor subclass `t` (a distributed parameter: a DTensor).  As in Paddle's
+    auto-parallel dygraph, the state of a dist parameter is a dist tensor on its mesh: of the parameter's
+    shape, with its placements (each rank holds the state of its own piece, and the update runs on local
+    pieces with no communication); of another shape (the [1] beta powers), replicated."""
+    from torch.distributed.tensor import DTensor, Replicate
+
+    if not isinstance(t, DTensor):
+        return torch.full(shape, fill_value, dtype=dtype, device=t.device)
+    if list(t.shape) == list(shape):
+        return torch.full_like(t, fill_value, dtype=dtype)
+    local = torch.full(shape, fill_value, dtype=dtype, device=t.to_local().device)
+    return DTensor.from_local(local, t.device_mesh, [Replicate()] * t.device_mesh.ndim, run_check=False)
+
+
 @functools.lru_cache(maxsize=None)
 def _tensor_type():
     from ..tensor.tensor import Tensor
@@ -234,7 +249,10 @@ class Optimizer:
         tshape = list(t.shape) if shape is None else list(shape)
         var_name = unique_name.generate(param.name + "_" + name)
         self._opti_name_list.append(var_name)
-        var = wrap(torch.full(tshape, float(fill_value), dtype=tdtype, device=t.device))
+        if type(t) is torch.Tensor or type(t) is torch.nn.Parameter:
+            var = wrap(torch.full(tshape, float(fill_value), dtype=tdtype, device=t.device))
+        else:
+            var = wrap(_accumulator_like(t, tshape, float(fill_value), tdtype))
         var.name = var_name
         var.persistable = True
         if self._accumulators_holder:
