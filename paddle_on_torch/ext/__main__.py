@@ -15,3 +15,10 @@ rnn_mod = _rnn.kernel()
 if rnn_mod is None:
     sys.exit("paddle_on_torch: the C++ RNN kernel could not be built (see the warning above)")
 print(f"paddle_on_torch C++ RNN kernel built in {cache_root()}: {rnn_mod.__file__}")
+
+from . import load_optim  # noqa: E402  (the optimizer steps, built without floating-point contraction)
+
+optim_mod = load_optim(verbose="-v" in sys.argv[1:])
+if optim_mod is None:
+    sys.exit("paddle_on_torch: the C++ optimizer kernel could not be built (see the warning above)")
+print(f"paddle_on_torch C++ optimizer kernel built in {cache_root()}: {optim_mod.__file__}")
