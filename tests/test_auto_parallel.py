@@ -119,11 +119,11 @@ def test_sharding_stages_four_ranks_equal_one_process():
 def test_stateful_optimizers_on_dist_parameters_two_ranks():
     """Adam, AdamW (amsgrad), Momentum (Nesterov, L2) and SGD on shard_tensor'd parameters, without
     shard_optimizer: accumulators are dist tensors with the parameter's placements (beta powers replicated),
-    and 3 steps on 2 ranks equal one process to 1e-5."""
+    and 3 steps on 2 ranks, tensor parallel and data parallel (Partial gradients), equal one process to 1e-5."""
     _, out, _ = torchrun(2, os.path.join(SCRIPTS, "ap_stateful_optimizers.py"))
     for r in range(2):
         assert "ALL OK" in out[r], out[r]
-        assert out[r].count("OK ") == 6, out[r]
+        assert out[r].count("OK ") == 5, out[r]  # one line per optimizer
 
 
 # ------------------------------------------------------------------ parallelize
