@@ -8,9 +8,7 @@ fake or functorch mode (those keep torch's own `_VF` RNN ops, which they underst
 built, and PADDLE_ON_TORCH_KERNELS not forcing the reference compositions.  Dropout between layers is
 not in the kernel: the caller keeps torch's path for it.
 """
-import os
 import threading
-import warnings
 
 import torch
 
@@ -33,36 +31,13 @@ def kernel():
     with _lock:
         if _module is None and not _failed:
             try:
-                _module = _build()
+                from ..ext.rnn_cpu import SOURCE
+
+                _module = _ext._build("rnn_cpu", SOURCE, _ext._flags(_ext._capability()), False)
             except Exception as e:  # no compiler, no ninja, headers missing, ...
                 _failed = True
-                msg = str(e).strip().splitlines()
-                warnings.warn("paddle_on_torch: C++ RNN kernel unavailable, the RNN layers use torch's "
-                              f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
+                _ext._warn_unavailable("RNN kernel", "torch's RNN ops", e)
     return _module
-
-
-def _build():
-    from ..ext.rnn_cpu import SOURCE
-
-    flags = _ext._flags(_ext._capability())
-    key = _ext._key(SOURCE, flags)
-    name = f"pot_rnn_cpu_{key}"
-    build_dir = os.path.join(_ext.cache_root(), key)
-    os.makedirs(build_dir, exist_ok=True)
-    mod = _ext._import_built(name, build_dir)
-    if mod is None:
-        from torch.utils import cpp_extension
-
-        src = os.path.join(build_dir, "rnn_cpu.cpp")
-        if not os.path.exists(src):
-            tmp = f"{src}.{os.getpid()}"
-            with open(tmp, "w") as f:
-                f.write(SOURCE)
-            os.replace(tmp, src)
-        mod = cpp_extension.load(name=name, sources=[src], build_directory=build_dir, extra_cflags=flags,
-                                 extra_ldflags=["-fopenmp"])
-    return mod
 
 
 def usable(x):
