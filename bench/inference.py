@@ -13,9 +13,10 @@ The models are the real-Paddle programs recorded in tests/data/inference_models 
   compile      torch.compile of the GraphModule (inductor, static shapes), nothing else;
   freeze       torch.compile with inductor freezing (weights are constants: oneDNN weight pre-packing,
                conv + pointwise fusion);
-  fold_freeze  fold_conv_affine, then freezing with layout "auto" (convolutions NCHW on aten's kernels
-               at batch 1, else channels-last with oneDNN pre-packed weights): what the predictor
-               runs with switch_ir_optim(True);
+  fold_freeze  fold_conv_affine, then optimize.compile_inference with layout "auto" (freezing, a C++
+               wrapper, unpadded 1x1 convolutions as linears; convolutions NCHW on aten's kernels at
+               batch 1, else channels-last with oneDNN pre-packed weights): what the predictor runs
+               with switch_ir_optim(True);
   fold_freeze_cl, fold_freeze_nchw   the same with one of the two layouts at every batch size;
   fold_freeze_cl_aten   channels-last on aten's kernels, weights not pre-packed;
 Compiled variants in one worker can disturb each other (inductor caches): measure ideas one compiled
