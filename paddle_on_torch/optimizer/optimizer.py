@@ -32,6 +32,8 @@ from .lr import LambdaDecay, LRScheduler
 __all__ = ["Optimizer"]
 
 _HALF = (torch.float16, torch.bfloat16)
+_FLOATS = (torch.float32, torch.float64)
+_PLAIN = (torch.Tensor, torch.nn.Parameter)  # not DTensor and other subclasses
 
 
 @functools.lru_cache(maxsize=512)
@@ -359,6 +361,13 @@ class Optimizer:
         if len(set(map(id, params))) != len(params):
             return False  # a parameter listed twice is updated twice, in order
         lrs = self._param_lrs(params, global_lr)
+        grads = [g._t for _, g in live]
+        dtype = grads[0].dtype
+        if dtype in _FLOATS and all(type(p._t) in _PLAIN and p._t.dtype is dtype and g.dtype is dtype
+                                    for p, g in zip(params, grads)):
+            # the usual step (one float32/float64 dtype, plain tensors, no master weights): one bucket
+            self._update_group(params, params, grads, lrs, opts)
+            return True
         buckets = {}
         masters = []
         for (p, g), lr in zip(live, lrs):
