@@ -140,7 +140,7 @@ struct RopeNode : public torch::autograd::Function<RopeNode> {
 struct SwigluNode : public torch::autograd::Function<SwigluNode> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& y) {
     ctx->save_for_backward({x, y});
-    return swiglu_fwd(as_rows(x), as_rows(y)).reshape(x.sizes());
+    return swiglu_fwd_impl(as_rows(x), as_rows(y), x.sizes());  // allocated in x's shape: not a view
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {

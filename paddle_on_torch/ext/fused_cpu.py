@@ -568,10 +568,12 @@ static inline fVec vsigmoid(const fVec& x) {
   return one / (one + x.neg().exp_u20());
 }
 
-at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
+// shape: the sizes the output is allocated with ([M, N] when empty; the C++ autograd node passes the caller's
+// shape, so that its output is not a view)
+static at::Tensor swiglu_fwd_impl(const at::Tensor& x, const at::Tensor& y, at::IntArrayRef shape) {
   TORCH_CHECK(x.dim() == 2 && y.dim() == 2 && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_fwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
-  at::Tensor out = big_empty({M, N}, x.options());
+  at::Tensor out = big_empty(shape.empty() ? x.sizes() : shape, x.options());
   const bool nt = streams(out, N, 3 * out.nbytes());
   DISPATCH_FLOATING(x.scalar_type(), "swiglu_fwd", [&] {
     const scalar_t* px = x.data_ptr<scalar_t>();
@@ -596,6 +598,8 @@ at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) {
   });
   return out;
 }
+
+at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) { return swiglu_fwd_impl(x, y, {}); }
 
 // Returns dx, dy ([M, N] each, contiguous).
 std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
