@@ -514,3 +514,20 @@ def test_softmax_ce_vocab_shards_compose(backend):
     xr = x.clone().requires_grad_(True)
     (TF.cross_entropy(xr, lab, reduction="none", ignore_index=-100) * g).sum().backward()
     torch.testing.assert_close(grad, xr.grad)
+
+
+@pytest.mark.parametrize("op", ["norm", "rope", "swiglu"])
+def test_double_backward_is_refused_not_silently_first_order(op):
+    """The kernels' backwards are not differentiable: create_graph=True through them raises instead of
+    giving gradients with no graph behind them (a wrong second derivative)."""
+    x = torch.randn(1, 4, 2, 8, requires_grad=True)  # rope: [batch, seq, heads, dim]
+    if op == "norm":
+        out = fused.fused_norm(x, None, None, torch.ones(8), None, 1e-6, 1.0, True)[0]
+    elif op == "rope":
+        cos, sin = torch.randn(1, 4, 8), torch.randn(1, 4, 8)
+        out = fused.fused_rope(x, cos, sin, False)
+    else:
+        out = fused.fused_swiglu(x, x * 2)
+    with pytest.raises(RuntimeError, match="double backward|no autograd formula"):
+        g, = torch.autograd.grad((out * out).sum(), x, create_graph=True)
+        torch.autograd.grad(g.sum(), x)

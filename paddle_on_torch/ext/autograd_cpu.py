@@ -15,6 +15,13 @@ using torch::autograd::variable_list;
 
 static inline bool given(const c10::optional<at::Tensor>& t) { return t.has_value() && t->defined(); }
 
+// The backwards below are kernels autograd cannot differentiate: refuse create_graph=True (grad mode on inside
+// the backward) instead of returning gradients with no graph behind them.
+static inline void once_differentiable(const char* op) {
+  TORCH_CHECK(!at::GradMode::is_enabled(), "paddle_on_torch's fused ", op,
+              " op has no double backward (create_graph=True)");
+}
+
 // A gradient in its input's dtype and shape; no dispatcher call (~0.5 us each) when it already is.
 static at::Tensor as_input(at::Tensor g, const c10::IValue& dtype, const c10::IValue& sizes) {
   if (g.scalar_type() != dtype.toScalarType()) g = g.to(dtype.toScalarType());
@@ -68,6 +75,7 @@ struct NormNode : public torch::autograd::Function<NormNode> {
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    once_differentiable("norm");
     const variable_list saved = ctx->get_saved_variables();
     auto& data = ctx->saved_data;
     const at::Tensor s = saved[0].reshape({-1, data["n"].toInt()});
@@ -130,6 +138,7 @@ struct RopeNode : public torch::autograd::Function<RopeNode> {
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    once_differentiable("rotary embedding");
     const variable_list saved = ctx->get_saved_variables();
     const bool neox = ctx->saved_data["n"].toBool();
     at::Tensor dx = rope_fwd(grads[0].contiguous(), saved[0], rope_sin_transposed(saved[1], neox), neox);
@@ -144,6 +153,7 @@ struct SwigluNode : public torch::autograd::Function<SwigluNode> {
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    once_differentiable("swiglu");
     const variable_list saved = ctx->get_saved_variables();
     const at::Tensor &x = saved[0], &y = saved[1];
     std::vector<at::Tensor> d = swiglu_bwd(as_rows(grads[0].contiguous()), as_rows(x), as_rows(y));
