@@ -362,8 +362,8 @@ def test_no_compiler_falls_back_with_one_warning(monkeypatch, tmp_path):
 
     monkeypatch.setattr(cpp_extension, "load", broken)
     monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
-    monkeypatch.setattr(ext, "_module", None)
-    monkeypatch.setattr(ext, "_failed", False)
+    monkeypatch.setattr(ext.FUSED, "module", None)
+    monkeypatch.setattr(ext.FUSED, "failed", False)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         assert fused.backend_for(torch.randn(2)) == "reference"

@@ -334,8 +334,8 @@ def test_adam_without_compiler_falls_back_with_one_warning(monkeypatch, tmp_path
 
     monkeypatch.setattr(cpp_extension, "load", broken)
     monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
-    monkeypatch.setattr(ext, "_optim_module", None)
-    monkeypatch.setattr(ext, "_optim_failed", False)
+    monkeypatch.setattr(ext.OPTIM, "module", None)
+    monkeypatch.setattr(ext.OPTIM, "failed", False)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         got = _run(CASES["adamw"], True)

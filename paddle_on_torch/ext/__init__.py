@@ -14,8 +14,6 @@ import threading
 import warnings
 
 _lock = threading.Lock()
-_module = None
-_failed = False
 
 
 def _capability():
@@ -94,45 +92,44 @@ def _warn_unavailable(what, fallback, e):
                   f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=4)
 
 
+class CppModule:
+    """One C++ module of this package, built on first use (see `_build`).  `load()` returns it, or None
+    with one warning when it cannot be built here (no compiler, no ninja, headers missing, ...); callers
+    then take their torch-op path.  `module` is the loaded module (None before), for hot-path checks."""
+
+    def __init__(self, stem, what, fallback, extra_flags=()):
+        self.stem, self.what, self.fallback, self.extra_flags = stem, what, fallback, list(extra_flags)
+        self.module = None
+        self.failed = False
+
+    def load(self, verbose=False):
+        if self.module is not None or self.failed:
+            return self.module
+        with _lock:
+            if self.module is None and not self.failed:
+                source = importlib.import_module(f"{__name__}.{self.stem}").SOURCE
+                try:
+                    self.module = _build(self.stem, source, _flags(_capability()) + self.extra_flags, verbose)
+                except Exception as e:  # no compiler, no ninja, headers missing, ...
+                    self.failed = True
+                    _warn_unavailable(self.what, self.fallback, e)
+        return self.module
+
+
+FUSED = CppModule("fused_cpu", "kernels", "the reference compositions")
+# the optimizer steps, without floating-point contraction (see optim_cpu.py): the same bits as the torch ops
+OPTIM = CppModule("optim_cpu", "optimizer kernel", "torch ops for the optimizer step", ["-ffp-contract=off"])
+RNN = CppModule("rnn_cpu", "RNN kernel", "torch's RNN ops")
+
+
 def load(verbose=False):
     """The compiled `fused_cpu` module, or None when it cannot be built here."""
-    global _module, _failed
-    if _module is not None or _failed:
-        return _module
-    with _lock:
-        if _module is not None or _failed:
-            return _module
-        from .fused_cpu import SOURCE
-
-        try:
-            _module = _build("fused_cpu", SOURCE, _flags(_capability()), verbose)
-        except Exception as e:  # no compiler, no ninja, headers missing, ...
-            _failed = True
-            _warn_unavailable("kernels", "the reference compositions", e)
-        return _module
-
-
-_optim_module = None
-_optim_failed = False
+    return FUSED.load(verbose)
 
 
 def load_optim(verbose=False):
-    """The compiled `optim_cpu` module (the Adam, Momentum and SGD steps), or None when it cannot be built
-    here.  Built apart from the fused kernels, without floating-point contraction (see optim_cpu.py)."""
-    global _optim_module, _optim_failed
-    if _optim_module is not None or _optim_failed:
-        return _optim_module
-    with _lock:
-        if _optim_module is not None or _optim_failed:
-            return _optim_module
-        from .optim_cpu import SOURCE
-
-        try:
-            _optim_module = _build("optim_cpu", SOURCE, _flags(_capability()) + ["-ffp-contract=off"], verbose)
-        except Exception as e:
-            _optim_failed = True
-            _warn_unavailable("optimizer kernel", "torch ops for the optimizer step", e)
-        return _optim_module
+    """The compiled `optim_cpu` module (the Adam, Momentum and SGD steps), or None when it cannot be built here."""
+    return OPTIM.load(verbose)
 
 
 def empty_cache():
@@ -140,13 +137,13 @@ def empty_cache():
     Outputs of 1 MiB and more are taken from, and returned to, a cache of at most
     $PADDLE_ON_TORCH_KERNEL_CACHE_MB MiB (default 512, 0 turns it off), so that a fresh output does not fault
     its pages in again."""
-    if _module is not None:
-        _module.empty_cache()
+    if FUSED.module is not None:
+        FUSED.module.empty_cache()
 
 
 def cached_bytes():
     """Bytes held in the C++ kernels' cache of free output blocks (0 before the kernels are loaded)."""
-    return _module.cached_bytes() if _module is not None else 0
+    return FUSED.module.cached_bytes() if FUSED.module is not None else 0
 
 
 def set_cache_limit(nbytes):

@@ -79,7 +79,7 @@ def backend_for(t):
 
 
 def _cpp():
-    return _ext._module if _ext._module is not None else _ext.load()
+    return _ext.FUSED.module or _ext.FUSED.load()
 
 
 def _tri():

@@ -8,8 +8,6 @@ fake or functorch mode (those keep torch's own `_VF` RNN ops, which they underst
 built, and PADDLE_ON_TORCH_KERNELS not forcing the reference compositions.  Dropout between layers is
 not in the kernel: the caller keeps torch's path for it.
 """
-import threading
-
 import torch
 
 from .. import ext as _ext
@@ -17,27 +15,12 @@ from . import fused as _f
 
 MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
 _DTYPES = (torch.float32, torch.float64)
-_lock = threading.Lock()
-_module = None
-_failed = False
 
 
 def kernel():
     """The compiled rnn_cpu module, or None (with one warning) when it cannot be built here.  Built like
     the fused kernels (paddle_on_torch.ext: cached by source, flags, torch and CPU capability)."""
-    global _module, _failed
-    if _module is not None or _failed:
-        return _module
-    with _lock:
-        if _module is None and not _failed:
-            try:
-                from ..ext.rnn_cpu import SOURCE
-
-                _module = _ext._build("rnn_cpu", SOURCE, _ext._flags(_ext._capability()), False)
-            except Exception as e:  # no compiler, no ninja, headers missing, ...
-                _failed = True
-                _ext._warn_unavailable("RNN kernel", "torch's RNN ops", e)
-    return _module
+    return _ext.RNN.module or _ext.RNN.load()
 
 
 def usable(x):
@@ -48,7 +31,7 @@ def usable(x):
         return False
     if torch.compiler.is_compiling() or _f._dispatch_mode() is not None or _f._functorch_active():
         return False
-    return (_module or kernel()) is not None
+    return kernel() is not None
 
 
 def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths=None):
@@ -58,8 +41,8 @@ def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, length
     Call only where usable(x)."""
     if torch.is_grad_enabled() and (x.requires_grad or (h0 is not None and h0.requires_grad) or
                                     (c0 is not None and c0.requires_grad) or any(w.requires_grad for w in weights)):
-        return tuple(_module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, weights))
-    res = _module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
+        return tuple(_ext.RNN.module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, weights))
+    res = _ext.RNN.module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
     return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])
 
 

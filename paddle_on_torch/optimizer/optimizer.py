@@ -83,7 +83,7 @@ def _cpu_kernels(t):
     declines, returning False, when a tensor is not a plain contiguous float32/float64 one.)"""
     if t.device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
         return None
-    return _ext._optim_module or _ext.load_optim()
+    return _ext.OPTIM.module or _ext.OPTIM.load()
 
 
 def _accumulator_like(t, shape, fill_value, dtype):
