@@ -530,8 +530,16 @@ class Tensor:
             # Paddle checks this with an assert, so its error type is AssertionError
             raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor with shape "
                                  f"{list(self._t.shape)} but load set tensor with shape {list(src.shape)}")
+        dst = self._t
+        src = src.to(dst.dtype)
+        if type(src) is torch.Tensor and self.is_dist():
+            # a dense value (a checkpoint written by one process) into a distributed tensor: each rank
+            # keeps its own piece of it, no communication
+            from torch.distributed.tensor import distribute_tensor
+
+            src = distribute_tensor(src.to(dst.device), dst.device_mesh, dst.placements, src_data_rank=None)
         with torch.no_grad():
-            self._t.copy_(src.to(self._t.dtype))
+            dst.copy_(src)
 
     def copy_(self, other, blocking=True):
         from .inplace import _check

@@ -1,6 +1,6 @@
 """Stateful optimizers on shard_tensor'd parameters without shard_optimizer, on 2 gloo ranks, equal one
 process's training; their accumulators are dist tensors with the parameter's mesh and placements, as in
-Paddle's auto-parallel dygraph (run under torchrun)."""
+Paddle's auto-parallel dygraph, also after resuming from a dense state dict (run under torchrun)."""
 import numpy as np
 import paddle
 import paddle.distributed as dist
@@ -8,6 +8,7 @@ import paddle.distributed as dist
 dist.init_parallel_env()
 rank = dist.get_rank()
 STEPS = 3
+RESUME_AT = 2
 O = paddle.optimizer
 OPTIMIZERS = {
     "adam": lambda ps: O.Adam(0.05, parameters=ps),
@@ -45,6 +46,12 @@ def train(make_opt, mesh=None, data_parallel=False):
     opt = make_opt(net.parameters())
     losses = []
     for s in range(STEPS):
+        if s == RESUME_AT and mesh is not None:
+            # load a checkpoint written by one process: dense values into the dist accumulators (a fresh
+            # optimizer in this process would name its accumulators _1, as Paddle's does)
+            dense = {k: paddle.to_tensor(dist.unshard_dtensor(v).numpy()) if hasattr(v, "is_dist") and v.is_dist()
+                     else v for k, v in opt.state_dict().items()}
+            opt.set_state_dict(dense)
         x, y = (paddle.to_tensor(a) for a in data(s))
         if mesh is not None:
             batch = [dist.Shard(0) if data_parallel else dist.Replicate()]
