@@ -9,6 +9,7 @@ import re
 import pytest
 
 from paddle_on_torch import parallel
+from tests import planner_models
 from paddle_on_torch.parallel import solver as _solver
 
 
@@ -438,19 +439,8 @@ def test_gpt_block_2d_megatron_with_activation_reshards_beats_hand_plan(paddle):
 
 
 def _cnn(paddle):
-    F = paddle.nn.functional
-
-    class CNN(paddle.nn.Layer):
-        def __init__(self):
-            super().__init__()
-            self.c1, self.bn = paddle.nn.Conv2D(3, 8, 3, padding=1), paddle.nn.BatchNorm2D(8)
-            self.fc = paddle.nn.Linear(8 * 4 * 4, 10)
-
-        def forward(self, x):
-            return self.fc(F.max_pool2d(F.relu(self.bn(self.c1(x))), 2).flatten(1))
-
     with paddle.LazyGuard():  # BatchNorm's statistics are frozen (meta) parameters here
-        return CNN()
+        return planner_models.cnn(paddle)
 
 
 def test_batchnorm_statistics_are_placed_where_their_update_runs(paddle):

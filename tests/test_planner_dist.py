@@ -23,7 +23,6 @@ def _job():
     import paddle
     import paddle.distributed as dist
     import torch.distributed as tdist
-    from torch.distributed.tensor.debug import CommDebugMode
     from paddle_on_torch import parallel
 
     dist.init_parallel_env()
@@ -73,17 +72,7 @@ def _job():
         plan = parallel.plan(model, [x], mesh, marks={0: mark}, loss_fn=lambda out: paddle.mean(out),
                              memory_limit=None if frac is None else full_mem * frac)
         plan.apply(model)
-        xs = plan.shard_inputs(x)
-        with CommDebugMode() as fwd_bwd:
-            loss = paddle.mean(model(xs))
-            loss.backward()
-        with CommDebugMode() as sync:  # what an optimizer step does first: each gradient to its parameter's layout
-            for p in model.parameters():
-                p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
-        ran = _counts(fwd_bwd) + "|" + _counts(sync)
-        planned = _planned(plan, False) + "|" + _planned(plan, True)
-        ref_loss = paddle.mean(ref(x))
-        ref_loss.backward()
+        loss, ref_loss, ran, planned = _planned_step(paddle, model, ref, plan, x)
         err = abs(float(loss) - float(ref_loss))
         for (pn, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
             g = p._t.grad.full_tensor() if hasattr(p._t.grad, "full_tensor") else p._t.grad
@@ -109,7 +98,6 @@ def _gpt_case(paddle, dist, rank):
     import copy
 
     import numpy as np
-    from torch.distributed.tensor.debug import CommDebugMode
     from paddle_on_torch import parallel
 
     sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -123,21 +111,13 @@ def _gpt_case(paddle, dist, rank):
     plan = parallel.plan(model, [x], mesh, marks={0: [dist.Shard(0), dist.Replicate()], **hand_marks(model, mesh)},
                          loss_fn=lambda out: paddle.mean(out))
     plan.apply(model)
-    with CommDebugMode() as fwd_bwd:
-        loss = paddle.mean(model(plan.shard_inputs(x)))
-        loss.backward()
-    with CommDebugMode() as sync:
-        for p in model.parameters():
-            p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
-    ref_loss = paddle.mean(ref(x))
-    ref_loss.backward()
+    loss, ref_loss, ran, planned = _planned_step(paddle, model, ref, plan, x)
     err = abs(float(loss) - float(ref_loss))
     for (_, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
         err = max(err, float((p._t.grad.full_tensor() - q._t.grad).abs().max()))
     placements = ";".join(f"{r['name']}:out={r['placements']}" for r in plan.reshards)
     print(f"CASE gpt rank={rank} err={err:.3e} {placements.replace(' ', '')}", flush=True)
-    print(f"COMMS gpt rank={rank} ran={_counts(fwd_bwd)}|{_counts(sync)} planned={_planned(plan, False)}|"
-          f"{_planned(plan, True)}", flush=True)
+    print(f"COMMS gpt rank={rank} ran={ran} planned={planned}", flush=True)
 
 
 def _cnn_case(paddle, dist, rank):
@@ -147,37 +127,20 @@ def _cnn_case(paddle, dist, rank):
     import copy
 
     import numpy as np
-    from torch.distributed.tensor.debug import CommDebugMode
     from paddle_on_torch import parallel
 
-    F = paddle.nn.functional
-
-    class CNN(paddle.nn.Layer):
-        def __init__(self):
-            super().__init__()
-            self.c1, self.bn = paddle.nn.Conv2D(3, 8, 3, padding=1), paddle.nn.BatchNorm2D(8)
-            self.fc = paddle.nn.Linear(8 * 4 * 4, 10)
-
-        def forward(self, x):
-            return self.fc(F.max_pool2d(F.relu(self.bn(self.c1(x))), 2).flatten(1))
+    sys.path.insert(0, ROOT)
+    from tests.planner_models import cnn
 
     paddle.seed(5)
-    model = CNN()
+    model = cnn(paddle)
     ref = copy.deepcopy(model)
     mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
     x = paddle.to_tensor(np.random.RandomState(3).standard_normal([8, 3, 8, 8]).astype("float32"))
     plan = parallel.plan(model, [x], mesh, marks={0: [dist.Shard(0), dist.Replicate()]},
                          loss_fn=lambda out: paddle.mean(out))
     plan.apply(model)
-    with CommDebugMode() as fwd_bwd:
-        loss = paddle.mean(model(plan.shard_inputs(x)))
-        loss.backward()
-    with CommDebugMode() as sync:
-        for p in model.parameters():
-            if p._t.grad is not None:
-                p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
-    ref_loss = paddle.mean(ref(x))
-    ref_loss.backward()
+    loss, ref_loss, ran, planned = _planned_step(paddle, model, ref, plan, x)
     err = abs(float(loss) - float(ref_loss))
     for (_, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
         err = max(err, float((p._t.full_tensor() - q._t).abs().max()))  # the running statistics too
@@ -185,8 +148,7 @@ def _cnn_case(paddle, dist, rank):
             err = max(err, float((p._t.grad.full_tensor() - q._t.grad).abs().max()))
     placements = ";".join(f"{lf['name']}={lf['placements']}" for lf in plan.leaves if lf["kind"] == "state")
     print(f"CASE cnn rank={rank} err={err:.3e} {placements.replace(' ', '')}", flush=True)
-    print(f"COMMS cnn rank={rank} ran={_counts(fwd_bwd)}|{_counts(sync)} planned={_planned(plan, False)}|"
-          f"{_planned(plan, True)}", flush=True)
+    print(f"COMMS cnn rank={rank} ran={ran} planned={planned}", flush=True)
 
 
 def _parallelize_case(paddle, dist, MLP, rank):
@@ -220,6 +182,25 @@ def _parallelize_case(paddle, dist, MLP, rank):
         err = max(err, abs(float(loss) - float(ref_loss)))
     placements = ";".join(f"{n}={p.placements}" for n, p in model.named_parameters())
     print(f"CASE parallelize rank={rank} err={err:.3e} {placements}", flush=True)
+
+
+def _planned_step(paddle, model, ref, plan, x):
+    """One training step of the planned model (its collectives recorded: forward + backward, then each
+    gradient to its parameter's layout, what an optimizer step does first) and of the unsharded copy."""
+    from torch.distributed.tensor.debug import CommDebugMode
+
+    with CommDebugMode() as fwd_bwd:
+        loss = paddle.mean(model(plan.shard_inputs(x)))
+        loss.backward()
+    with CommDebugMode() as sync:
+        for p in model.parameters():
+            if p._t.grad is not None:
+                p._t.grad.redistribute(p._t.device_mesh, p._t.placements)
+    ref_loss = paddle.mean(ref(x))
+    ref_loss.backward()
+    ran = _counts(fwd_bwd) + "|" + _counts(sync)
+    planned = _planned(plan, False) + "|" + _planned(plan, True)
+    return loss, ref_loss, ran, planned
 
 
 def _counts(mode):
