@@ -15,6 +15,30 @@ if ROOT not in sys.path:
 import paddle_on_torch  # noqa: E402
 
 paddle_on_torch.install()
+# The goldens are real Paddle's CPU results, so the suite runs on the CPU on a GPU machine too (Paddle, like the shim,
+# starts on gpu:0 there); the `backend` fixture moves the Triton cases, and tests/test_gpu.py, onto the GPU.
+paddle_on_torch.set_device("cpu")
+
+
+@pytest.fixture
+def backend(request):
+    """The fused-op backend of an indirectly parametrised test.  'triton' runs on CUDA tensors where a GPU is
+    present (torch's default device for the test), else on CPU tensors under TRITON_INTERPRET."""
+    import torch
+    from paddle_on_torch.ops import fused
+
+    on_gpu = request.param == "triton" and torch.cuda.is_available()
+    fused.set_backend(request.param)
+    if on_gpu:
+        torch.set_default_device("cuda")
+        paddle_on_torch.set_device("gpu")
+    try:
+        yield request.param
+    finally:
+        fused.set_backend(None)
+        if on_gpu:
+            torch.set_default_device(None)
+            paddle_on_torch.set_device("cpu")
 
 
 @pytest.fixture

@@ -39,13 +39,6 @@ BACKENDS = [
 ]
 
 
-@pytest.fixture
-def backend(request):
-    fused.set_backend(request.param)
-    yield request.param
-    fused.set_backend(None)
-
-
 def _close(got, want, dtype, what=""):
     got, want = got.detach().float(), want.detach().float()
     assert got.shape == want.shape, what
@@ -463,46 +456,39 @@ def test_outputs_over_32mib_streaming_stores():
 
 # ------------------------------------------------------------------ softmax cross entropy (Triton)
 
-TRITON_ONLY = pytest.mark.skipif(not HAS_TRITON, reason="triton is not installed")
-
-
-@TRITON_ONLY
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the interpreter evaluates (in NumPy) lanes tl.where drops
+@pytest.mark.parametrize("backend", BACKENDS[2:], indirect=True)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("block", [64, None])  # 64: the vocabulary loop runs over several blocks
-def test_triton_softmax_ce_matches_reference(dtype, block, monkeypatch):
+def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch):
     from paddle_on_torch.kernels import fused_triton
     from paddle_on_torch.ops import cross_entropy as ce
 
     if block:
         monkeypatch.setattr(fused_triton, "_CE_BLOCK", block)
-    fused.set_backend("triton")
-    try:
-        torch.manual_seed(0)
-        m, v = 7, 301
-        big = torch.randn(m, v + 5) * 4
-        big[3, 10] = float("-inf")
-        big[5] = float("-inf")  # an ignored all -inf row
-        x = big[:, :v].to(dtype).detach().requires_grad_(True)  # rows with stride v + 5
-        lab = torch.randint(0, v, (m,))
-        lab[1] = lab[5] = -100
-        got = ce.fused_softmax_cross_entropy(x, lab, -100)
-        want = ce.ref_softmax_ce(x, lab, -100)[0]
-        assert got.dtype == dtype
-        _close(got, want, dtype, "loss")
-        g = torch.randn(m)
-        g1 = torch.autograd.grad((got.float() * g).sum(), x)[0]
-        g2 = torch.autograd.grad((want.float() * g).sum(), x)[0]
-        rows = [0, 1, 2, 3, 4, 6]  # the reference's grad of the ignored all -inf row is nan (0 * exp(-inf + inf))
-        _close(g1[rows], g2[rows], dtype, "grad")
-        assert g1[5].abs().sum() == 0 and g1[1].abs().sum() == 0
-        # a label outside [0, V) (another vocabulary shard's) adds no one-hot term
-        xd = x.detach()
-        lse = torch.logsumexp(xd.float(), -1)
-        shard = torch.full((m,), v)
-        _close(fused_triton.ce_bwd(xd, shard, lse, g, -100)[rows], (torch.softmax(xd.float(), -1) * g[:, None])[rows],
-               dtype, "shard grad")
-        with pytest.raises(IndexError):
-            ce.fused_softmax_cross_entropy(x, torch.full((m,), v), -100)
-    finally:
-        fused.set_backend(None)
+    torch.manual_seed(0)
+    m, v = 7, 301
+    big = torch.randn(m, v + 5) * 4
+    big[3, 10] = float("-inf")
+    big[5] = float("-inf")  # an ignored all -inf row
+    x = big[:, :v].to(dtype).detach().requires_grad_(True)  # rows with stride v + 5
+    lab = torch.randint(0, v, (m,))
+    lab[1] = lab[5] = -100
+    got = ce.fused_softmax_cross_entropy(x, lab, -100)
+    want = ce.ref_softmax_ce(x, lab, -100)[0]
+    assert got.dtype == dtype
+    _close(got, want, dtype, "loss")
+    g = torch.randn(m)
+    g1 = torch.autograd.grad((got.float() * g).sum(), x)[0]
+    g2 = torch.autograd.grad((want.float() * g).sum(), x)[0]
+    rows = [0, 1, 2, 3, 4, 6]  # the reference's grad of the ignored all -inf row is nan (0 * exp(-inf + inf))
+    _close(g1[rows], g2[rows], dtype, "grad")
+    assert g1[5].abs().sum() == 0 and g1[1].abs().sum() == 0
+    # a label outside [0, V) (another vocabulary shard's) adds no one-hot term
+    xd = x.detach()
+    lse = torch.logsumexp(xd.float(), -1)
+    shard = torch.full((m,), v)
+    _close(fused_triton.ce_bwd(xd, shard, lse, g, -100)[rows], (torch.softmax(xd.float(), -1) * g[:, None])[rows],
+           dtype, "shard grad")
+    with pytest.raises(IndexError):
+        ce.fused_softmax_cross_entropy(x, torch.full((m,), v), -100)

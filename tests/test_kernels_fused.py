@@ -27,13 +27,6 @@ F = paddle.incubate.nn.functional
 BACKENDS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(ext.load() is None, reason="no C++ build"))]
 
 
-@pytest.fixture
-def backend(request):
-    fused.set_backend(request.param)
-    yield request.param
-    fused.set_backend(None)
-
-
 def rnd(shape, seed, scale=1.0):
     return (np.random.default_rng(seed).standard_normal(shape) * scale).astype("float32")
 

@@ -35,13 +35,6 @@ CHECKS = ("test_schema", "test_autograd_registration", "test_faketensor", "test_
 LAYOUTS = [(torch.float32, True), (torch.float32, False), (torch.bfloat16, False)]
 
 
-@pytest.fixture
-def backend(request):
-    fused.set_backend(request.param)
-    yield request.param
-    fused.set_backend(None)
-
-
 def _interpreted(backend):
     return backend == "triton" and not torch.cuda.is_available()
 

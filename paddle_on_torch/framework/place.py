@@ -102,6 +102,9 @@ def CUDAPlace(device_id=0):
 
 
 def CUDAPinnedPlace():
+    if torch.cuda.is_available():  # pinned host memory is a flag of torch tensors, not a device: no Place for it
+        raise NotImplementedError("paddle.CUDAPinnedPlace is not supported by paddle_on_torch; use a CPU tensor's "
+                                  "pin_memory() for pinned host memory")
     raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only version, "
                        "Please recompile or reinstall Paddle with CUDA support.")
 
@@ -121,7 +124,16 @@ def CustomPlace(device_type, device_id=0):
     return Place(f"{device_type}:{device_id}")
 
 
-_current = [torch.device("cpu")]
+def _startup_device():
+    """Paddle's start-up place (`_current_expected_place_`): the first selected GPU when torch can use one, else
+    the CPU.  FLAGS_selected_gpus is how Paddle's launcher gives each rank its GPU; under torchrun, LOCAL_RANK."""
+    if not torch.cuda.is_available():
+        return torch.device("cpu")
+    selected = os.getenv("FLAGS_selected_gpus") or os.getenv("LOCAL_RANK") or "0"
+    return torch.device("cuda", int(selected.split(",")[0]) % torch.cuda.device_count())
+
+
+_current = [_startup_device()]
 
 
 def _bad_device_string():

@@ -1,6 +1,6 @@
 """Triton kernels for paddle_on_torch.ops.fused (the CUDA backend).
 
-One program per row (norms, rotary) or per row block (swiglu); all arithmetic in fp32.  These run on
+One program per row (norms), per position (rotary: all its heads) or per row block (swiglu); all arithmetic in fp32.  These run on
 CPU tensors only under TRITON_INTERPRET=1 (set before this module is imported), which the tests use.
 """
 import torch
@@ -12,19 +12,26 @@ def _block(n):
     return max(16, triton.next_power_of_2(n))
 
 
+def _warps(block):
+    """Warps for a program that holds `block` elements in registers: more warps for wider rows, so that each
+    thread keeps at most ~64 of them (4096 fp32 per row on 4 warps spills on a Hopper SM)."""
+    return 32 if block >= 32768 else 16 if block >= 8192 else 8 if block >= 2048 else 4
+
+
 @triton.jit
 def _norm_fwd_kernel(X, R, B, W, NB, OUT, ROUT, MEAN, RSTD, N, eps, alpha,
                      HAS_RES: tl.constexpr, HAS_B: tl.constexpr, HAS_W: tl.constexpr, HAS_NB: tl.constexpr,
                      RMS: tl.constexpr, BLOCK: tl.constexpr):
     row = tl.program_id(0)
+    at = row.to(tl.int64) * N  # rows x N can pass 2**31 elements
     cols = tl.arange(0, BLOCK)
     mask = cols < N
-    s = tl.load(X + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+    s = tl.load(X + at + cols, mask=mask, other=0.0).to(tl.float32)
     if HAS_RES:
-        s = s + alpha * tl.load(R + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+        s = s + alpha * tl.load(R + at + cols, mask=mask, other=0.0).to(tl.float32)
         if HAS_B:
             s = s + tl.load(B + cols, mask=mask, other=0.0).to(tl.float32)
-        tl.store(ROUT + row * N + cols, s.to(ROUT.dtype.element_ty), mask=mask)
+        tl.store(ROUT + at + cols, s.to(ROUT.dtype.element_ty), mask=mask)
     if RMS:
         mean = 0.0
         d = s
@@ -39,7 +46,7 @@ def _norm_fwd_kernel(X, R, B, W, NB, OUT, ROUT, MEAN, RSTD, N, eps, alpha,
         y = y * tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
     if HAS_NB:
         y = y + tl.load(NB + cols, mask=mask, other=0.0).to(tl.float32)
-    tl.store(OUT + row * N + cols, y.to(OUT.dtype.element_ty), mask=mask)
+    tl.store(OUT + at + cols, y.to(OUT.dtype.element_ty), mask=mask)
 
 
 def norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms):
@@ -57,7 +64,7 @@ def norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms):
                                weight if weight is not None else dummy, norm_bias if norm_bias is not None else dummy,
                                out, rout if has_res else dummy, mean if not rms else dummy, rstd, n, eps, alpha,
                                HAS_RES=has_res, HAS_B=bias is not None, HAS_W=weight is not None,
-                               HAS_NB=norm_bias is not None, RMS=rms, BLOCK=_block(n))
+                               HAS_NB=norm_bias is not None, RMS=rms, BLOCK=_block(n), num_warps=_warps(_block(n)))
     return out, rout, mean, rstd
 
 
@@ -76,8 +83,9 @@ def _norm_bwd_kernel(DY, S, MEAN, RSTD, W, DS, DW, DB, M, N, ROWS_PER_PROG,
     for i in range(0, ROWS_PER_PROG):
         row = r0 + i
         if row < M:
-            dy = tl.load(DY + row * N + cols, mask=mask, other=0.0).to(tl.float32)
-            s = tl.load(S + row * N + cols, mask=mask, other=0.0).to(tl.float32)
+            at = row.to(tl.int64) * N
+            dy = tl.load(DY + at + cols, mask=mask, other=0.0).to(tl.float32)
+            s = tl.load(S + at + cols, mask=mask, other=0.0).to(tl.float32)
             rstd = tl.load(RSTD + row)
             if RMS:
                 xh = s * rstd
@@ -87,7 +95,7 @@ def _norm_bwd_kernel(DY, S, MEAN, RSTD, W, DS, DW, DB, M, N, ROWS_PER_PROG,
             ds = g - xh * (tl.sum(g * xh, axis=0) / N)
             if not RMS:
                 ds = ds - tl.sum(g, axis=0) / N
-            tl.store(DS + row * N + cols, (ds * rstd).to(DS.dtype.element_ty), mask=mask)
+            tl.store(DS + at + cols, (ds * rstd).to(DS.dtype.element_ty), mask=mask)
             dw += dy * xh
             db += dy
     if WANT_DW:
@@ -107,18 +115,20 @@ def norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db):
     if m:
         _norm_bwd_kernel[(progs,)](dy, s, mean if not rms else rstd, rstd, weight if weight is not None else rstd,
                                    ds, pdw, pdb, m, n, per, HAS_W=weight is not None, RMS=rms,
-                                   WANT_DW=want_dw, WANT_DB=want_db, BLOCK=_block(n))
+                                   WANT_DW=want_dw, WANT_DB=want_db, BLOCK=_block(n), num_warps=_warps(_block(n)))
     return ds, pdw.sum(0) if want_dw else None, pdb.sum(0) if want_db else None
 
 
 @triton.jit
-def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)  # one program per (a0, a1, head)
-    t = pid // H
-    a0 = t // A1
-    a1 = t % A1
-    cols = tl.arange(0, BLOCK)
-    mask = cols < D
+def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK_H: tl.constexpr,
+                 BLOCK_D: tl.constexpr):
+    pos = tl.program_id(0)  # one program per (a0, a1): all heads of a position share one cos / sin row
+    a0 = pos // A1
+    a1 = pos % A1
+    heads = tl.arange(0, BLOCK_H)[:, None]
+    cols = tl.arange(0, BLOCK_D)[None, :]
+    col_ok = cols < D
+    mask = (heads < H) & col_ok
     half = D // 2
     if NEOX:
         partner = cols ^ 1
@@ -126,13 +136,14 @@ def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK
     else:
         partner = tl.where(cols < half, cols + half, cols - half)
         first = cols < half
-    x = tl.load(X + pid * D + cols, mask=mask, other=0.0).to(tl.float32)
-    xp = tl.load(X + pid * D + partner, mask=mask, other=0.0).to(tl.float32)
     base = a0 * cs0 + a1 * cs1
-    c = tl.load(COS + base + cols, mask=mask, other=0.0)
-    s = tl.load(SIN + base + cols, mask=mask, other=0.0)
+    c = tl.load(COS + base + cols, mask=col_ok, other=0.0).to(tl.float32)
+    s = tl.load(SIN + base + cols, mask=col_ok, other=0.0).to(tl.float32)
     s = tl.where(first, -s, s)
-    tl.store(OUT + pid * D + cols, (x * c + xp * s).to(OUT.dtype.element_ty), mask=mask)
+    at = pos.to(tl.int64) * H * D + heads * D
+    x = tl.load(X + at + cols, mask=mask, other=0.0).to(tl.float32)
+    xp = tl.load(X + at + partner, mask=mask, other=0.0).to(tl.float32)  # the same lines: served from L1
+    tl.store(OUT + at + cols, (x * c + xp * s).to(OUT.dtype.element_ty), mask=mask)
 
 
 def rope_fwd(x, cos, sin, neox):
@@ -143,13 +154,15 @@ def rope_fwd(x, cos, sin, neox):
     cs0 = 0 if cos.shape[0] == 1 else cos.stride(0)
     cs1 = 0 if cos.shape[1] == 1 else cos.stride(1)
     if x.numel():
-        _rope_kernel[(a0 * a1 * h,)](x, cos, sin, out, a1, h, d, cs0, cs1, NEOX=neox, BLOCK=_block(d))
+        bh, bd = triton.next_power_of_2(h), _block(d)
+        _rope_kernel[(a0 * a1,)](x, cos, sin, out, a1, h, d, cs0, cs1, NEOX=neox, BLOCK_H=bh, BLOCK_D=bd,
+                                 num_warps=_warps(bh * bd))
     return out
 
 
 @triton.jit
 def _swiglu_fwd_kernel(X, Y, OUT, N, sx, sy, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)
     cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
     mask = cols < N
     x = tl.load(X + row * sx + cols, mask=mask, other=0.0).to(tl.float32)
@@ -160,7 +173,7 @@ def _swiglu_fwd_kernel(X, Y, OUT, N, sx, sy, BLOCK: tl.constexpr):
 
 @triton.jit
 def _swiglu_bwd_kernel(G, X, Y, DX, DY, N, sx, sy, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)
     cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
     mask = cols < N
     g = tl.load(G + row * N + cols, mask=mask, other=0.0).to(tl.float32)
