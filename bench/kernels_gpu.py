@@ -18,7 +18,8 @@ Contenders:
 Real Paddle's GPU build is not installed on the lent machines, so there is no Paddle column here (the CPU
 comparison with Paddle is bench/kernels.py).  Times are the median of triton.testing.do_bench (CUDA events,
 L2 cleared between calls); the floor is (bytes the op must read and write) / (device-to-device copy bandwidth
-measured in the same run).  Peak memory: max_memory_allocated during one forward + backward, above what the
+measured in the same run).  "kernels": the GPU time of the kernels of one call (torch.profiler); a call
+whose time is well above it waits on the CPU (Python, launches).  Peak memory: max_memory_allocated during one forward + backward, above what the
 inputs already hold.
 """
 import argparse
@@ -68,6 +69,24 @@ def _peak_mib(fn):
     fn()
     torch.cuda.synchronize()
     return (torch.cuda.max_memory_allocated() - base) / 2 ** 20
+
+
+def _kernel_ms(fn, calls=5):
+    """GPU time of the kernels one call launches (torch.profiler, CUDA activity), without the CPU time between
+    them: where it is well below the call's time, the call is bound by its Python / launch overhead."""
+    if not torch.cuda.is_available():
+        return None
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    total_us = sum(getattr(e, "self_device_time_total", 0) or getattr(e, "self_cuda_time_total", 0)
+                   for e in prof.key_averages())
+    return total_us / calls / 1e3
 
 
 def copy_bandwidth(dev):
@@ -227,7 +246,7 @@ def _liger_available():
     return True
 
 
-def run(ops, dtype, compile_, smoke):
+def run(ops, dtype, compile_, smoke, profile=True):
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     cfg = SMOKE if smoke else FULL
     bw = copy_bandwidth(dev) if dev == "cuda" else None
@@ -248,11 +267,13 @@ def run(ops, dtype, compile_, smoke):
                 try:
                     ms = _time_ms(call)
                     peak = _peak_mib(call)
+                    kernel_ms = _kernel_ms(call) if profile else None
                 except Exception as e:  # noqa: BLE001 -- a contender that fails is reported, not fatal
                     rows.append(dict(op=op, mode=mode, who=name, error=f"{type(e).__name__}: {e}"[:200]))
                     print(f"{op:10s} {mode:8s} {name:15s} FAILED {type(e).__name__}: {str(e)[:120]}", flush=True)
                     continue
-                rows.append(dict(op=op, mode=mode, who=name, ms=ms, peak_mib=peak, floor_ms=floor_ms))
+                rows.append(dict(op=op, mode=mode, who=name, ms=ms, kernel_ms=kernel_ms, peak_mib=peak,
+                                 floor_ms=floor_ms))
                 _print_row(rows[-1])
         del case, contenders
         if dev == "cuda":
@@ -271,7 +292,8 @@ def _no_grad(fn):
 def _print_row(r):
     floor = f"{r['ms'] / r['floor_ms']:6.2f}x floor" if r.get("floor_ms") else ""
     peak = f"{r['peak_mib']:9.1f} MiB" if r.get("peak_mib") is not None else ""
-    print(f"{r['op']:10s} {r['mode']:8s} {r['who']:15s} {r['ms']:9.3f} ms  {floor}  {peak}", flush=True)
+    kernels = f"kernels {r['kernel_ms']:7.3f} ms" if r.get("kernel_ms") is not None else ""
+    print(f"{r['op']:10s} {r['mode']:8s} {r['who']:15s} {r['ms']:9.3f} ms  {floor}  {kernels}  {peak}", flush=True)
 
 
 def summary(res):
@@ -297,10 +319,11 @@ def main():
     ap.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16", "float32"])
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="tiny shapes; runs on CPU tensors under TRITON_INTERPRET=1")
+    ap.add_argument("--no-profile", action="store_true", help="skip the per-call kernel time (torch.profiler)")
     ap.add_argument("--json", help="write the results here")
     args = ap.parse_args()
     torch.manual_seed(0)
-    res = run(args.ops.split(","), getattr(torch, args.dtype), not args.no_compile, args.smoke)
+    res = run(args.ops.split(","), getattr(torch, args.dtype), not args.no_compile, args.smoke, not args.no_profile)
     print(f"\n{res['device']}, torch {res['torch']}, {res['dtype']}, copy bandwidth "
           f"{res['copy_bandwidth_gbs'] or 0:.0f} GB/s, Liger-Kernel {'yes' if res['liger'] else 'not installed'}")
     print(summary(res))

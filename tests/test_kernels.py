@@ -492,3 +492,37 @@ def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch)
            dtype, "shard grad")
     with pytest.raises(IndexError):
         ce.fused_softmax_cross_entropy(x, torch.full((m,), v), -100)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the interpreter evaluates masked-off lanes
+@pytest.mark.parametrize("backend", BACKENDS[2:], indirect=True)
+@pytest.mark.parametrize("neox", [True, False])
+def test_triton_eager_path_matches_the_custom_ops(backend, neox, monkeypatch):
+    """Plain CUDA tensors take the Triton launchers under torch.autograd.Functions (no dispatcher; the rotary
+    backward is the kernel's transposed mode); it must agree with the custom ops, forward and gradients.  Under the
+    interpreter the path is forced on CPU tensors."""
+    torch.manual_seed(0)
+    x, r = _leaf(torch.randn(3, 5, 40), torch.float32), _leaf(torch.randn(3, 5, 40), torch.float32)
+    w, b = _leaf(torch.randn(40), torch.float32), _leaf(torch.randn(40), torch.float32)
+    q = _leaf(torch.randn(2, 3, 2, 16), torch.float32)
+    cos, sin = torch.randn(1, 3, 16), torch.randn(1, 3, 16)
+    cases = [
+        (lambda: fused.fused_norm(x, r, b, w, b, 1e-5, 0.5, False)[:2], [x, r, b, w]),
+        (lambda: fused.fused_norm(x, None, None, w, None, 1e-5, 1.0, True)[:1], [x, w]),
+        (lambda: (fused.fused_rope(q, cos, sin, neox),), [q]),
+        (lambda: (fused.fused_swiglu(x, r),), [x, r]),
+    ]
+    eager = fused._eager_triton
+    for call, leaves in cases:
+        results = []
+        for path in (lambda *ts: True, lambda *ts: False):
+            monkeypatch.setattr(fused, "_eager_triton", path)
+            outs = call()
+            loss = sum((o * torch.linspace(-1, 1, o.numel()).reshape(o.shape)).sum() for o in outs)
+            results.append(list(outs) + list(torch.autograd.grad(loss, leaves)))
+        for got, want in zip(*results):
+            _close(got, want, torch.float32)
+    monkeypatch.setattr(fused, "_eager_triton", eager)
+    if torch.cuda.is_available():
+        assert fused._eager_triton(x.detach(), None) and type(fused.fused_swiglu(x, r).grad_fn).__name__ == \
+            "_TritonSwigluBackward"

@@ -11,6 +11,7 @@ from collections import defaultdict
 import numpy as np
 import torch
 
+from ..framework.place import current_torch_device
 from . import auto_cast as _ac
 
 __all__ = ["AmpScaler", "GradScaler", "OptimizerState"]
@@ -29,7 +30,7 @@ def _fresh_state():
 def _to_tensor(array):
     from .. import _normalize
 
-    return _normalize.wrap(torch.as_tensor(array))
+    return _normalize.wrap(torch.as_tensor(array, device=current_torch_device()))
 
 
 def _params(optimizer):

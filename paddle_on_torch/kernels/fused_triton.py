@@ -120,8 +120,8 @@ def norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db):
 
 
 @triton.jit
-def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK_H: tl.constexpr,
-                 BLOCK_D: tl.constexpr):
+def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, TRANSPOSE: tl.constexpr,
+                 BLOCK_H: tl.constexpr, BLOCK_D: tl.constexpr):
     pos = tl.program_id(0)  # one program per (a0, a1): all heads of a position share one cos / sin row
     a0 = pos // A1
     a1 = pos % A1
@@ -138,15 +138,20 @@ def _rope_kernel(X, COS, SIN, OUT, A1, H, D, cs0, cs1, NEOX: tl.constexpr, BLOCK
         first = cols < half
     base = a0 * cs0 + a1 * cs1
     c = tl.load(COS + base + cols, mask=col_ok, other=0.0).to(tl.float32)
-    s = tl.load(SIN + base + cols, mask=col_ok, other=0.0).to(tl.float32)
-    s = tl.where(first, -s, s)
+    if TRANSPOSE:  # the backward: out[j] = x[j] c[j] + x[p(j)] sign[p(j)] s[p(j)], and sign[p(j)] = -sign[j]
+        s = tl.load(SIN + base + partner, mask=col_ok, other=0.0).to(tl.float32)
+        s = tl.where(first, s, -s)
+    else:  # out[j] = x[j] c[j] + x[p(j)] sign[j] s[j], sign -1 on the first of each pair
+        s = tl.load(SIN + base + cols, mask=col_ok, other=0.0).to(tl.float32)
+        s = tl.where(first, -s, s)
     at = pos.to(tl.int64) * H * D + heads * D
     x = tl.load(X + at + cols, mask=mask, other=0.0).to(tl.float32)
     xp = tl.load(X + at + partner, mask=mask, other=0.0).to(tl.float32)  # the same lines: served from L1
     tl.store(OUT + at + cols, (x * c + xp * s).to(OUT.dtype.element_ty), mask=mask)
 
 
-def rope_fwd(x, cos, sin, neox):
+def rope_fwd(x, cos, sin, neox, transpose=False):
+    """rope(x); transpose=True applies the transposed rotation (the backward) with the same cos / sin."""
     x = x.contiguous()
     a0, a1, h, d = x.shape
     out = torch.empty_like(x)
@@ -155,7 +160,7 @@ def rope_fwd(x, cos, sin, neox):
     cs1 = 0 if cos.shape[1] == 1 else cos.stride(1)
     if x.numel():
         bh, bd = triton.next_power_of_2(h), _block(d)
-        _rope_kernel[(a0 * a1,)](x, cos, sin, out, a1, h, d, cs0, cs1, NEOX=neox, BLOCK_H=bh, BLOCK_D=bd,
+        _rope_kernel[(a0 * a1,)](x, cos, sin, out, a1, h, d, cs0, cs1, NEOX=neox, TRANSPOSE=transpose, BLOCK_H=bh, BLOCK_D=bd,
                                  num_warps=_warps(bh * bd))
     return out
 

@@ -104,6 +104,21 @@ def _eager_cpp(*ts):
     return _cpp() is not None
 
 
+def _eager_triton(*ts):
+    """The CUDA twin of `_eager_cpp`: plain CUDA tensors in eager mode run the Triton launchers under a
+    torch.autograd.Function (below).  The dispatcher and the custom-op autograd wrapper cost more CPU time than
+    a norm over 16k rows takes on an H100, so through them the GPU waited on Python."""
+    x = ts[0]
+    if (_forced or _env) not in (None, "triton") or not x.is_cuda:
+        return False
+    if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
+        return False
+    for t in ts:
+        if t is not None and type(t) not in _PLAIN_TENSORS:
+            return False
+    return _triton_available()
+
+
 # A Parameter of a plain tensor dispatches as one (a Parameter of a tensor subclass, e.g. DTensor, has that type)
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
@@ -223,6 +238,8 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
         g_out = torch.zeros_like(s)
     if _eager_cpp(g_out, s, weight):
         ds, dw, db = _cpp().norm_bwd(g_out.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
+    elif _eager_triton(g_out, s, weight):
+        ds, dw, db = _tri().norm_bwd(g_out, s, mean, rstd, weight, rms, want_dw, want_db)
     else:
         ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
     if has_res and g_res is not None:
@@ -237,6 +254,20 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
 
 
+class _TritonNorm(torch.autograd.Function):
+    """norm_fwd's Triton kernel and autograd formula without the dispatcher (see _eager_triton)."""
+
+    @staticmethod
+    def forward(ctx, *inputs):
+        out = _tri().norm_fwd(*inputs)
+        _norm_setup(ctx, inputs, out)
+        ctx.mark_non_differentiable(out[2], out[3])
+        ctx.set_materialize_grads(False)
+        return out
+
+    backward = staticmethod(_norm_backward)
+
+
 def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, n=None):
     """norm_fwd over rows of `n` elements (default x.shape[-1]) of x of any shape; out and residual_out come back
     in x's shape.  Plain eager CPU calls run the C++ kernel under its C++ autograd node (ext/autograd_cpu.py),
@@ -246,7 +277,8 @@ def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, n=None):
         return tuple(_cpp().norm_node(x, residual, bias, weight, norm_bias, eps, alpha, rms, n))
     x2 = x.reshape(-1, n)
     vec = lambda t: None if t is None else t.reshape(-1) if t.numel() == n else t.reshape(-1, n)  # noqa: E731
-    out, res_out, mean, rstd = norm_fwd(x2, None if residual is None else residual.reshape(x2.shape), vec(bias),
+    op = _TritonNorm.apply if _eager_triton(x, residual, bias, weight, norm_bias) else norm_fwd
+    out, res_out, mean, rstd = op(x2, None if residual is None else residual.reshape(x2.shape), vec(bias),
                                         vec(weight), vec(norm_bias), eps, alpha, rms)
     return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else res_out, mean, rstd
 
@@ -298,6 +330,8 @@ def _rope_setup(ctx, inputs, output):
 
 def _rope_backward(ctx, g):
     cos, sin = ctx.saved_tensors
+    if _eager_triton(g, cos, sin):
+        return _tri().rope_fwd(g, cos, sin, ctx.neox, transpose=True), None, None, None
     sin_t = rope_transpose_sin(sin, ctx.neox).contiguous()
     if _eager_cpp(g, cos, sin_t):
         return _cpp().rope_fwd(g.contiguous(), cos, sin_t, ctx.neox), None, None, None
@@ -307,10 +341,21 @@ def _rope_backward(ctx, g):
 rope.register_autograd(_rope_backward, setup_context=_rope_setup)
 
 
+class _TritonRope(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, cos, sin, neox):
+        _rope_setup(ctx, (x, cos, sin, neox), None)
+        return _tri().rope_fwd(x, cos, sin, neox)
+
+    backward = staticmethod(_rope_backward)
+
+
 def fused_rope(x, cos, sin, neox):
     """rope: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
     if _eager_cpp(x, cos, sin):
         return _cpp().rope_node(x, cos, sin, neox)
+    if _eager_triton(x, cos, sin):
+        return _TritonRope.apply(x, cos, sin, neox)
     return rope(x, cos, sin, neox)
 
 
@@ -364,8 +409,10 @@ def _swiglu_setup(ctx, inputs, output):
 
 def _swiglu_backward(ctx, g):
     x, y = ctx.saved_tensors
-    if x.numel() and _eager_cpp(g, x, y):
-        dx, dy = _cpp().swiglu_bwd(_rows(g.contiguous()), _rows(x), _rows(y))
+    eager = x.numel() and (_cpp().swiglu_bwd if _eager_cpp(g, x, y) else
+                           _tri().swiglu_bwd if _eager_triton(g, x, y) else None)
+    if eager:
+        dx, dy = eager(_rows(g.contiguous()), _rows(x), _rows(y))
         return dx.reshape(x.shape), dy.reshape(y.shape)
     return swiglu_bwd(g, x, y)
 
@@ -373,10 +420,21 @@ def _swiglu_backward(ctx, g):
 swiglu.register_autograd(_swiglu_backward, setup_context=_swiglu_setup)
 
 
+class _TritonSwiglu(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        _swiglu_setup(ctx, (x, y), None)
+        return _tri().swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
+
+    backward = staticmethod(_swiglu_backward)
+
+
 def fused_swiglu(x, y):
     """swiglu: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
     if x.numel() and x.shape == y.shape and _eager_cpp(x, y):
         return _cpp().swiglu_node(x, y)
+    if x.numel() and x.shape == y.shape and _eager_triton(x, y):
+        return _TritonSwiglu.apply(x, y)
     return swiglu(x, y)
 
 __all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",

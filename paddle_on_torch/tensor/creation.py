@@ -332,7 +332,7 @@ def logspace(start, stop, num, base=10.0, dtype: DTypeLike = None, name=None):
     """num values base**linspace(start, stop, num)."""
     start, stop, num, base = _number(start), _number(stop), _count(num, "logspace", 1), _number(base)
     dtype = dtype or _dtypes.default_float_torch()
-    return torch.logspace(start, stop, num, base=base, dtype=torch.float64).to(dtype)
+    return torch.logspace(start, stop, num, base=base, dtype=torch.float64, device=to_torch_device(None)).to(dtype)
 
 
 def _eye_dim(v, what):
@@ -424,13 +424,13 @@ def triu(x: TensorLike, diagonal=0, name=None):
 @op
 def tril_indices(row, col, offset=0, dtype: DTypeLike = "int64"):
     """The [2, N] coordinates of the lower triangle of a row x col matrix."""
-    return torch.tril_indices(row, col, offset, dtype=dtype)
+    return torch.tril_indices(row, col, offset, dtype=dtype, device=to_torch_device(None))
 
 
 @op
 def triu_indices(row, col=None, offset=0, dtype: DTypeLike = "int64"):
     """The [2, N] coordinates of the upper triangle of a row x col matrix."""
-    return torch.triu_indices(row, row if col is None else col, offset, dtype=dtype)
+    return torch.triu_indices(row, row if col is None else col, offset, dtype=dtype, device=to_torch_device(None))
 
 
 def assign(x, output=None):

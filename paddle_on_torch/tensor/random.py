@@ -113,7 +113,7 @@ def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, 
     dtype = dtype or torch.int64
     if dtype not in _INTS:
         raise _no_kernel("randint", dtype)
-    return torch.randint(low, high, _check_shape(shape), dtype=dtype)
+    return torch.randint(low, high, _check_shape(shape), dtype=dtype, device=to_torch_device(None))
 
 
 @op
@@ -163,8 +163,9 @@ def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
         shape = [1]
     if isinstance(m, complex):  # a complex mean gives complex samples (each part with variance std**2 / 2)
         cdtype = torch.complex128 if _dtypes.get_default_dtype() == "float64" else torch.complex64
-        return torch.randn(_check_shape(shape), dtype=cdtype) * float(s) + m
-    return torch.normal(float(m), float(s), _check_shape(shape), dtype=_dtypes.default_float_torch())
+        return torch.randn(_check_shape(shape), dtype=cdtype, device=to_torch_device(None)) * float(s) + m
+    return torch.normal(float(m), float(s), _check_shape(shape), dtype=_dtypes.default_float_torch(),
+                        device=to_torch_device(None))
 
 
 @op
