@@ -175,6 +175,17 @@ def _axis(axis):
     raise TypeError(f"The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")
 
 
+# DTypeLike for a string spelling ('float32', 'bool', 'paddle.int64', 'float'): the torch dtype, memoised, as a
+# name always means the same dtype (unlike the Python type `float`, which follows the default dtype)
+_DTYPE_BY_NAME = {}
+
+
+def _dtype_by_name(name):
+    t = _dtypes.to_torch_dtype(name)  # (an unknown name raises here and is not remembered)
+    _DTYPE_BY_NAME[name] = t
+    return t
+
+
 def _shape(shape):
     t = type(shape)
     if t is list or t is tuple:  # the common case: plain ints, checked without a per-element call
@@ -281,6 +292,7 @@ def op(fn=None, *, aliases=None, binary=None):
     ns = {"_impl": fn, "_wrap_result": wrap_result, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_MISSING": _MISSING, "_write_out": _write_out,
           "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
           "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
+          "_DTYPE_BY_NAME": _DTYPE_BY_NAME, "_dtype_by_name": _dtype_by_name,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
           "_translate": translate, "_api": public_name(fn)}
     header, body, call = [], [], []
@@ -329,14 +341,17 @@ def op(fn=None, *, aliases=None, binary=None):
         if conv is None:
             continue
         n = p.name
-        if conv == "_to_torch":  # the hot cases, inlined
-            line = f"{n} = {n}._t if type({n}) is _Tensor else _to_torch({n})"
+        # the hot cases, inlined; isinstance (not `type() is`): as fast for a Tensor and it keeps a Parameter
+        # (a Tensor subclass: every layer weight) out of to_torch's extra call
+        if conv == "_to_torch":
+            line = f"{n} = {n}._t if isinstance({n}, _Tensor) else _to_torch({n})"
         elif conv == "_optional_tensor":
-            line = f"if {n} is not None: {n} = {n}._t if type({n}) is _Tensor else _to_torch({n})"
+            line = f"if {n} is not None: {n} = {n}._t if isinstance({n}, _Tensor) else _to_torch({n})"
         elif conv == "_axis":
             line = f"if {n} is not None and type({n}) is not int: {n} = _axis({n})"
-        elif conv == "_to_torch_dtype":
-            line = f"if {n} is not None: {n} = _to_torch_dtype({n})"
+        elif conv == "_to_torch_dtype":  # a dtype spelled as a string ('float32') is looked up in a memo
+            line = (f"if {n} is not None: {n} = (_DTYPE_BY_NAME.get({n}) or _dtype_by_name({n})) "
+                    f"if type({n}) is str else _to_torch_dtype({n})")
         else:
             line = f"{n} = {conv}({n})"
         if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):

@@ -124,11 +124,19 @@ def contiguous(x: TensorLike):
 
 
 @op
-def transpose(x: TensorLike, perm: AxisLike, name=None):
+def transpose(x: TensorLike, perm, name=None):
     nd = x.dim()
+    if type(perm) is list and len(perm) == nd:
+        # the common case, a full list: torch takes it as it is and validates it (no AxisLike conversion);
+        # its errors, and elements it refuses (a 1-element Tensor), fall through to the checks below
+        try:
+            return torch.permute(x, perm)
+        except (RuntimeError, IndexError, TypeError):
+            pass
+    perm = _normalize._axis(perm)
     if type(perm) is not tuple:  # (AxisLike gives an int or a tuple)
         perm = (perm,)
-    if len(perm) == nd:  # the common case: torch validates; its errors fall through to Paddle's checks
+    if len(perm) == nd:  # torch validates; its errors fall through to Paddle's checks
         try:
             return torch.permute(x, perm)
         except (RuntimeError, IndexError):

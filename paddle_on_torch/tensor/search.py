@@ -15,6 +15,7 @@ import torch
 
 from .._normalize import TensorLike, binary_operands, op, rebind, wrap
 from ..framework import dtype as _dtypes
+from .tensor import Tensor
 
 __all__ = ["argmax", "argmin", "argsort", "sort", "msort", "topk", "where", "nonzero", "argwhere", "index_sample",
            "masked_select", "searchsorted", "bucketize", "kthvalue", "mode", "unique", "masked_scatter"]
@@ -139,11 +140,13 @@ def where(condition, x=None, y=None, name=None, *, out=None, input=None, other=N
         return nonzero(condition, as_tuple=True)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    c = condition._t if hasattr(condition, "_t") else _where_operand(condition, torch.zeros(()))
+    # (Tensor operands, the common case, are unwrapped inline; _where_operand takes the rest)
+    c = condition._t if isinstance(condition, Tensor) else _where_operand(condition, torch.zeros(()))
     if c.dtype is not torch.bool:
         raise ValueError(f"The `condition` is expected to be a boolean Tensor, but got a Tensor with dtype "
                          f"paddle.{_dname(c.dtype)}")
-    xt, yt = _where_operand(x, c), _where_operand(y, c)
+    xt = x._t if isinstance(x, Tensor) else _where_operand(x, c)
+    yt = y._t if isinstance(y, Tensor) else _where_operand(y, c)
     if xt.dtype is not yt.dtype:
         shape = torch.broadcast_shapes(c.shape, xt.shape, yt.shape)
         binary_operands(xt.expand(shape), yt.expand(shape))

@@ -3,6 +3,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import DTypeLike, TensorLike, op
+from ...framework import dtype as _dtypes
 from ...tensor.inplace import make_inplace
 from ...tensor.math import sigmoid, tanh
 
@@ -133,22 +134,27 @@ def thresholded_relu(x: TensorLike, threshold=1.0, value=0.0, name=None):
     return torch.where(x > threshold, x, torch.as_tensor(value, dtype=x.dtype, device=x.device))
 
 
-def _softmax_input(x, dtype):
+def _softmax_input(x, dtype, kernel):
     if dtype is not None:
         return x.to(dtype)
-    if not (x.is_floating_point() or x.is_complex()):
-        raise TypeError(f"(InvalidType) softmax does not support input dtype {x.dtype}; cast it to a float type.")
+    if not (x.is_floating_point() or x.is_complex()):  # Paddle has no integer or bool kernel
+        name = _dtypes.dtype_name(x.dtype)
+        raise RuntimeError(f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {name}) of kernel "
+                           f"`{kernel}` is not registered. Selected wrong DataType `{name}`. Paddle support "
+                           "following DataTypes: float64, float32.")
     return x
 
 
 @op
 def softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None, *, out=None):
-    return torch.softmax(_softmax_input(x, dtype), int(axis))
+    if dtype is None and type(axis) is int and x.is_floating_point():  # the common case, checks inlined
+        return torch.softmax(x, axis)
+    return torch.softmax(_softmax_input(x, dtype, "softmax"), int(axis))
 
 
 @op
 def log_softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None):
-    return torch.log_softmax(_softmax_input(x, dtype), int(axis))
+    return torch.log_softmax(_softmax_input(x, dtype, "log_softmax"), int(axis))
 
 
 @op

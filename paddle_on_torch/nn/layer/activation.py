@@ -62,9 +62,13 @@ class _Param(Layer):
     """A layer whose forward is fn(x, **kwargs) with the given attributes; repr lists them."""
     _fn = None
     _args = ()
+    _attrs = ()  # where each of _args is kept: "_" + its name
 
     def forward(self, x):
-        return type(self)._fn(x, *[getattr(self, "_" + a) for a in self._args])
+        attrs = self._attrs
+        if len(attrs) == 1:  # (most: GELU's approximate, LeakyReLU's slope, ...; no list to build)
+            return type(self)._fn(x, getattr(self, attrs[0]))
+        return type(self)._fn(x, *[getattr(self, a) for a in attrs])
 
     def extra_repr(self):
         return ", ".join(f"{a}={getattr(self, '_' + a)}" for a in self._args) + _suffix(self)
@@ -85,6 +89,7 @@ def _param_layer(cls_name, fn, args, defaults):
         self._name = name
 
     return type(cls_name, (_Param,), {"__init__": __init__, "_fn": staticmethod(fn), "_args": tuple(args),
+                                      "_attrs": tuple("_" + a for a in args),
                                       "__module__": __name__})
 
 

@@ -364,10 +364,16 @@ class Layer:
 
     def __getattr__(self, name):
         d = self.__dict__
-        for table in ("_parameters", "_sub_layers", "_buffers"):
-            t = d.get(table)
-            if t is not None and name in t:
-                return t[name]
+        # the three tables, unrolled (each layer's forward reads its weights through here)
+        t = d.get("_parameters")
+        if t is not None and name in t:
+            return t[name]
+        t = d.get("_sub_layers")
+        if t is not None and name in t:
+            return t[name]
+        t = d.get("_buffers")
+        if t is not None and name in t:
+            return t[name]
         if name in _UNSUPPORTED_METHODS:
             from ... import _report
 
