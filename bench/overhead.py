@@ -1,6 +1,8 @@
 """Per-op overhead: paddle_on_torch vs plain torch vs real Paddle, measured in one run.
 
     python bench/overhead.py            # real Paddle in its own process; shim and torch interleaved in another
+    python bench/overhead.py --ops      # each op form of the tiny GPT's forward (tests/model_zoo/gpt.py): shim
+                                        # vs its torch twin's form, microseconds per call and the difference
 
 Two workloads, written once in Paddle and once as their torch twin:
 - small: an Adam-like update over 16 tiny parameters, repeated (thousands of ops on tensors of
@@ -122,7 +124,83 @@ def measure(impl):
     return best
 
 
+# ------------------------------------------------------------------ the tiny GPT's op forms
+def gpt_ops(paddle, torch):
+    """{label: (shim call, torch call)}: each op form tests/model_zoo/gpt.py's forward uses (its shapes: batch
+    2, seq 10, dim 32, 4 heads), next to the form bench/twins/gpt.py uses for it."""
+    import math
+
+    nn, F = paddle.nn, paddle.nn.functional
+    tF = torch.nn.functional
+    x, att = paddle.randn([2, 10, 32]), paddle.randn([2, 4, 10, 10])
+    qkv, z = paddle.randn([2, 10, 96]), paddle.randn([2, 10, 4, 8])
+    q, k = paddle.randn([2, 4, 10, 8]), paddle.randn([2, 4, 8, 10])
+    ids = paddle.to_tensor([list(range(10))] * 2)
+    mask = paddle.tril(paddle.ones([10, 10], dtype="bool"))
+    lin, ln, emb, gelu = nn.Linear(32, 96), nn.LayerNorm(32), nn.Embedding(50, 32), nn.GELU(approximate=True)
+    tlin, tln, temb = torch.nn.Linear(32, 96), torch.nn.LayerNorm(32), torch.nn.Embedding(50, 32)
+    tgelu = torch.nn.GELU(approximate="tanh")
+    xt, attt, qkvt, zt, qt, kt, idst, maskt = (v._t for v in (x, att, qkv, z, q, k, ids, mask))
+    s = math.sqrt(8)
+    return {
+        "ones([t, t], bool)": (lambda: paddle.ones([10, 10], dtype="bool"),
+                               lambda: torch.ones(10, 10, dtype=torch.bool)),
+        "tril": (lambda: paddle.tril(mask), lambda: torch.tril(maskt)),
+        "full_like(-inf)": (lambda: paddle.full_like(att, float("-inf")),
+                            lambda: torch.full_like(attt, float("-inf"))),
+        "where": (lambda: paddle.where(mask, att, att), lambda: torch.where(maskt, attt, attt)),
+        "split(3)": (lambda: paddle.split(qkv, 3, axis=-1), lambda: torch.split(qkvt, 32, dim=-1)),
+        "reshape": (lambda: x.reshape([2, 10, 4, 8]), lambda: xt.reshape(2, 10, 4, 8)),
+        "transpose": (lambda: z.transpose([0, 2, 1, 3]), lambda: zt.permute(0, 2, 1, 3)),
+        "matmul": (lambda: paddle.matmul(q, k), lambda: torch.matmul(qt, kt)),
+        "matmul(transpose_y)": (lambda: paddle.matmul(x, emb.weight, transpose_y=True),
+                                lambda: torch.matmul(xt, temb.weight.t())),
+        "divide by float": (lambda: att / s, lambda: attt / s),
+        "add": (lambda: x + x, lambda: xt + xt),
+        "softmax": (lambda: F.softmax(att, axis=-1), lambda: tF.softmax(attt, dim=-1)),
+        "Linear": (lambda: lin(x), lambda: tlin(xt)),
+        "LayerNorm": (lambda: ln(x), lambda: tln(xt)),
+        "Embedding": (lambda: emb(ids), lambda: temb(idst)),
+        "GELU(tanh)": (lambda: gelu(x), lambda: tgelu(xt)),
+        "arange(0, n, int64)": (lambda: paddle.arange(0, 10, dtype="int64"),
+                                lambda: torch.arange(0, 10, dtype=torch.int64)),
+    }
+
+
+def _cpu_us(fn, calls=2000, repeats=9):
+    """Best process-CPU microseconds per call over `repeats` batches (CPU time leaves out descheduling)."""
+    for _ in range(50):
+        fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.process_time()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.process_time() - t) / calls)
+    return best * 1e6
+
+
+def ops_main():
+    import torch
+
+    torch.set_num_threads(1)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import paddle_on_torch
+
+    paddle_on_torch.install()
+    import paddle
+
+    print(f"{'op (tiny GPT forward)':<24}{'torch us':>10}{'shim us':>10}{'shim-torch':>12}")
+    with torch.no_grad():
+        for label, (shim, twin) in gpt_ops(paddle, torch).items():
+            s, t = min(_cpu_us(shim), _cpu_us(shim)), min(_cpu_us(twin), _cpu_us(twin))
+            print(f"{label:<24}{t:10.2f}{s:10.2f}{s - t:+12.2f}")
+
+
 def main():
+    if sys.argv[1:] == ["--ops"]:
+        ops_main()
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--impl":
         print(json.dumps(measure(sys.argv[2])))
         return

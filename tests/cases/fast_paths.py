@@ -234,3 +234,17 @@ def activation_layers_with_arguments(paddle):
 @case
 def log_softmax_bool_input_rejected(paddle):
     return paddle.nn.functional.log_softmax(paddle.to_tensor([True, False]))
+
+
+@case
+def clear_gradients_skips_frozen_parameters(paddle):
+    lin = paddle.nn.Linear(2, 2)
+    for p in (lin.weight, lin.bias):
+        p.set_value(np.ones(p.shape, dtype="float32"))
+    lin(paddle.to_tensor([[1.0, 2.0]])).sum().backward()
+    lin.bias.trainable = False  # frozen after its gradient was computed: clear_gradients leaves it alone
+    lin.clear_gradients()
+    out = [lin.weight.grad.tolist(), lin.bias.grad.tolist()]  # (values now: the next backward adds to them)
+    lin(paddle.to_tensor([[1.0, 2.0]])).sum().backward()
+    lin.clear_gradients(set_to_zero=False)
+    return out + [lin.weight.grad, lin.bias.grad]

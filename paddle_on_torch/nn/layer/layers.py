@@ -631,7 +631,8 @@ class Layer:
                     layers.append(sub)
         for layer in layers:
             for p in layer._parameters.values():
-                if p is None or p._t.grad is None or not p.trainable:
+                # (a tensor that requires grad is trainable: the trainable property is asked only otherwise)
+                if p is None or p._t.grad is None or (not p._t.requires_grad and not p.trainable):
                     continue
                 if set_to_zero and type(p._t.grad) is torch.Tensor:
                     plain.append(p._t.grad)
