@@ -160,8 +160,9 @@ def _factory(make, shape, dtype, device, requires_grad):
             return make(shape, dtype=dtype, device=device, requires_grad=requires_grad)
         return make(*shape, dtype=dtype, device=device)
     except RuntimeError:
-        _check_shape(shape)
-        raise
+        if all(d >= 0 for d in shape):
+            raise
+    _check_shape(shape)  # a negative size: Paddle's error (outside the except: no torch error chained to it)
 
 
 @size_args

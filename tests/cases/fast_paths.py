@@ -248,3 +248,53 @@ def clear_gradients_skips_frozen_parameters(paddle):
     lin(paddle.to_tensor([[1.0, 2.0]])).sum().backward()
     lin.clear_gradients(set_to_zero=False)
     return out + [lin.weight.grad, lin.bias.grad]
+
+
+# ---------------------------------------------------------------- a layer's weight reads (layers.parameter_pair)
+def _set_ones(layer):
+    for p in layer.parameters():
+        p.set_value(np.ones(p.shape, dtype="float32"))
+    return layer
+
+
+@case
+def linear_weight_reads(paddle):
+    nn = paddle.nn
+    x = paddle.to_tensor([[1.0, 2.0]])
+
+    class Doubled(nn.Linear):  # a class attribute named weight wins over the parameter table
+        @property
+        def weight(self):
+            return self._parameters["w"] * 2
+
+        @weight.setter
+        def weight(self, value):
+            self.add_parameter("w", value)
+
+    class Renamed(nn.Linear):  # so does an overridden __getattr__, for names the ordinary lookup misses
+        def __getattr__(self, name):
+            if name == "bias":
+                return paddle.to_tensor([10.0, 20.0])
+            return super().__getattr__(name)
+
+    plain = _set_ones(nn.Linear(2, 2))
+    nobias = _set_ones(nn.Linear(2, 2, bias_attr=False))
+    swapped = _set_ones(nn.Linear(2, 2))
+    swapped.weight = paddle.create_parameter([2, 2], "float32", default_initializer=nn.initializer.Constant(3.0))
+    renamed = _set_ones(Renamed(2, 2))
+    del renamed._parameters["bias"]
+    return [plain(x), nobias(x), _set_ones(Doubled(2, 2))(x), swapped(x), renamed(x)]
+
+
+@case
+def layer_norm_weight_reads(paddle):
+    nn = paddle.nn
+    x = paddle.to_tensor([[1.0, 2.0, 4.0]])
+    ln = nn.LayerNorm(3)
+    ln.weight.set_value(np.array([1.0, 2.0, 3.0], dtype="float32"))
+    plain = nn.LayerNorm(3, weight_attr=False, bias_attr=False)
+    frozen = nn.LayerNorm(3)
+    frozen.bias.stop_gradient = True
+    y = frozen(paddle.to_tensor([[1.0, 2.0, 4.0]], stop_gradient=False))
+    y.sum().backward()
+    return [ln(x), plain(x), y, frozen.weight.grad, frozen.bias.grad]

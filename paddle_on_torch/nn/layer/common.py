@@ -5,7 +5,7 @@ import torch
 from ...framework import dtype as _dtypes
 from ...tensor import manipulation as _manip
 from .. import functional as F
-from .layers import Layer
+from .layers import Layer, parameter_pair
 
 __all__ = ["AlphaDropout", "Bilinear", "CircularPad1D", "CircularPad1d", "CircularPad2D", "CircularPad2d",
            "CircularPad3D", "CircularPad3d", "ConstantPad1D", "ConstantPad1d", "ConstantPad2D", "ConstantPad2d",
@@ -38,7 +38,8 @@ class Linear(Layer):
         self.bias = self.create_parameter(shape=[out_features], attr=bias_attr, is_bias=True)
 
     def forward(self, input):
-        return F.linear(input, self.weight, self.bias)
+        weight, bias = parameter_pair(self, "weight", "bias")
+        return F.linear(input, weight, bias)
 
     def extra_repr(self):
         return (f"in_features={self.weight.shape[0]}, out_features={self.weight.shape[1]}, dtype={self._dtype}"

@@ -946,6 +946,31 @@ class Layer:
         return type(self).__name__
 
 
+def parameter_pair(layer, a, b):
+    """`(layer.<a>, layer.<b>)` -- the two weights a layer's forward reads (`weight`, `bias`) -- without the
+    two failed attribute lookups.  A read that falls through to Layer.__getattr__ costs about 0.65 us on
+    Python 3.11 (most of it raising and dropping an AttributeError first), a tenth of a small Linear's
+    call.  The answer is the same: the parameter table is read only when the ordinary lookup would have
+    ended there (no instance or class attribute of either name, neither __getattribute__ nor
+    __getattr__ overridden); anything else takes the ordinary lookup."""
+    cls = type(layer)
+    d = layer.__dict__
+    if a not in d and b not in d and cls.__getattr__ is _LAYER_GETATTR and cls.__getattribute__ is _GETATTRIBUTE:
+        for c in cls.__mro__:
+            cd = c.__dict__
+            if a in cd or b in cd:
+                break
+        else:
+            t = d.get("_parameters")
+            if t is not None and a in t and b in t:
+                return t[a], t[b]
+    return getattr(layer, a), getattr(layer, b)
+
+
+_LAYER_GETATTR = Layer.__getattr__
+_GETATTRIBUTE = object.__getattribute__
+
+
 def _default_excluded(excluded_layers):
     if excluded_layers is not None:
         return excluded_layers

@@ -8,7 +8,7 @@ from ..._normalize import wrap
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from ..initializer import Constant, Normal
-from .layers import Layer
+from .layers import Layer, parameter_pair
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "GroupNorm", "InstanceNorm1D",
            "InstanceNorm2D", "InstanceNorm3D", "LayerNorm", "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]
@@ -234,8 +234,8 @@ class LayerNorm(Layer):
             if elementwise_affine and bias and bias_attr is not False else None
 
     def forward(self, input):
-        return F.layer_norm(input, self._normalized_shape, weight=self.weight, bias=self.bias,
-                            epsilon=self._epsilon)
+        weight, bias = parameter_pair(self, "weight", "bias")
+        return F.layer_norm(input, self._normalized_shape, weight=weight, bias=bias, epsilon=self._epsilon)
 
     def extra_repr(self):
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
