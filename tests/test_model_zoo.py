@@ -15,6 +15,10 @@ from tests.model_zoo import MODELS
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "model_zoo")
 RTOL, ATOL = 1e-4, 1e-5
+# A caution: unet's recorded input puts one pre-ReLU activation (after conv2's first BatchNorm) within float32
+# rounding of 0.  Any change of summation order in one of its convolutions can flip that gate and move
+# train/grad/inc.0.weight's norm by 2e-3 (seen with its convs split between oneDNN and thnn; all on either kernel,
+# and float64, agree with Paddle to 4e-7).
 
 
 def _close(got, want, what):

@@ -26,6 +26,7 @@ import torch
 from torch import Tensor
 
 from .. import ext as _ext
+from .eager import plain_eager
 
 _BACKENDS = ("reference", "cpp", "triton")
 _forced = None
@@ -96,12 +97,7 @@ def _eager_cpp(*ts):
     x = ts[0]  # the tests of backend_for(x) == "cpp", inlined (this runs on every eager call)
     if (_forced or _env) not in (None, "cpp") or not x.is_cpu or x.dtype not in _CPP_DTYPES:
         return False
-    if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
-        return False
-    for t in ts:
-        if t is not None and type(t) not in _PLAIN_TENSORS:
-            return False
-    return _cpp() is not None
+    return plain_eager(*ts) and _cpp() is not None
 
 
 def _eager_triton(*ts):
@@ -111,21 +107,7 @@ def _eager_triton(*ts):
     x = ts[0]
     if (_forced or _env) not in (None, "triton") or not x.is_cuda:
         return False
-    if torch.compiler.is_compiling() or _dispatch_mode() is not None or _functorch_active():
-        return False
-    for t in ts:
-        if t is not None and type(t) not in _PLAIN_TENSORS:
-            return False
-    return _triton_available()
-
-
-# A Parameter of a plain tensor dispatches as one (a Parameter of a tensor subclass, e.g. DTensor, has that type)
-_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
-
-
-from torch.utils._python_dispatch import _get_current_dispatch_mode as _dispatch_mode  # noqa: E402
-
-_functorch_active = torch._C._are_functorch_transforms_active
+    return plain_eager(*ts) and _triton_available()
 
 
 def _acc(t):

@@ -12,6 +12,7 @@ import torch
 
 from .. import ext as _ext
 from . import fused as _f
+from .eager import plain_eager
 
 MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
 _DTYPES = (torch.float32, torch.float64)
@@ -29,9 +30,7 @@ def usable(x):
         return False
     if (_f._forced or _f._env) == "reference":
         return False
-    if torch.compiler.is_compiling() or _f._dispatch_mode() is not None or _f._functorch_active():
-        return False
-    return kernel() is not None
+    return plain_eager() and kernel() is not None
 
 
 def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths=None):

@@ -3,11 +3,38 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
+from ...ops.eager import plain_eager
 from . import _layout as L
 
 __all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose"]
 
-_CONV = {1: TF.conv1d, 2: TF.conv2d, 3: TF.conv3d}
+# Below this many multiply-adds a single-group float32 CPU conv2d runs torch's im2col + GEMM kernel (thnn_conv2d,
+# as Paddle's CPU conv) instead of oneDNN, whose per-call primitive set-up and layout reorders cost more than the
+# arithmetic there: 0.4-0.9x the time forward and 0.45-0.7x forward + backward at 0.15-1.2M MACs on one thread
+# of this machine; from ~2.4M MACs oneDNN is as fast or faster (bench/conv_small.py).
+SMALL_CONV_MACS = 1_500_000
+_thnn_conv2d, _F32 = torch._C._nn.thnn_conv2d, torch.float32  # (the module deletes its `torch` name at the end)
+
+
+def _conv2d(x, weight, bias, stride, padding, dilation, groups):
+    """torch's conv2d (padding an int or one int per side pair, stride and dilation ints or lists)."""
+    # (contiguous x only: for a channels-last x, e.g. NHWC input seen as NCHW, slow_conv2d's backward fails with
+    # "grad_weight must be contiguous", and oneDNN reads that layout natively)
+    if (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.dim() == 4
+            and x.is_contiguous() and weight.is_contiguous() and plain_eager(x, weight, bias)):
+        kh, kw = weight.shape[2], weight.shape[3]
+        sh, sw = (stride, stride) if type(stride) is int else stride
+        ph, pw = (padding, padding) if type(padding) is int else padding
+        dh, dw = (dilation, dilation) if type(dilation) is int else dilation
+        ho = (x.shape[2] + 2 * ph - kh) // sh + 1
+        wo = (x.shape[3] + 2 * pw - kw) // sw + 1
+        if dh == dw == 1 and ho > 0 and wo > 0 and \
+                x.shape[0] * weight.shape[0] * x.shape[1] * kh * kw * ho * wo < SMALL_CONV_MACS:
+            return _thnn_conv2d(x, weight, [kh, kw], bias, [sh, sw], [ph, pw])
+    return TF.conv2d(x, weight, bias, stride, padding, dilation, groups)
+
+
+_CONV = {1: TF.conv1d, 2: _conv2d, 3: TF.conv3d}
 _CONV_T = {1: TF.conv_transpose1d, 2: TF.conv_transpose2d, 3: TF.conv_transpose3d}
 _NAMES = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
 
