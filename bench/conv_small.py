@@ -4,24 +4,20 @@
 
 paddle.nn.functional.conv2d sends single-group float32 CPU convolutions below SMALL_CONV_MACS multiply-adds
 to thnn_conv2d (paddle_on_torch/nn/functional/conv.py); this prints, per shape, the two kernels' forward and
-forward + backward times and their ratio, to place that threshold.  Clock: process CPU time, best of 5 batches.
+forward + backward times and their ratio, to place that threshold.  Clock: process CPU time, best of 5 batches (bench/timing.py).
 """
 import argparse
-import time
+import os
+import sys
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import best_per_call  # noqa: E402
 
-def best_us(fn, calls=300):
-    for _ in range(30):
-        fn()
-    best = float("inf")
-    for _ in range(5):
-        t0 = time.process_time()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.process_time() - t0) / calls)
-    return best * 1e6
+
+def best_us(fn):
+    return best_per_call(fn, repeats=5, target_s=0.05)[0] * 1e3
 
 
 SHAPES = [  # (batch, in channels, out channels, height = width, kernel)

@@ -10,7 +10,7 @@ __all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
 
 # Below this many multiply-adds a single-group float32 CPU conv2d runs torch's im2col + GEMM kernel (thnn_conv2d,
 # as Paddle's CPU conv) instead of oneDNN, whose per-call primitive set-up and layout reorders cost more than the
-# arithmetic there: 0.4-0.9x the time forward and 0.45-0.7x forward + backward at 0.15-1.2M MACs on one thread
+# arithmetic there: 0.4-0.95x the time forward and 0.45-0.9x forward + backward at 0.15-1.2M MACs on one thread
 # of this machine; from ~2.4M MACs oneDNN is as fast or faster (bench/conv_small.py).
 SMALL_CONV_MACS = 1_500_000
 _thnn_conv2d, _F32 = torch._C._nn.thnn_conv2d, torch.float32  # (the module deletes its `torch` name at the end)
