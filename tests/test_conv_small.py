@@ -1,6 +1,7 @@
-"""Small float32 CPU conv2d runs torch's im2col + GEMM kernel (thnn_conv2d) instead of oneDNN
-(paddle_on_torch/nn/functional/conv.py, SMALL_CONV_MACS); everything else keeps torch's conv2d.  Values and
-gradients against torch's conv2d; Paddle's own values for these paths are in the golden cases (nn_conv)."""
+"""Small float32 CPU conv1d / conv2d / conv2d_transpose run torch's im2col + GEMM kernels (thnn_conv2d,
+slow_conv_transpose2d) instead of oneDNN (paddle_on_torch/nn/functional/conv.py, SMALL_CONV_MACS); everything else
+keeps torch's ops.  Values and gradients against torch's ops; Paddle's own values for these paths are in the
+golden cases (nn_conv)."""
 import numpy as np
 import pytest
 import torch
@@ -10,7 +11,7 @@ def _route(out):
     return type(out._t.grad_fn).__name__
 
 
-@pytest.mark.parametrize("shape, wshape, kw, route", [
+CONV2D = [
     ((2, 3, 9, 9), (4, 3, 3, 3), dict(padding=1), "SlowConv2DBackward0"),
     ((2, 3, 9, 9), (4, 3, 3, 2), dict(padding=[1, 0], stride=2), "SlowConv2DBackward0"),
     ((1, 2, 5, 7), (3, 2, 1, 1), dict(bias=False), "SlowConv2DBackward0"),
@@ -18,23 +19,43 @@ def _route(out):
     ((2, 4, 8, 8), (4, 2, 3, 3), dict(groups=2, padding=1), "ConvolutionBackward0"),  # groups
     ((2, 3, 9, 9), (4, 3, 3, 3), dict(dilation=2), "ConvolutionBackward0"),  # dilation
     ((2, 64, 16, 16), (64, 64, 3, 3), dict(padding=1), "ConvolutionBackward0"),  # 18.9M MACs
-])
-def test_small_convs_route_and_match_torch(paddle, shape, wshape, kw, route):
+]
+CONV1D = [
+    ((2, 16, 32), (16, 16, 3), dict(padding=1), "SqueezeBackward1"),
+    ((2, 4, 9), (3, 4, 2), dict(stride=2, padding=[1]), "SqueezeBackward1"),
+    ((2, 4, 9), (3, 4, 2), dict(padding="SAME"), "SqueezeBackward1"),
+    ((8, 64, 100), (64, 64, 5), dict(padding=2), "ConvolutionBackward0"),  # 16.4M MACs
+]
+CONV2D_T = [
+    ((2, 32, 6, 6), (32, 16, 2, 2), dict(stride=2), "SlowConvTranspose2DBackward0"),
+    ((2, 4, 5, 5), (4, 3, 3, 3), dict(stride=2, padding=1, output_padding=1), "SlowConvTranspose2DBackward0"),
+    ((2, 64, 8, 8), (64, 32, 4, 4), dict(stride=2), "ConvolutionBackward0"),  # 4.2M MACs
+]
+TORCH = {"conv1d": torch.nn.functional.conv1d, "conv2d": torch.nn.functional.conv2d,
+         "conv2d_transpose": torch.nn.functional.conv_transpose2d}
+
+
+@pytest.mark.parametrize("api, shape, wshape, kw, route", [("conv2d",) + c for c in CONV2D] +
+                         [("conv1d",) + c for c in CONV1D] + [("conv2d_transpose",) + c for c in CONV2D_T])
+def test_small_convs_route_and_match_torch(paddle, api, shape, wshape, kw, route):
     kw = dict(kw)
     with_bias = kw.pop("bias", True)
     x = paddle.randn(list(shape))
     w = paddle.randn(list(wshape))
-    b = paddle.randn([wshape[0]]) if with_bias else None
+    b = paddle.randn([wshape[1] if api.endswith("transpose") else wshape[0]]) if with_bias else None
     for t in (x, w, b):
         if t is not None:
             t.stop_gradient = False
-    out = paddle.nn.functional.conv2d(x, w, b, **kw)
+    out = getattr(paddle.nn.functional, api)(x, w, b, **kw)
     assert _route(out) == route
     (out * out).sum().backward()
     ts = [t._t.detach().requires_grad_() if t is not None else None for t in (x, w, b)]
     pad = kw.get("padding", 0)
-    ref = torch.nn.functional.conv2d(ts[0], ts[1], ts[2], kw.get("stride", 1), "same" if pad == "SAME" else pad,
-                                     kw.get("dilation", 1), kw.get("groups", 1))
+    pad = "same" if pad == "SAME" else pad
+    if api.endswith("transpose"):
+        ref = TORCH[api](ts[0], ts[1], ts[2], kw.get("stride", 1), pad, kw.get("output_padding", 0))
+    else:
+        ref = TORCH[api](ts[0], ts[1], ts[2], kw.get("stride", 1), pad, kw.get("dilation", 1), kw.get("groups", 1))
     (ref * ref).sum().backward()
     np.testing.assert_allclose(out.numpy(), ref.detach().numpy(), rtol=1e-5, atol=1e-5)
     for t, r in zip((x, w, b), ts):

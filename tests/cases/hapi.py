@@ -70,7 +70,7 @@ def fit_verbose1_progress_bar(paddle):
                                     shuffle=False))
     # how many backspaces and padding spaces a redraw writes depends on the width of the timings
     log = re.sub("\b+", "<BS>", log).replace("\r", "<CR>")
-    return re.sub(" +\n", "\n", log)
+    return re.sub(" +(\n|<BS>)", r"\1", log)  # (padding spaces over a longer previous line: timing widths too)
 
 
 @case

@@ -8,34 +8,62 @@ from . import _layout as L
 
 __all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose"]
 
-# Below this many multiply-adds a single-group float32 CPU conv2d runs torch's im2col + GEMM kernel (thnn_conv2d,
-# as Paddle's CPU conv) instead of oneDNN, whose per-call primitive set-up and layout reorders cost more than the
-# arithmetic there: 0.4-0.95x the time forward and 0.45-0.9x forward + backward at 0.15-1.2M MACs on one thread
-# of this machine; from ~2.4M MACs oneDNN is as fast or faster (bench/conv_small.py).
+# Below this many multiply-adds a single-group float32 CPU convolution (1-D and 2-D, and the 2-D transposed one) runs
+# torch's im2col + GEMM kernels (thnn_conv2d, slow_conv_transpose2d; Paddle's CPU convs are im2col + GEMM too)
+# instead of oneDNN, whose per-call primitive set-up and layout reorders cost more than the arithmetic there.  One
+# thread of this machine, 0.15-1.2M MACs: conv2d 0.4-0.95x the time forward and 0.45-0.9x forward + backward,
+# conv1d 0.2-0.7x / 0.3-0.6x, conv2d_transpose 0.25-0.8x / 0.8-0.9x; from ~2.4M MACs oneDNN is as fast or faster
+# (bench/conv_small.py).
 SMALL_CONV_MACS = 1_500_000
-_thnn_conv2d, _F32 = torch._C._nn.thnn_conv2d, torch.float32  # (the module deletes its `torch` name at the end)
+_thnn_conv2d, _slow_conv_t2d = torch._C._nn.thnn_conv2d, torch._C._nn.slow_conv_transpose2d
+_F32 = torch.float32  # (the module deletes its `torch` name at the end)
+
+
+def _pair(v):
+    return (v, v) if type(v) is int else v
+
+
+def _small(x, weight, bias, groups, dilation, macs_per_output_pixel, out_pixels):
+    """True when this convolution goes to the im2col + GEMM kernels (see SMALL_CONV_MACS).  Contiguous x only: for
+    a channels-last x (NHWC data seen as NCHW) slow_conv2d's backward fails ("grad_weight must be contiguous"),
+    and oneDNN reads that layout natively."""
+    return (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.is_contiguous()
+            and weight.is_contiguous() and _pair(dilation) in ((1, 1), [1, 1]) and out_pixels > 0
+            and x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS and plain_eager(x, weight, bias))
 
 
 def _conv2d(x, weight, bias, stride, padding, dilation, groups):
     """torch's conv2d (padding an int or one int per side pair, stride and dilation ints or lists)."""
-    # (contiguous x only: for a channels-last x, e.g. NHWC input seen as NCHW, slow_conv2d's backward fails with
-    # "grad_weight must be contiguous", and oneDNN reads that layout natively)
-    if (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.dim() == 4
-            and x.is_contiguous() and weight.is_contiguous() and plain_eager(x, weight, bias)):
+    if x.dim() == 4:
         kh, kw = weight.shape[2], weight.shape[3]
-        sh, sw = (stride, stride) if type(stride) is int else stride
-        ph, pw = (padding, padding) if type(padding) is int else padding
-        dh, dw = (dilation, dilation) if type(dilation) is int else dilation
-        ho = (x.shape[2] + 2 * ph - kh) // sh + 1
-        wo = (x.shape[3] + 2 * pw - kw) // sw + 1
-        if dh == dw == 1 and ho > 0 and wo > 0 and \
-                x.shape[0] * weight.shape[0] * x.shape[1] * kh * kw * ho * wo < SMALL_CONV_MACS:
+        (sh, sw), (ph, pw) = _pair(stride), _pair(padding)
+        ho, wo = (x.shape[2] + 2 * ph - kh) // sh + 1, (x.shape[3] + 2 * pw - kw) // sw + 1
+        if _small(x, weight, bias, groups, dilation, weight.numel(), max(ho, 0) * max(wo, 0)):
             return _thnn_conv2d(x, weight, [kh, kw], bias, [sh, sw], [ph, pw])
     return TF.conv2d(x, weight, bias, stride, padding, dilation, groups)
 
 
-_CONV = {1: TF.conv1d, 2: _conv2d, 3: TF.conv3d}
-_CONV_T = {1: TF.conv_transpose1d, 2: TF.conv_transpose2d, 3: TF.conv_transpose3d}
+def _conv1d(x, weight, bias, stride, padding, dilation, groups):
+    """torch's conv1d; a small one as a conv2d over a height of 1."""
+    if x.dim() == 3 and type(padding) is not str:
+        (s,), (p,), (d,) = [[v] if type(v) is int else v for v in (stride, padding, dilation)]
+        lo = (x.shape[2] + 2 * p - weight.shape[2]) // s + 1
+        if d == 1 and _small(x, weight, bias, groups, 1, weight.numel(), max(lo, 0)):
+            out = _thnn_conv2d(x.unsqueeze(2), weight.unsqueeze(2), [1, weight.shape[2]], bias, [1, s], [0, p])
+            return out.squeeze(2)
+    return TF.conv1d(x, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transpose2d(x, weight, bias, stride, padding, output_padding, groups, dilation):
+    """torch's conv_transpose2d (ints or pairs)."""
+    if x.dim() == 4 and _small(x, weight, bias, groups, dilation, weight.numel(), x.shape[2] * x.shape[3]):
+        return _slow_conv_t2d(x, weight, list(weight.shape[2:]), bias, list(_pair(stride)), list(_pair(padding)),
+                              list(_pair(output_padding)))
+    return TF.conv_transpose2d(x, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+_CONV = {1: _conv1d, 2: _conv2d, 3: TF.conv3d}
+_CONV_T = {1: TF.conv_transpose1d, 2: _conv_transpose2d, 3: TF.conv_transpose3d}
 _NAMES = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
 
 
