@@ -77,3 +77,11 @@ def test_channels_last_input_and_tracing_keep_torchs_conv(paddle):
     small = paddle.nn.Conv2D(3, 4, 3, padding=1)  # under tracing (and torch.compile) the public conv op
     gm = make_fx(lambda t: small(from_torch(t))._t)(torch.randn(1, 3, 6, 6))
     assert "convolution" in str(gm.graph) and "slow_conv2d" not in str(gm.graph)
+
+
+def test_empty_batch_keeps_torchs_ops(paddle):
+    """An empty batch has no work: torch's ops give the empty result (slow_conv_transpose2d would refuse it)."""
+    F = paddle.nn.functional
+    assert F.conv2d(paddle.randn([0, 3, 8, 8]), paddle.randn([4, 3, 3, 3]), padding=1).shape == [0, 4, 8, 8]
+    assert F.conv1d(paddle.randn([0, 3, 8]), paddle.randn([4, 3, 3])).shape == [0, 4, 6]
+    assert F.conv2d_transpose(paddle.randn([0, 3, 4, 4]), paddle.randn([3, 2, 2, 2]), stride=2).shape == [0, 2, 8, 8]

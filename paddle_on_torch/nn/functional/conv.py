@@ -29,7 +29,7 @@ def _small(x, weight, bias, groups, dilation, macs_per_output_pixel, out_pixels)
     and oneDNN reads that layout natively."""
     return (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.is_contiguous()
             and weight.is_contiguous() and _pair(dilation) in ((1, 1), [1, 1]) and out_pixels > 0
-            and x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS and plain_eager(x, weight, bias))
+            and 0 < x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS and plain_eager(x, weight, bias))
 
 
 def _conv2d(x, weight, bias, stride, padding, dilation, groups):
