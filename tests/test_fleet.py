@@ -348,3 +348,10 @@ def test_spawn_two_processes():
     assert p.returncode == 0, p.stderr[-3000:]
     assert "result 0 2 3.0 [2.0, 4.0]" in p.stdout and "result 1 2 3.0 [2.0, 4.0]" in p.stdout, p.stdout
     assert "spawn error: True" in p.stdout, p.stdout
+
+
+def test_prototxt_io_is_reported_unsupported(paddle):
+    s = paddle.distributed.fleet.DistributedStrategy()
+    for call in (lambda: s.save_to_prototxt("s.prototxt"), lambda: s.load_from_prototxt("s.prototxt")):
+        with pytest.raises(NotImplementedError, match="DistributedStrategy.(save_to|load_from)_prototxt"):
+            call()

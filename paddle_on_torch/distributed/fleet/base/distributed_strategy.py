@@ -7,6 +7,8 @@ dict merges into the defaults; an unknown key raises AssertionError, as in Paddl
 """
 import copy
 
+from .... import _report
+
 __all__ = ["DistributedStrategy"]
 
 _MP = dict(sync_param=True, sync_grad=False, sync_moment=False, sync_mode="broadcast", mp_async_allreduce=False,
@@ -182,6 +184,14 @@ class DistributedStrategy:
             object.__setattr__(self, name, value)
         else:
             raise AttributeError(f"'DistributedStrategy' object has no attribute '{name}'")
+
+    def save_to_prototxt(self, output):
+        raise _report.unsupported("paddle.distributed.fleet.DistributedStrategy.save_to_prototxt",
+                                  " (Paddle writes its protobuf message; this strategy is a plain object)")
+
+    def load_from_prototxt(self, pb_file):
+        raise _report.unsupported("paddle.distributed.fleet.DistributedStrategy.load_from_prototxt",
+                                  " (Paddle reads its protobuf message; this strategy is a plain object)")
 
     def __deepcopy__(self, memo):
         new = DistributedStrategy.__new__(DistributedStrategy)
