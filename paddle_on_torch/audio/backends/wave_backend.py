@@ -8,7 +8,8 @@ Kept to Paddle 3.3.1's behaviour, quirks included:
 - a file `wave` cannot open (not RIFF/WAVE, not PCM) raises NotImplementedError; a PCM WAV of another
   sample width opens, and load then fails in numpy as in Paddle.
 A path given as a str is written atomically (a temporary file next to it, then os.replace): where
-Paddle leaves an empty or partial file after an error, nothing is left here.
+Paddle leaves an empty or partial file after an error, here an old file stays as it was and no new
+one appears.
 """
 import errno
 import os
