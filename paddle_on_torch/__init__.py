@@ -34,6 +34,7 @@ from .framework.place import (  # noqa: E402,F401
 from .framework.random import (  # noqa: E402,F401
     Generator, get_cuda_rng_state, get_rng_state, seed, set_cuda_rng_state, set_rng_state)
 from .framework.io import load, save  # noqa: E402,F401
+from .framework.mmap_storage import MmapStorage  # noqa: E402,F401
 from .tensor.attribute import *  # noqa: E402,F401,F403
 from .tensor.creation import *  # noqa: E402,F401,F403
 from .tensor.einsum import *  # noqa: E402,F401,F403

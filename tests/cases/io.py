@@ -345,3 +345,38 @@ def error_load_truncated(paddle):
             except Exception as e:  # noqa: BLE001 - the error type is the answer
                 errors.append(type(e).__name__)
         return errors
+
+
+# Paddle 3.3.1 aborts the process when a tensor from MmapStorage.get_slice is freed ("The deleter of the pointer is
+# not found"): the recorder keeps them alive to the end (it aborts at exit, after writing the goldens).
+_KEEP_ALIVE = []
+
+
+@case
+def mmap_storage_slices(paddle):
+    """MmapStorage maps a file copy-on-write; get_slice counts elements from a byte offset (Paddle 3.3.1)."""
+    with _tmpdir() as d:
+        path = os.path.join(d, "t.pp")
+        np.arange(20, dtype="float32").tofile(path)
+        storage = paddle.MmapStorage(path, 80)
+        whole = storage.get_slice(dtype=paddle.float32, start=0, stop=20).reshape([4, 5])
+        part = storage.get_slice(paddle.float32, 4, 8)
+        part[0] = 100.0  # seen by later slices, never by the file
+        out = (whole, part, storage.get_slice(paddle.int32, 0, 3), storage.get_slice(paddle.float32, 5, 2),
+               storage.get_slice(paddle.uint8, 8, 12), np.fromfile(path, dtype="float32")[:3])
+        _KEEP_ALIVE.append((storage, out))
+        return out
+
+
+@case
+def mmap_storage_errors(paddle):
+    with _tmpdir() as d:
+        path = os.path.join(d, "t.pp")
+        np.zeros(4, dtype="float32").tofile(path)
+        out = []
+        for args in [(os.path.join(d, "missing.pp"), 8), (path, 1000)]:
+            try:
+                paddle.MmapStorage(*args)
+            except RuntimeError as e:
+                out.append(str(e).split(" (at ")[0].replace(d, "<dir>"))
+        return out
