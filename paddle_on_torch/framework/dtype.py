@@ -79,19 +79,19 @@ raw = dtype("UNDEFINED", 0, None, "raw")
 for _d in list(_by_short.values()) + [pstring, raw]:
     setattr(dtype, _d.name, _d)
 
-# Spellings a user may write, beyond the short names.
-_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64", "long": "int64",
-            "fp16": "float16", "fp32": "float32", "fp64": "float64", "bf16": "bfloat16", "bool_": "bool",
-            "complex": "complex64", "cfloat": "complex64", "cdouble": "complex128"}
-
-
 def _from_string(s):
-    key = s[len("paddle."):] if s.startswith("paddle.") else s
-    key = _ALIASES.get(key, key)
-    d = _by_short.get(key)
-    if d is None:
-        raise TypeError(f"Unsupported data type: {s!r}")
-    return d
+    """Paddle's reading of a dtype string: its own short names, else what NumPy makes of it ('float' and 'double'
+    are float64, 'half' float16, 'int' and 'long' int64, 'complex' complex128, 'f4' float32, ...)."""
+    d = _by_short.get(s)
+    if d is not None:
+        return bfloat16 if d is uint16 else d  # the string 'uint16' is bfloat16's old name
+    try:
+        return _by_short[np.dtype(s).name]
+    except (TypeError, KeyError):
+        d = _by_short.get(s.lower())  # ('Float32' passes; NumPy's own names are lower case)
+        if d is None:
+            raise TypeError(f"data type {s!r} not understood") from None
+        return d
 
 
 def convert_dtype(d):
@@ -102,14 +102,14 @@ def convert_dtype(d):
         return _from_string(d)
     if isinstance(d, torch.dtype):
         return _by_torch[d]
-    if d is float:
-        return float32 if get_default_dtype() == "float32" else _by_short[get_default_dtype()]
+    if d is float:  # NumPy's reading, as Paddle's
+        return float64
     if d is int:
         return int64
     if d is _builtin_bool:
         return _by_short["bool"]
     if d is complex:
-        return complex64
+        return complex128
     try:
         name = np.dtype(d).name
     except TypeError:
@@ -146,11 +146,14 @@ def get_default_dtype():
 
 
 def set_default_dtype(d):
-    d = convert_dtype(d)
-    if d._short not in ("float16", "bfloat16", "float32", "float64"):
-        raise TypeError(
-            "set_default_dtype only supports [float16, float32, float64] , but received " + d._short)
-    _default[0] = d._short
+    if isinstance(d, type):  # NumPy's scalar types
+        if d not in (np.float16, np.float32, np.float64):
+            raise TypeError(f"set_default_dtype only supports [float16, float32, float64] , but received {d.__name__}")
+        d = d.__name__
+    short = d._short if type(d) is dtype else d
+    if short not in ("float16", "bfloat16", "float32", "float64"):
+        raise TypeError(f"set_default_dtype only supports [float16, float32, float64, bfloat16] , but received {d}")
+    _default[0] = short
 
 
 def default_float_torch():

@@ -113,8 +113,26 @@ def _as_torch(data, dtype=None, place=None):
     return t
 
 
+# the names paddle.to_tensor takes (its dtype check is stricter than the other APIs': no 'float', no Python float)
+_TO_TENSOR_DTYPES = ("bool", "float16", "uint16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                     "complex64", "complex128", "bfloat16")
+
+
+def _check_to_tensor_dtype(dtype):
+    if isinstance(dtype, str):
+        ok = dtype in _TO_TENSOR_DTYPES
+    elif isinstance(dtype, type):
+        ok = dtype is bool or issubclass(dtype, np.generic)
+    else:
+        return
+    if not ok:
+        raise TypeError(f"dtype must be any of [{', '.join(_TO_TENSOR_DTYPES)}], but received {dtype}")
+
+
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """paddle.to_tensor: a new Tensor holding a copy of `data`."""
+    if dtype is not None and type(dtype) is not _dtypes.dtype:
+        _check_to_tensor_dtype(dtype)
     t = _as_torch(data, dtype, place)
     if not stop_gradient:
         if t.dtype.is_floating_point or t.dtype.is_complex:
