@@ -2,7 +2,7 @@
 # The checks that need a CUDA GPU, in one go (docs/testing.md): the Triton kernel tests without the interpreter
 # and tests/test_gpu.py, the single-process seed example on the GPU, and bench/kernels_gpu.py.
 #   tools/gpu_checks.sh OUT_DIR [SEED_EXAMPLES_DIR] [--compile]
-# Logs and the benchmark's JSON go to OUT_DIR.  Each step has its own time limit, so one slow step cannot eat the
+# Logs and the benchmark's JSON go to OUT_DIR; BENCH_OPS=rms_norm,ce limits the benchmark to those ops.  Each step has its own time limit, so one slow step cannot eat the
 # others' time on a lent machine.
 set -u
 out=${1:?usage: tools/gpu_checks.sh OUT_DIR [SEED_EXAMPLES_DIR] [--compile]}
@@ -21,4 +21,5 @@ timeout 200 $py -m pytest -q -rfE -p no:cacheprovider tests/test_gpu.py tests/te
 if [ -n "$seeds" ]; then
   (cd "$seeds" && timeout 60 $py -m paddle_on_torch rmsnorm.py) 2>&1 | tee "$out/seed_rmsnorm.log" | tail -15
 fi
-timeout 300 $py bench/kernels_gpu.py $compile --json "$out/kernels_gpu.json" 2>&1 | tee "$out/bench.log"
+timeout 300 $py bench/kernels_gpu.py $compile --ops "${BENCH_OPS:-rms_norm,layer_norm,rope,swiglu,ce}" \
+  --json "$out/kernels_gpu.json" 2>&1 | tee "$out/bench.log"
