@@ -1,6 +1,7 @@
 """Distributed training on 4 gloo ranks: paddle_on_torch's auto-parallel vs the same job in plain torch.
 
-  ~/oracle/bin/python bench/distributed.py [dp tp pp sharding3] [--steps N] [--rounds N] [--profile DIR]
+  ~/oracle/bin/python bench/distributed.py [dp dataparallel tp pp sharding3] [--steps N] [--rounds N]
+                                           [--profile DIR]
                                            [--torch-adamw default|foreach|fused]
 
 For each mode, one torchrun job per side (4 processes, one thread each) trains the same MLP
@@ -8,6 +9,7 @@ For each mode, one torchrun job per side (4 processes, one thread each) trains t
 after warm-up, the bytes of parameters + optimizer state held by the rank, and the peak RSS:
 
   dp         shard_layer + shard_dataloader-style Shard(0) batch   vs  DistributedDataParallel
+  dataparallel  paddle.DataParallel, each rank its slice of the batch  vs  DistributedDataParallel
   tp         dist.parallelize ColWise/RowWise on 'mp'               vs  parallelize_module Colwise/Rowwise
   pp         dist.parallelize pp_config (4 stages) + dist.to_static   vs  torch.distributed.pipelining Schedule1F1B
              with Strategy.pipeline 1F1B, 4 micro-batches
@@ -29,7 +31,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WIDTH, DEPTH, BATCH, MICRO, WORLD = 1024, 4, 64, 4, 4
-MODES = ("dp", "tp", "pp", "sharding3")
+MODES = ("dp", "dataparallel", "tp", "pp", "sharding3")
 
 
 # ---------------------------------------------------------------- workers (run under torchrun)
@@ -95,6 +97,8 @@ def shim_worker(mode, steps):
         mesh = dist.ProcessMesh(list(range(WORLD)), dim_names=["mp"])
         plan = {str(i): (dist.ColWiseParallel() if i % 4 == 0 else dist.RowWiseParallel()) for i in range(0, 2 * DEPTH, 2)}
         net, opt = dist.parallelize(net, opt, mesh, {"mp_config": {"parallelize_plan": plan}})
+    elif mode == "dataparallel":  # the collective API: buckets all-reduced while the backward runs
+        net = paddle.DataParallel(net)
     else:
         mesh = dist.ProcessMesh(list(range(WORLD)), dim_names=["dp"])
         dist.shard_layer(net, mesh)  # new (distributed) parameter objects: the optimizer is made after
@@ -104,6 +108,12 @@ def shim_worker(mode, steps):
 
     def step(s):
         x, y = (paddle.to_tensor(v) for v in _data(s))
+        if mode == "dataparallel":
+            n = BATCH // WORLD
+            paddle.nn.functional.mse_loss(net(x[rank * n:(rank + 1) * n]), y[rank * n:(rank + 1) * n]).backward()
+            opt.step()
+            opt.clear_grad()
+            return
         if mode == "pp":  # the optimizer steps inside the DistModel
             dist_model(dist.shard_tensor(x, first, [dist.Replicate()]), dist.shard_tensor(y, last, [dist.Replicate()]))
             return
@@ -114,10 +124,15 @@ def shim_worker(mode, steps):
         opt.clear_grad()
 
     times = _timed(step, steps)
-    held = sum(p._local_value()._t.numel() * 4 for p in net.parameters() if rank in p.process_mesh.process_ids)
-    sd = opt.state_dict()
-    held += sum(v._local_value()._t.numel() * v._t.element_size() for k, v in sd.items()
-                if hasattr(v, "_t") and "moment" in k)
+    if mode == "dataparallel":
+        held = sum(p._t.numel() * 4 for p in net.parameters())
+        held += sum(v._t.numel() * v._t.element_size() for k, v in opt.state_dict().items()
+                    if hasattr(v, "_t") and "moment" in k)
+    else:
+        held = sum(p._local_value()._t.numel() * 4 for p in net.parameters() if rank in p.process_mesh.process_ids)
+        sd = opt.state_dict()
+        held += sum(v._local_value()._t.numel() * v._t.element_size() for k, v in sd.items()
+                    if hasattr(v, "_t") and "moment" in k)
     _report(times, held)
     dist.barrier()
 

@@ -168,6 +168,14 @@ def test_collectives_two_ranks():
 
 
 @dist_job
+def test_data_parallel_buckets_two_ranks():
+    """Bucketed all-reduce overlapped with the backward: no_sync accumulation, a parameter used on one rank only
+    and one used nowhere, several buckets, against one process's gradients."""
+    out = _torchrun(2, os.path.join(SCRIPTS, "dp_buckets.py"))
+    assert all(f"rank {r} OK" in out[r] for r in range(2)), out
+
+
+@dist_job
 @pytest.mark.skipif(not os.path.isdir(SEEDS), reason="../shared/seed_examples is not beside the checkout")
 def test_seed_shard_tensor_six_ranks():
     out = _torchrun(6, os.path.join(SEEDS, "shard_tensor.py"))
