@@ -62,3 +62,39 @@ def test_cuda_device_step(paddle):
         assert float((y - 2 * x).abs().max()) == 0
     finally:
         paddle.set_device("cpu")
+
+
+def test_every_factory_follows_the_current_place(paddle):
+    """Each API that makes a tensor from nothing puts it on the current place (on a GPU machine a factory that
+    forgot it made CPU tensors that then met CUDA ones).  Checked without a GPU by making torch's meta device
+    the current place: a factory that ignores the place returns a CPU tensor."""
+    import numpy as np
+    import torch
+
+    from paddle_on_torch.amp import grad_scaler
+    from paddle_on_torch.framework import place
+
+    makers = {
+        "to_tensor list": lambda: paddle.to_tensor([1.0, 2.0]), "to_tensor ndarray": lambda: paddle.to_tensor(np.ones(3)),
+        "to_tensor scalar": lambda: paddle.to_tensor(3), "zeros": lambda: paddle.zeros([2]),
+        "ones": lambda: paddle.ones([2]), "full": lambda: paddle.full([2], 3.0), "empty": lambda: paddle.empty([2]),
+        "eye": lambda: paddle.eye(3), "arange": lambda: paddle.arange(5), "linspace": lambda: paddle.linspace(0, 1, 5),
+        "logspace": lambda: paddle.logspace(0, 1, 5), "rand": lambda: paddle.rand([2]),
+        "randn": lambda: paddle.randn([2]), "randint": lambda: paddle.randint(0, 5, [3]),
+        "randperm": lambda: paddle.randperm(5), "normal": lambda: paddle.normal(shape=[2]),
+        "uniform": lambda: paddle.uniform([2]), "standard_normal": lambda: paddle.standard_normal([2]),
+        "tril_indices": lambda: paddle.tril_indices(3, 3), "triu_indices": lambda: paddle.triu_indices(3, 3),
+        "assign ndarray": lambda: paddle.assign(np.ones(2, "float32")), "assign list": lambda: paddle.assign([1.0]),
+        "create_parameter": lambda: paddle.create_parameter([2, 2], "float32"),
+        "Linear": lambda: paddle.nn.Linear(2, 3).weight, "BatchNorm buffer": lambda: paddle.nn.BatchNorm2D(3)._mean,
+        "Embedding": lambda: paddle.nn.Embedding(4, 2).weight, "LSTM": lambda: paddle.nn.LSTM(2, 3).parameters()[0],
+        "GradScaler state": lambda: grad_scaler._to_tensor(np.ones(1, "float32")),  # (a scaler is off off the GPU)
+    }
+    saved = place._current[0]
+    place._current[0] = torch.device("meta")
+    try:
+        wrong = {name: str(t._t.device) for name, t in ((n, make()) for n, make in makers.items())
+                 if t is not None and t._t.device.type != "meta"}
+    finally:
+        place._current[0] = saved
+    assert not wrong, wrong
