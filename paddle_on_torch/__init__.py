@@ -127,3 +127,5 @@ _bind_methods_and_inplace()
 from .distributed.parallel import DataParallel  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .hapi import Model, flops, summary  # noqa: E402,F401
+from .amp.auto_cast import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402,F401
+from .amp import get_autocast_cpu_dtype, get_autocast_gpu_dtype  # noqa: E402,F401
