@@ -206,3 +206,25 @@ def test_load_inference_model_runs_a_real_paddle_model(static):
     out = exe.run(prog, feed={feeds[0]: io["input0"]}, fetch_list=fetches)
     for i, o in enumerate(out):
         np.testing.assert_allclose(o, io[f"output{i}"], rtol=1e-5, atol=1e-6)
+
+
+def test_tracing_after_static_mode_keeps_symbolic_shapes(paddle):
+    """Once static mode has been on, its Variables keep printing as Values; fake tensors of torch.export (or
+    torch.compile) are not Variables: their symbolic dims must not read as -1 (an arange over shape[1] was empty)."""
+    import torch
+
+    from paddle_on_torch.interop import from_torch
+
+    paddle.enable_static()
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        paddle.static.data("x", [2, 3], "float32")
+    paddle.disable_static()
+
+    class Positions(torch.nn.Module):
+        def forward(self, ids):
+            x = from_torch(ids)
+            return (x + paddle.arange(0, x.shape[1], dtype="int64"))._t
+
+    s = torch.export.Dim("s", max=16)
+    ep = torch.export.export(Positions(), (torch.zeros(2, 5, dtype=torch.int64),), dynamic_shapes={"ids": {1: s}})
+    assert ep.module()(torch.zeros(2, 7, dtype=torch.int64)).tolist() == [list(range(7))] * 2

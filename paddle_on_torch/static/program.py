@@ -42,7 +42,9 @@ _NO_RECORD = {"create_parameter", "create_tensor", "to_tensor"}  # to_tensor: a 
 
 
 def is_var(t):
-    return isinstance(t, FakeTensor)
+    """A static-mode Variable: a fake tensor of static mode's own fake mode (torch.export / torch.compile trace with
+    fake tensors of their own, which are not Variables even after static mode has been on)."""
+    return isinstance(t, FakeTensor) and _state is not None and t.fake_mode is _state.fake_mode
 
 
 class _State:
