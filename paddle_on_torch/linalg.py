@@ -13,7 +13,7 @@ __all__ = [
     "cross", "inv", "eig", "eigvals", "multi_dot", "matrix_rank", "matrix_transpose", "matmul", "svd", "svdvals",
     "qr", "householder_product", "pca_lowrank", "svd_lowrank", "lu", "lu_solve", "lu_unpack", "matrix_exp",
     "matrix_power", "det", "slogdet", "eigh", "eigvalsh", "pinv", "solve", "cholesky_solve", "triangular_solve",
-    "lstsq", "diagonal",
+    "lstsq", "ormqr", "diagonal",
 ]
 # fp8_fp8_half_gemm_fused (a CUDA fp8 kernel) is not provided.
 
