@@ -33,17 +33,12 @@ import torch.nn.functional as TF
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import paddle_on_torch as paddle  # noqa: E402
 from paddle_on_torch.interop import from_torch, to_torch  # noqa: E402
 
 EPS = 1e-6
 FULL = dict(rows=16384, hidden=4096, rope=(8, 2048, 32, 128), ffn=11008, ce=(4096, 128256))
 SMOKE = dict(rows=6, hidden=40, rope=(1, 3, 2, 8), ffn=24, ce=(5, 50))
-
-
-def _paddle():
-    import paddle_on_torch as paddle
-
-    return paddle
 
 
 # ---------------------------------------------------------------- timing
@@ -106,7 +101,7 @@ def _leaf(shape, dtype, dev, scale=1.0):
 
 def rms_norm_case(cfg, dtype, dev):
     x, w = _leaf((cfg["rows"], cfg["hidden"]), dtype, dev), _leaf(cfg["hidden"], dtype, dev)
-    F = _paddle().incubate.nn.functional
+    F = paddle.incubate.nn.functional
 
     def ours():
         return to_torch(F.fused_rms_norm(from_torch(x), from_torch(w), None, EPS, 1)[0])
@@ -128,7 +123,7 @@ def rms_norm_case(cfg, dtype, dev):
 def layer_norm_case(cfg, dtype, dev):
     n = cfg["hidden"]
     x, w, b = _leaf((cfg["rows"], n), dtype, dev), _leaf(n, dtype, dev), _leaf(n, dtype, dev)
-    F = _paddle().incubate.nn.functional
+    F = paddle.incubate.nn.functional
 
     def ours():
         return to_torch(F.fused_layer_norm(from_torch(x), from_torch(w), from_torch(b), EPS, begin_norm_axis=1)[0])
@@ -150,7 +145,7 @@ def rope_case(cfg, dtype, dev):
     q, k = _leaf((bsz, s, h, d), dtype, dev), _leaf((bsz, s, h, d), dtype, dev)
     ang = torch.randn(s, d // 2, device=dev).repeat(1, 2)  # rotate-half layout: the two halves share angles
     cos4, sin4 = ang.cos().to(dtype)[None, :, None], ang.sin().to(dtype)[None, :, None]  # Paddle's [1, s, 1, d]
-    F = _paddle().incubate.nn.functional
+    F = paddle.incubate.nn.functional
     sin_p, cos_p = from_torch(sin4), from_torch(cos4)
 
     def ours():
@@ -177,7 +172,7 @@ def rope_case(cfg, dtype, dev):
 
 def swiglu_case(cfg, dtype, dev):
     x, y = _leaf((cfg["rows"], cfg["ffn"]), dtype, dev), _leaf((cfg["rows"], cfg["ffn"]), dtype, dev)
-    F = _paddle().incubate.nn.functional
+    F = paddle.incubate.nn.functional
 
     def ours():
         return to_torch(F.swiglu(from_torch(x), from_torch(y)))
@@ -198,7 +193,7 @@ def ce_case(cfg, dtype, dev):
     m, v = cfg["ce"]
     logits = _leaf((m, v), dtype, dev, scale=2.0)
     labels = torch.randint(0, v, (m,), device=dev)
-    PF = _paddle().nn.functional
+    PF = paddle.nn.functional
     labels_p = from_torch(labels)
 
     def ours():

@@ -21,6 +21,24 @@ paddle_on_torch.set_device("cpu")
 
 
 @pytest.fixture
+def broken_compiler(monkeypatch, tmp_path):
+    """No C++ compiler: torch's cpp_extension.load fails and the extension cache is empty.  Returns `forget(m)`,
+    which drops an ext.CppModule's already-built module so that it tries (and fails) to build again."""
+    from torch.utils import cpp_extension
+
+    def broken(*a, **k):
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(cpp_extension, "load", broken)
+    monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
+
+    def forget(cpp_module):
+        monkeypatch.setattr(cpp_module, "module", None)
+        monkeypatch.setattr(cpp_module, "failed", False)
+    return forget
+
+
+@pytest.fixture
 def backend(request):
     """The fused-op backend of an indirectly parametrised test.  'triton' runs on CUDA tensors where a GPU is
     present (torch's default device for the test), else on CPU tensors under TRITON_INTERPRET."""

@@ -321,21 +321,13 @@ def test_kernel_bumps_versions(make):
         y.backward()
 
 
-def test_adam_without_compiler_falls_back_with_one_warning(monkeypatch, tmp_path):
+def test_adam_without_compiler_falls_back_with_one_warning(broken_compiler):
     """No compiler: one warning, then the torch-op path, with the same bits."""
     import warnings
 
-    from torch.utils import cpp_extension
-
     from paddle_on_torch import ext
 
-    def broken(*a, **k):
-        raise RuntimeError("no compiler")
-
-    monkeypatch.setattr(cpp_extension, "load", broken)
-    monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
-    monkeypatch.setattr(ext.OPTIM, "module", None)
-    monkeypatch.setattr(ext.OPTIM, "failed", False)
+    broken_compiler(ext.OPTIM)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         got = _run(CASES["adamw"], True)

@@ -49,7 +49,6 @@ class DataParallel(Layer):
         self._buckets = []  # of the current parameter set, rebuilt when it changes
         self._bucket_of = {}  # id(torch tensor) -> (tensor, bucket, index in self._tensors)
         self._tensors = []  # the trainable parameters' torch tensors, in parameters() order
-        self._params_key = None
         self._seen = []  # indices of the tensors whose gradients became ready, in order (this backward)
         self._reordered = False  # the buckets follow the readiness order of a first synced backward
         self._hooked = {}  # id(torch tensor) -> weakref of it, for the tensors that carry our hook
@@ -116,9 +115,8 @@ class DataParallel(Layer):
     def _on_backward(self, grad):
         if self.grad_need_sync and not self._armed:
             tensors = self._trainable()
-            key = tuple(map(id, tensors))
-            if key != self._params_key:
-                self._params_key, self._tensors, self._reordered = key, tensors, False
+            if len(tensors) != len(self._tensors) or any(a is not b for a, b in zip(tensors, self._tensors)):
+                self._tensors, self._reordered = tensors, False
                 self._rebuild_buckets(range(len(tensors) - 1, -1, -1))
             for b in self._buckets:
                 b.ready, b.flat, b.work = 0, None, None

@@ -1,6 +1,7 @@
 """paddle.framework: dtypes, places, random state, grad mode, and Paddle's other paddle.framework names where the
 shim has them (resolved on first use: this package is imported while paddle_on_torch itself is importing); the
 rest raise UnsupportedAPIError naming themselves."""
+import functools
 import importlib
 
 from . import dtype, place  # noqa: F401
@@ -34,27 +35,23 @@ def is_parameter(var):
     return isinstance(var, _attr("Parameter"))
 
 
-def dygraph_only(func):
-    """A decorator: `func` may only run in dynamic mode."""
-    import functools
-
+def _only_in(dynamic, func, message):
     @functools.wraps(func)
     def impl(*args, **kwargs):
-        assert _attr("in_dynamic_mode")(), (f"We only support '{func.__name__}()' in dynamic graph mode, please "
-                                           "call 'paddle.disable_static()' to enter dynamic graph mode.")
+        assert _attr("in_dynamic_mode")() == dynamic, message
         return func(*args, **kwargs)
     return impl
+
+
+def dygraph_only(func):
+    """A decorator: `func` may only run in dynamic mode."""
+    return _only_in(True, func, f"We only support '{func.__name__}()' in dynamic graph mode, please call "
+                                "'paddle.disable_static()' to enter dynamic graph mode.")
 
 
 def dygraph_not_support(func):
     """A decorator: `func` may not run in dynamic mode."""
-    import functools
-
-    @functools.wraps(func)
-    def impl(*args, **kwargs):
-        assert not _attr("in_dynamic_mode")(), f"We don't support {func.__name__} in dynamic graph mode"
-        return func(*args, **kwargs)
-    return impl
+    return _only_in(False, func, f"We don't support {func.__name__} in dynamic graph mode")
 
 
 def _attr(name):

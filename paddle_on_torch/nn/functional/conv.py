@@ -28,7 +28,7 @@ def _small(x, weight, bias, groups, dilation, macs_per_output_pixel, out_pixels)
     a channels-last x (NHWC data seen as NCHW) slow_conv2d's backward fails ("grad_weight must be contiguous"),
     and oneDNN reads that layout natively."""
     return (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.is_contiguous()
-            and weight.is_contiguous() and _pair(dilation) in ((1, 1), [1, 1]) and out_pixels > 0
+            and weight.is_contiguous() and tuple(_pair(dilation)) == (1, 1)
             and 0 < x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS and plain_eager(x, weight, bias))
 
 
