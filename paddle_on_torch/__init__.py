@@ -13,6 +13,9 @@ import importlib as _importlib
 __version__ = "3.3.1"
 __shim_version__ = "0.1.0"
 
+from . import _threads  # noqa: E402  (Paddle's thread default, before any torch work)
+
+_threads.apply()
 from . import _normalize  # noqa: E402,F401  (the argument normalisation layer)
 from . import version  # noqa: E402,F401
 from ._hook import install, uninstall  # noqa: E402,F401
