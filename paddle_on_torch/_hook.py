@@ -17,12 +17,29 @@ def _target(fullname):
     return TARGET + fullname[len(PREFIX):]
 
 
+def _alias_loaded_submodules(alias, target):
+    """Register `paddle.x.y` for every `paddle_on_torch.x.y` already loaded under `target`.
+
+    Importing a submodule that is not yet in sys.modules makes Python set it as an attribute of its
+    package.  A package that rebinds that attribute (paddle.amp's `from .auto_cast import auto_cast`
+    makes `paddle.amp.auto_cast` the function, as in Paddle) would get it clobbered by the module on a
+    later `import paddle.amp.auto_cast`; with the alias registered first, Python sees the submodule as
+    already imported and leaves the attribute alone, as it does in Paddle.
+    """
+    prefix = target + "."
+    for name, module in list(sys.modules.items()):
+        if name.startswith(prefix) and module is not None:
+            sys.modules.setdefault(alias + name[len(target):], module)
+
+
 class _AliasLoader(importlib.abc.Loader):
     def __init__(self, target):
         self.target = target
 
     def create_module(self, spec):
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        _alias_loaded_submodules(spec.name, self.target)
+        return module
 
     def exec_module(self, module):
         pass  # already executed under its own name

@@ -16,7 +16,7 @@ from . import _state
 from .amp_lists import black_list, white_list
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "decorate", "amp_decorate", "is_autocast_enabled",
-           "get_autocast_dtype", "amp_global_state"]
+           "get_autocast_dtype", "amp_global_state", "amp_state"]
 
 _LEVELS = ("O0", "OD", "O1", "O2")
 
@@ -35,6 +35,14 @@ _amp_global_state = AMPGlobalState()
 
 def amp_global_state():
     return _amp_global_state
+
+
+_amp_guard_args = None
+
+
+def amp_state():
+    """The arguments of the innermost active auto_cast / amp_guard (a dict, also when it is disabled), else None."""
+    return _amp_guard_args
 
 
 def _place_str():
@@ -84,35 +92,42 @@ def _gpu_supports(dtype_name):
 @contextlib.contextmanager
 def amp_guard(enable=True, custom_white_list=None, custom_black_list=None, level="O1", dtype="float16",
               use_promote=True):
-    level = level.upper()
-    if level not in _LEVELS:
-        raise ValueError("level should be O0, OD, O1 or O2.")
-    dtype = _dtype_name(dtype)
-    if enable and dtype not in ("float16", "bfloat16"):
-        raise ValueError("If enable amp, dtype should be 'float16' or 'bfloat16'.")
-    _amp_global_state.amp_dtype = dtype
-    white, black = _update_list(custom_white_list, custom_black_list, level, dtype)
-    if enable and not _accelerator():
-        warnings.warn(f"amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, current place is "
-                      f"{_place_str()}, so it makes no effect.")
-        enable = False
-    if enable and current_torch_device().type == "cuda" and not _gpu_supports(dtype):
-        warnings.warn(f"{dtype} amp is not supported by the current GPU ({torch.cuda.get_device_name()}), "
-                      "so it makes no effect.")
-        enable = False
-    if enable and _amp_global_state.use_master_grad:
-        raise NotImplementedError("paddle.amp.auto_cast after decorate(master_grad=True) is not supported by "
-                                  "paddle_on_torch")
-    new = None
-    if enable and level != "O0":
-        new = _state.AmpState(level, _dtypes.to_torch_dtype(dtype), frozenset(white), frozenset(black),
-                              bool(use_promote))
-    saved = _state._state
-    _state._state = new
+    global _amp_guard_args
+    saved_args, _amp_guard_args = _amp_guard_args, {
+        "enable": enable, "custom_white_list": custom_white_list, "custom_black_list": custom_black_list,
+        "level": level, "dtype": dtype, "use_promote": use_promote}
     try:
-        yield
+        level = level.upper()
+        if level not in _LEVELS:
+            raise ValueError("level should be O0, OD, O1 or O2.")
+        dtype = _dtype_name(dtype)
+        if enable and dtype not in ("float16", "bfloat16"):
+            raise ValueError("If enable amp, dtype should be 'float16' or 'bfloat16'.")
+        _amp_global_state.amp_dtype = dtype
+        white, black = _update_list(custom_white_list, custom_black_list, level, dtype)
+        if enable and not _accelerator():
+            warnings.warn(f"amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, current place is "
+                          f"{_place_str()}, so it makes no effect.")
+            enable = False
+        if enable and current_torch_device().type == "cuda" and not _gpu_supports(dtype):
+            warnings.warn(f"{dtype} amp is not supported by the current GPU ({torch.cuda.get_device_name()}), "
+                          "so it makes no effect.")
+            enable = False
+        if enable and _amp_global_state.use_master_grad:
+            raise NotImplementedError("paddle.amp.auto_cast after decorate(master_grad=True) is not supported by "
+                                      "paddle_on_torch")
+        new = None
+        if enable and level != "O0":
+            new = _state.AmpState(level, _dtypes.to_torch_dtype(dtype), frozenset(white), frozenset(black),
+                                  bool(use_promote))
+        saved = _state._state
+        _state._state = new
+        try:
+            yield
+        finally:
+            _state._state = saved
     finally:
-        _state._state = saved
+        _amp_guard_args = saved_args
 
 
 def auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level="O1", dtype="float16",

@@ -11,6 +11,7 @@ from .communication import (Group, ReduceOp, all_gather, all_gather_object, all_
                             alltoall_single, barrier, broadcast, broadcast_object_list, destroy_process_group,
                             gather, get_backend, get_group, irecv, isend, new_group, recv, recv_object_list, reduce,
                             reduce_scatter, scatter, scatter_object_list, send, send_object_list, wait)
+from .launch import launch  # noqa: F401  (a function, as in Paddle; `-m paddle.distributed.launch` runs the package)
 
 # Auto-parallel (torch DTensor) loads on first touch: it costs about 0.5 s of import time, and
 # `import paddle` pulls this package in for paddle.DataParallel.
