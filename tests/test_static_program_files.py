@@ -47,9 +47,23 @@ class _Evil:
         return os.system, ("echo owned",)
 
 
-def test_program_file_admits_no_other_code(tmp_path):
+def test_first_program_format_is_refused(tmp_path):
+    """The first format pickled node targets (its unpickler had to admit whole modules): never read."""
     payload = base64.b64encode(pickle.dumps({"graph": [], "consts": {"a": _Evil()}})).decode()
     path = tmp_path / "evil.pdmodel"
     path.write_text(json.dumps({"format": "paddle_on_torch.static.program/1", "program": payload}))
-    with pytest.raises(pickle.UnpicklingError, match="does not admit"):
+    with pytest.raises(pickle.UnpicklingError, match="program/1"):
         paddle.load(str(path))
+
+
+def test_program_file_is_data(static_mode, tmp_path):
+    """What paddle.save(program) writes is JSON naming its targets (no pickle inside)."""
+    main, _ = static_mode
+    x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+    paddle.nn.functional.relu(x + 1).sum()
+    path = tmp_path / "p.pdmodel"
+    paddle.save(main, str(path))
+    d = json.loads(path.read_text())
+    assert d["format"] == "paddle_on_torch.static.program/2" and "program" not in d
+    targets = [row[2] for row in d["graph"]["rows"] if row[0] == "call_function"]
+    assert {"op": ["paddle_on_torch.nn.functional.activation", "relu"]} in targets

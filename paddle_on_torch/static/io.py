@@ -2,15 +2,13 @@
 load_inference_model.
 
 Parameters are written as Paddle writes them (`.pdparams` / `.pdopt`: a pickle of name -> numpy
-array).  A program is written as its fx Graph: a list of nodes whose targets are pickled by
-reference (an @op implementation by the name of its public wrapper), so `.pdmodel` files made here
-load here.  Paddle's own inference files (`.json` / `.pdmodel` made by Paddle) go through
+array) and read back with the one restricted unpickler (framework/safe_pickle.py).  A program is
+written as its fx Graph in a data-only JSON format (static/program_file.py: node targets by name,
+resolved through exact tables), so `.json` / `.pdmodel` files made here load here without running
+code from the file.  Paddle's own inference files (`.json` / `.pdmodel` made by Paddle) go through
 paddle_on_torch.static.model_format.
 """
-import base64
 import functools
-import io
-import json
 import os
 import pickle
 
@@ -18,13 +16,14 @@ import numpy as np
 import torch
 import torch.fx
 
+from ..framework import safe_pickle
+from ..framework.io import _AtomicWriter
 from . import program as _prog
+from . import program_file
 from .executor import global_scope
 
 __all__ = ["save", "load", "set_program_state", "load_program_state", "save_inference_model",
            "load_inference_model", "normalize_program"]
-
-_FORMAT = "paddle_on_torch.static.program/1"
 
 
 def _quietly(fn):
@@ -36,36 +35,26 @@ def _quietly(fn):
     return wrapper
 
 
-def _program_json(payload):
-    """Paddle 3.3 names its program files .json: ours is JSON too, wrapping the pickled fx graph."""
-    buf = io.BytesIO()
-    _Pickler(buf, protocol=4).dump(payload)
-    return json.dumps({"format": _FORMAT, "program": base64.b64encode(buf.getvalue()).decode("ascii")})
+def _write(path, data):
+    with _AtomicWriter(path) as f:
+        f.write(data)
 
 
-def _write_program(path, payload):
-    with open(path, "w") as f:
-        f.write(_program_json(payload))
-
-
-def is_program_file(data):
-    """Do these bytes (a file's start will do) hold a program written here?"""
-    return data[:64].startswith(b'{"format": "' + _FORMAT.encode())
+is_program_file = program_file.is_program_file
 
 
 @_quietly
 def program_to_bytes(program):
     """paddle.save(program): the program's forward graph and constants (its parameters stay in the scope)."""
-    return _program_json({"graph": _dump_graph(program.graph), "consts": program._consts}).encode("ascii")
+    return program_file.dumps(program.graph, program._consts).encode("ascii")
 
 
-def program_from_bytes(data):
+def program_from_bytes(data, what="paddle.load"):
     """paddle.load of a saved program: a Program running the same graph on the current scope."""
-    d = json.loads(data)
-    payload = _ProgramUnpickler(io.BytesIO(base64.b64decode(d["program"]))).load()
+    graph, consts, _ = program_file.loads(data, what)
     prog = _prog.Program()
-    prog.graph = _load_graph(payload["graph"])
-    prog._consts = dict(payload["consts"])
+    prog.graph = graph
+    prog._consts = consts
     for n in prog.graph.nodes:
         kind, name = n.meta.get("kind"), n.meta.get("pname")
         if kind == "feed":
@@ -75,18 +64,6 @@ def program_from_bytes(data):
             if name in _prog._params:  # saved in this process: the parameter object is known
                 prog._param_objs[name] = _prog._params[name]
     return prog
-
-
-def _read_program(path):
-    """Our payload, or None when the file is not one of ours (a Paddle program)."""
-    try:
-        with open(path) as f:
-            d = json.load(f)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    if not isinstance(d, dict) or d.get("format") != _FORMAT:
-        return None
-    return pickle.loads(base64.b64decode(d["program"]))
 
 
 def _persistables(program):
@@ -120,16 +97,18 @@ def save(program, model_path, protocol=4, **configs):
         os.makedirs(d, exist_ok=True)
     scope = global_scope()
     params = {n: scope._get(n).detach().cpu().numpy() for n in _persistables(program) if scope._has(n)}
-    with open(model_path + ".pdparams", "wb") as f:
-        pickle.dump(params, f, protocol=protocol)
-    with open(model_path + ".pdopt", "wb") as f:
-        pickle.dump(_opt_state(program), f, protocol=protocol)
-    _write_program(model_path + ".json", {"graph": _dump_graph(program.graph), "consts": program._consts})
+    _write(model_path + ".pdparams", pickle.dumps(params, protocol=protocol))
+    _write(model_path + ".pdopt", pickle.dumps(_opt_state(program), protocol=protocol))
+    _write(model_path + ".json", program_file.dumps(program.graph, program._consts).encode("ascii"))
 
 
-def _read(path):
+def _read(path, what):
+    """{name: numpy array} from a .pdparams / .pdopt / .pdiparams pickle, through the restricted unpickler."""
     with open(path, "rb") as f:
-        return pickle.load(f, encoding="latin1")
+        state = safe_pickle.load(f, what=what)
+    if not isinstance(state, dict):
+        raise ValueError(f"{what}: {path} does not hold a dict of arrays (a {type(state).__name__} was saved)")
+    return state
 
 
 def load_program_state(model_path, var_list=None):
@@ -137,9 +116,9 @@ def load_program_state(model_path, var_list=None):
     path = model_path[:-len(".pdparams")] if model_path.endswith(".pdparams") else model_path
     if not os.path.exists(path + ".pdparams"):
         raise ValueError(f"Model saved directory '{os.path.dirname(path) or '.'}' is not exists.")
-    state = dict(_read(path + ".pdparams"))
+    state = dict(_read(path + ".pdparams", "paddle.static.load_program_state"))
     if os.path.exists(path + ".pdopt"):
-        state.update(_read(path + ".pdopt"))
+        state.update(_read(path + ".pdopt", "paddle.static.load_program_state"))
     state.pop("StructuredToParameterName@@", None)
     if var_list is not None:
         names = {v if isinstance(v, str) else v.name for v in var_list}
@@ -179,147 +158,6 @@ def load(program, model_path, executor=None, var_list=None):
     """Load parameters (and optimizer state) saved by paddle.static.save into the scope."""
     state = load_program_state(model_path, var_list)
     set_program_state(program, state)
-
-
-# ------------------------------------------------------------------ programs as bytes
-def _resolve_impl(module, name):
-    import importlib
-
-    if not module.startswith("paddle_on_torch."):
-        raise pickle.UnpicklingError(f"not an op of paddle_on_torch: {module}.{name}")
-    return importlib.import_module(module).__dict__[name].__wrapped_impl__
-
-
-def _tensor_from(data, dtype, shape):
-    return torch.frombuffer(bytearray(data), dtype=torch.uint8).view(dtype).reshape(shape).clone() if data else \
-        torch.empty(shape, dtype=dtype)
-
-
-def _op_overload(packet, overload):
-    namespace, name = packet.split("::")
-    return getattr(getattr(getattr(torch.ops, namespace), name), overload)
-
-
-_METHOD_OWNERS = (torch._C.TensorBase, torch._C._VariableFunctionsClass)
-
-
-def _method(owner, name):
-    """getattr for a program file: torch's functions and Tensor methods, nothing else."""
-    if owner not in _METHOD_OWNERS:
-        raise pickle.UnpicklingError(f"a program file may not reach attributes of {owner!r}")
-    return getattr(owner, name)
-
-
-class _ProgramUnpickler(pickle.Unpickler):
-    """What paddle.load admits in a program file: the node targets a program holds (paddle_on_torch's
-    static-mode classes and ops, torch functions, methods, dtypes), so loading runs no other code."""
-
-    _EXACT = {("paddle_on_torch.static.io", n) for n in ("_NodeRef", "_load_graph_module", "_resolve_impl",
-                                                         "_tensor_from", "_op_overload")} | {
-        ("collections", "OrderedDict"), ("torch._C", "TensorBase"), ("torch._C", "_VariableFunctionsClass"),
-        ("torch", "Size")}
-
-    def find_class(self, module, name):
-        if (module, name) in self._EXACT:
-            return super().find_class(module, name)
-        if (module, name) == ("builtins", "getattr"):
-            return _method
-        if module in ("operator", "_operator") and name not in ("attrgetter", "methodcaller"):
-            return super().find_class(module, name)
-        if module == "torch" and isinstance(getattr(torch, name, None), torch.dtype):
-            return getattr(torch, name)
-        if module in ("torch.nn.functional", "torch.fx.immutable_collections") or (
-                module.startswith("paddle_on_torch.static.") and module != "paddle_on_torch.static.io"):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"paddle.load does not admit {module}.{name} in a program file")
-
-
-class _Pickler(pickle.Pickler):
-    """Pickles an @op implementation as a reference to its public wrapper."""
-
-    def reducer_override(self, obj):
-        if callable(obj) and not isinstance(obj, type):
-            mod, name = getattr(obj, "__module__", None), getattr(obj, "__name__", None)
-            if mod and name and mod.startswith("paddle_on_torch"):
-                import importlib
-
-                try:
-                    owner = importlib.import_module(mod).__dict__.get(name)
-                except ImportError:
-                    owner = None
-                if owner is not obj and getattr(owner, "__wrapped_impl__", None) is obj:
-                    return _resolve_impl, (mod, name)
-        if isinstance(obj, torch.Tensor) and type(obj) in (torch.Tensor, torch.nn.Parameter):  # raw bytes
-            t = obj.detach().cpu().contiguous()
-            return _tensor_from, (t.view(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b"", t.dtype,
-                                  tuple(t.shape))
-        if isinstance(obj, torch._ops.OpOverload):
-            return _op_overload, (obj._schema.name, obj._overloadname)
-        if isinstance(obj, torch.fx.GraphModule):
-            return _load_graph_module, (_dump_graph(obj.graph), {k: v for k, v in obj.named_buffers()})
-        return NotImplemented
-
-
-def _training_nodes(graph):
-    dead = set()
-    for n in graph.nodes:
-        if n.meta.get("backward") or n.meta.get("optimizer") or any(a in dead for a in n.all_input_nodes):
-            dead.add(n)
-    return dead
-
-
-def _dump_graph(graph):
-    """The graph as rows of (op, name, target, args, kwargs, meta); the backward and optimizer nodes
-    are left out (they hold the optimizer object; a loaded program is for running forward)."""
-    skip = _training_nodes(graph)
-    ids = {n: i for i, n in enumerate(n for n in graph.nodes if n not in skip)}
-
-    def ref(a):
-        return torch.fx.node.map_arg(a, lambda n: _NodeRef(ids[n]))
-
-    rows = []
-    for n in graph.nodes:
-        if n in skip:
-            continue
-        meta = {k: v for k, v in n.meta.items() if k in ("kind", "pname", "backward", "optimizer", "name", "dtype",
-                                                         "shape")}
-        if "val" in n.meta and isinstance(n.meta["val"], torch.Tensor):
-            v = n.meta["val"]
-            meta["spec"] = ([d if isinstance(d, int) else -1 for d in v.shape], v.dtype)
-        rows.append((n.op, n.name, n.target, ref(n.args), ref(n.kwargs), meta))
-    return rows
-
-
-class _NodeRef:
-    def __init__(self, i):
-        self.i = i
-
-
-def _load_graph(rows):
-    g = torch.fx.Graph()
-    nodes = []
-
-    def deref(a):
-        if isinstance(a, _NodeRef):
-            return nodes[a.i]
-        if isinstance(a, (list, tuple)):
-            return type(a)(deref(x) for x in a)
-        if isinstance(a, dict):
-            return {k: deref(v) for k, v in a.items()}
-        return a
-
-    for op, name, target, args, kwargs, meta in rows:
-        n = g.create_node(op, target, deref(args), deref(kwargs), name)
-        n.meta.update(meta)
-        nodes.append(n)
-    return g
-
-
-def _load_graph_module(rows, buffers):
-    root = torch.nn.Module()
-    for k, v in buffers.items():
-        setattr(root, k, v)
-    return torch.fx.GraphModule(root, _load_graph(rows))
 
 
 # ------------------------------------------------------------------ inference models
@@ -373,12 +211,10 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     d = os.path.dirname(path_prefix)
     if d:
         os.makedirs(d, exist_ok=True)
-    _write_program(path_prefix + ".json", {"graph": _dump_graph(g), "consts": infer._consts,
-                                           "feed_names": feed_names})
+    _write(path_prefix + ".json", program_file.dumps(g, infer._consts, feed_names=feed_names).encode("ascii"))
     scope = global_scope()
-    with open(path_prefix + ".pdiparams", "wb") as f:
-        pickle.dump({n: scope._get(n).detach().cpu().numpy() for n in infer._pnodes if scope._has(n)}, f,
-                    protocol=4)
+    _write(path_prefix + ".pdiparams",
+           pickle.dumps({n: scope._get(n).detach().cpu().numpy() for n in infer._pnodes if scope._has(n)}, protocol=4))
 
 
 class _InferenceProgram:
@@ -419,6 +255,11 @@ class _InferenceProgram:
         return self
 
 
+def _starts_program_file(path):
+    with open(path, "rb") as f:
+        return is_program_file(f.read(64))
+
+
 class _FetchTarget:
     def __init__(self, name):
         self.name = name
@@ -434,17 +275,28 @@ def load_inference_model(path_prefix, executor, **kwargs):
     for ext in (".pdmodel", ".json"):
         if prefix.endswith(ext):
             prefix = prefix[:-len(ext)]
-    d = _read_program(prefix + ".json") if os.path.exists(prefix + ".json") else None
-    if d is not None:
+    what = "paddle.static.load_inference_model"
+    ours = os.path.exists(prefix + ".json") and _starts_program_file(prefix + ".json")
+    if ours:
+        with open(prefix + ".json", "rb") as f:
+            graph, consts, d = program_file.loads(f.read(), what)
+        feed_names = d.get("feed_names")
+        outputs = [n for n in graph.nodes if n.op == "output"]
+        if not isinstance(feed_names, list) or not all(isinstance(n, str) for n in feed_names) or \
+                len(outputs) != 1 or not isinstance(outputs[0].args[0], tuple):
+            raise ValueError(f"{what}: {prefix}.json is not an inference program (no feed names or outputs)")
         root = torch.nn.Module()
-        for k, v in d["consts"].items():
+        for k, v in consts.items():
             setattr(root, k, v)
-        gm = torch.fx.GraphModule(root, _load_graph(d["graph"]))
-        params = {k: torch.as_tensor(v) for k, v in _read(prefix + ".pdiparams").items()}
-        n_out = len(next(n for n in gm.graph.nodes if n.op == "output").args[0])
-        fetch = [f"fetch_{i}" for i in range(n_out)]
-        prog = _InferenceProgram(gm, d["feed_names"], fetch, params)
-        return [prog, list(d["feed_names"]), [_FetchTarget(n) for n in fetch]]
+        gm = torch.fx.GraphModule(root, graph)
+        params = {}
+        for k, v in _read(prefix + ".pdiparams", what).items():
+            if not isinstance(v, np.ndarray):
+                raise ValueError(f"{what}: {prefix}.pdiparams holds a {type(v).__name__} for {k!r}, not an array")
+            params[k] = torch.as_tensor(v)
+        fetch = [f"fetch_{i}" for i in range(len(outputs[0].args[0]))]
+        prog = _InferenceProgram(gm, feed_names, fetch, params)
+        return [prog, list(feed_names), [_FetchTarget(n) for n in fetch]]
     if not (os.path.exists(prefix + ".pdmodel") or os.path.exists(prefix + ".json")):
         raise ValueError(f"The model file {prefix}.json or {prefix}.pdmodel does not exist.")
     from . import model_format  # Paddle's own files: the colleague's loader

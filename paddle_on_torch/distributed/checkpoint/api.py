@@ -8,14 +8,22 @@ optimizer's `master_weights`, `LR_Scheduler`) and plain Python values are kept a
 
 The files are DCP's (`.metadata` plus `__<rank>_<n>.distcp`), not Paddle's `.distcp` and
 `.metadata` pickles: a checkpoint written here is read here, not by real Paddle.
+
+Loading runs no code from the files: DCP reads `.metadata` with plain `pickle.load` and non-tensor
+values with `torch.load(weights_only=False)`; here the metadata goes through the restricted unpickler
+(framework/safe_pickle.py, admitting DCP's metadata classes by exact name) and the values through
+`torch.load(weights_only=True)`; tensors DCP already reads with `weights_only=True`.
 """
+import io
 import os
+import pathlib
 
 import torch
 import torch.distributed as tdist
 import torch.distributed.checkpoint as dcp
 
 from ... import _report
+from ...framework import safe_pickle
 
 __all__ = ["save_state_dict", "load_state_dict"]
 
@@ -109,13 +117,84 @@ def load_state_dict(state_dict, path, process_group=None, coordinator_rank=0, un
     if missing:
         raise KeyError(f"the checkpoint in {where!r} has no value for {sorted(missing)}")
     with torch.no_grad():
-        dcp.load(sd, checkpoint_id=where, process_group=_group(process_group),
-                 planner=dcp.DefaultLoadPlanner(allow_partial_load=False))
+        dcp.load(sd, storage_reader=_reader_class()(where), process_group=_group(process_group),
+                 planner=_planner_class()(allow_partial_load=False))
     _copy_back(state_dict, sd)
 
 
+_WHAT = "paddle.distributed.load_state_dict"
+
+
+def _metadata_allow_list():
+    """Exact (module, name) pairs of what DCP's .metadata pickles hold: its dataclasses and torch's dtypes."""
+    from torch.distributed.checkpoint import filesystem, metadata
+    from torch.serialization import _get_layout
+
+    layouts = {str(v): v for v in vars(torch).values() if isinstance(v, torch.layout)}
+
+    def layout(name):
+        if name not in layouts:
+            raise safe_pickle.refuse(_WHAT, f"the layout {name!r:.40}")
+        return _get_layout(name)
+
+    allowed = dict(safe_pickle.DATA)
+    for cls in (metadata.Metadata, metadata.MetadataIndex, metadata.StorageMeta, metadata.TensorProperties,
+                metadata.TensorStorageMetadata, metadata.ChunkStorageMetadata, metadata.BytesStorageMetadata,
+                metadata._MEM_FORMAT_ENCODING, filesystem._StorageInfo):
+        allowed[(cls.__module__, cls.__name__)] = cls
+    allowed[("torch", "Size")] = torch.Size
+    allowed[("torch.serialization", "_get_layout")] = layout
+    allowed[("pathlib", "PosixPath")] = pathlib.PurePosixPath  # (a name only: nothing here touches it)
+    allowed[("pathlib", "WindowsPath")] = pathlib.PureWindowsPath
+    for name, v in vars(torch).items():
+        if isinstance(v, torch.dtype):
+            allowed[("torch", name)] = v
+    types = tuple({v for v in allowed.values() if isinstance(v, type)}) + (torch.dtype, torch.layout)
+    return allowed, types
+
+
+def _reader_class():
+    """DCP's FileSystemReader reading .metadata through the restricted unpickler."""
+    from torch.distributed.checkpoint.metadata import StorageMeta
+
+    class Reader(dcp.FileSystemReader):
+        def read_metadata(self, *args, **kwargs):
+            rank = kwargs.get("rank")
+            name = ".metadata" if rank is None else f"__{rank}.metadata"
+            allowed, types = _metadata_allow_list()
+            with self.fs.create_stream(self.fs.concat_path(self.path, name), "rb") as f:
+                metadata = safe_pickle.load(f, allowed, _WHAT, encoding="ASCII", types=types)
+            if not isinstance(metadata, allowed[("torch.distributed.checkpoint.metadata", "Metadata")]):
+                raise ValueError(f"{_WHAT}: {self.path}/{name} does not hold DCP metadata")
+            if getattr(metadata, "storage_meta", None) is None:
+                metadata.storage_meta = StorageMeta()
+            metadata.storage_meta.load_id = self.load_id
+            return metadata
+
+    return Reader
+
+
+def _planner_class():
+    """DCP's DefaultLoadPlanner reading non-tensor values with torch.load(weights_only=True)."""
+    from torch.distributed.checkpoint._traverse import set_element
+
+    class Planner(dcp.DefaultLoadPlanner):
+        def load_bytes(self, read_item, value):
+            try:
+                obj = torch.load(value, weights_only=True)
+            except Exception as e:  # noqa: BLE001 - torch's weights-only unpickler names what it refused
+                raise safe_pickle.refuse(_WHAT, f"the value of {read_item.dest_index.fqn!r}",
+                                         f"{type(e).__name__}: {str(e).splitlines()[0]:.300}") from None
+            if self.flatten_state_dict:
+                set_element(self.original_state_dict, self.mappings[read_item.dest_index.fqn], obj)
+            else:
+                self.state_dict[read_item.dest_index.fqn] = obj
+
+    return Planner
+
+
 def _missing(sd, where):
-    meta = dcp.FileSystemReader(where).read_metadata().state_dict_metadata
+    meta = _reader_class()(where).read_metadata().state_dict_metadata
     out = []
 
     def walk(d, prefix):

@@ -1,9 +1,9 @@
 """paddle.vision.datasets.Cifar10 / Cifar100: the pickled python-version tar.gz archives."""
-import pickle
 import tarfile
 
 import numpy as np
 
+from ...framework import safe_pickle
 from ...io import Dataset
 from ._common import _backend, _check_exists_and_download, get_default_dtype
 
@@ -43,7 +43,9 @@ class Cifar10(Dataset):
         with tarfile.open(self.data_file, mode="r") as f:
             names = sorted(m.name for m in f if self.flag in m.name)
             for name in names:
-                batch = pickle.load(f.extractfile(name), encoding="bytes")
+                # (the restricted unpickler: a crafted archive cannot run code)
+                batch = safe_pickle.load(f.extractfile(name), what="paddle.vision.datasets.Cifar10",
+                                         encoding="bytes")
                 labels = batch.get(b"labels", batch.get(b"fine_labels", None))
                 assert labels is not None
                 self.data.extend(zip(batch[b"data"], labels))
