@@ -12,14 +12,15 @@ Files are interchangeable with Paddle 3.3.1 both ways:
 * `use_binary_format=True` writes one Tensor in Paddle's binary DenseTensor format;
 * `safetensors=True` reads and writes safetensors files.
 
-Loading never runs code from the file: the unpickler resolves only the few globals these files
-reference (numpy's array/scalar reconstruction, `numpy.dtype`, `collections.OrderedDict`,
-basic builtins, `copyreg._reconstructor`, a latin-1-only `_codecs.encode`) and refuses every
-other global, so a crafted pickle raises instead of executing.  Saving to a path is atomic: the
+Loading never runs code from the file: pickles go through the one restricted unpickler
+(framework/safe_pickle.py), which resolves only the few globals these files reference (numpy's
+array/scalar reconstruction, `numpy.dtype`, `collections.OrderedDict`, basic builtins,
+`copyreg._reconstructor`, a latin-1-only `_codecs.encode`) and refuses every other global, so a
+crafted pickle raises instead of executing; a saved static Program is data-only JSON
+(static/program_file.py).  Saving to a path is atomic: the
 bytes go to a temporary file in the same directory, which then replaces the target.
 """
 import collections
-import copyreg
 import io
 import os
 import pickle
@@ -30,6 +31,9 @@ import warnings
 
 import numpy as np
 import torch
+
+from . import safe_pickle
+from .safe_pickle import UnsafePickleError  # noqa: F401  (paddle.framework.io.UnsafePickleError)
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
@@ -352,71 +356,11 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
 
 
 # ===================================================================== restricted unpickling
-
-
-class UnsafePickleError(pickle.UnpicklingError, ValueError):
-    """A file asked for a global that paddle.load does not admit (it could run code)."""
-
-
-def _latin1_encode(obj, encoding="utf-8", errors="strict"):
-    # protocol-2 pickles spell bytes as _codecs.encode(str, 'latin1'); nothing else is admitted
-    if not isinstance(obj, str) or encoding not in ("latin1", "latin-1", "iso-8859-1") or errors != "strict":
-        raise UnsafePickleError(f"paddle.load admits _codecs.encode only for latin1 text, not {encoding!r}")
-    return obj.encode("latin1")
-
-
-def _numpy_reconstruct(subtype, shape, dtype):
-    if subtype is not np.ndarray:
-        raise UnsafePickleError(f"paddle.load admits only numpy.ndarray arrays, not {subtype!r}")
-    return np.ndarray.__new__(np.ndarray, shape, dtype)
-
-
-def _safe_reconstructor(cls, base, state):
-    # copyreg._reconstructor, for the admitted classes only (they come through find_class anyway)
-    if cls not in _ADMITTED_CLASSES or base not in _ADMITTED_CLASSES + (object,):
-        raise UnsafePickleError(f"paddle.load refuses to reconstruct {cls!r}")
-    return copyreg._reconstructor(cls, base, state)
-
-
-def _numpy_scalar():
-    core = getattr(np, "_core", None) or np.core
-    return core.multiarray.scalar
-
-
-_ADMITTED_CLASSES = (np.ndarray, np.dtype, collections.OrderedDict, tuple, list, dict, set, frozenset, complex,
-                     bytearray, int, float, str, bytes, bool, slice)
-
-_ADMITTED = {
-    ("numpy._core.multiarray", "_reconstruct"): _numpy_reconstruct,
-    ("numpy.core.multiarray", "_reconstruct"): _numpy_reconstruct,
-    ("numpy._core.multiarray", "scalar"): _numpy_scalar(),
-    ("numpy.core.multiarray", "scalar"): _numpy_scalar(),
-    ("numpy", "ndarray"): np.ndarray,
-    ("numpy", "dtype"): np.dtype,
-    ("collections", "OrderedDict"): collections.OrderedDict,
-    ("copyreg", "_reconstructor"): _safe_reconstructor,
-    ("_codecs", "encode"): _latin1_encode,
-}
-for _cls in _ADMITTED_CLASSES[3:]:
-    _ADMITTED[("builtins", _cls.__name__)] = _cls
-_OLD_MODULES = {"__builtin__": "builtins", "copy_reg": "copyreg"}  # protocol-2 spellings
-
-
-class _RestrictedUnpickler(pickle.Unpickler):
-    def find_class(self, module, name):
-        module = _OLD_MODULES.get(module, module)
-        obj = _ADMITTED.get((module, name))
-        if obj is None:
-            raise UnsafePickleError(f"paddle.load refuses to load the global '{module}.{name}': the file may "
-                                    "execute code; only numpy arrays, Tensors and Python containers are admitted")
-        return obj
-
-    def persistent_load(self, pid):
-        raise UnsafePickleError("paddle.load does not admit persistent ids in a pickle")
+# (one unpickler for every loader: framework/safe_pickle.py)
 
 
 def _unpickle(f):
-    return _RestrictedUnpickler(f, encoding="latin1").load()
+    return safe_pickle.load(f, what="paddle.load")
 
 
 # ===================================================================== load

@@ -21,11 +21,11 @@
 its parameters are `param_0`, `param_1`, ... in file order (Paddle's own TranslatedLayer names),
 real Parameters that the program reads (training through it updates them).
 
-Trust model: the manifest is JSON and the weights are parsed as raw arrays (no pickle).  The program
-goes through `torch.export.load`, which deserialises the graph from its JSON schema and reads its
-tensors with torch's weights-only loader; it does not unpickle arbitrary objects, but the graph can
-call any operator registered in the loading process.  Load programs from sources you trust, as
-with any model file.
+Loading runs no code from the files: the manifest is JSON and the weights are parsed as raw arrays
+(no pickle).  The program archive is checked in memory before torch.export.load reads it
+(jit/safe_export.py: no pickled payloads or compiled libraries, sample inputs that torch's
+weights-only loader accepts, node targets that are torch operators, size expressions that are
+arithmetic, no guards code), and its graphs are checked again after loading.
 """
 import json
 import os
@@ -374,9 +374,12 @@ class _Artifact:
                 raise ValueError(f"paddle.jit.load: {params_file}: tensor '{w.get('name')}' is {list(t.shape)} "
                                  f"{_dtypes.dtype_name(t.dtype)}, the manifest says {w['shape']} {w['dtype']}")
             self.weights.append(t)
+        from . import safe_export
+        from ..framework.safe_pickle import UnsafePickleError
+
         try:
-            ep = torch.export.load(model_file)
-        except FileNotFoundError:
+            ep = safe_export.load(model_file)
+        except (FileNotFoundError, UnsafePickleError):
             raise
         except Exception as e:  # noqa: BLE001 - a corrupt or foreign file is the file's fault
             raise ValueError(f"paddle.jit.load can not read the program {model_file}: {type(e).__name__}: {e}") \
