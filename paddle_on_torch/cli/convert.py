@@ -3,8 +3,8 @@
 Formats, by extension:
   .pdparams / .pdopt      Paddle's state-dict pickle, read with paddle.load's restricted unpickler
   .safetensors            safetensors; Paddle parameter names and non-tensor entries (an optimizer's
-                          LR_Scheduler dict) ride in the header metadata, so Paddle -> safetensors ->
-                          Paddle is lossless
+                          LR_Scheduler dict) ride in the header metadata, and so does the key order
+                          (safetensors sorts its keys), so Paddle -> safetensors -> Paddle is lossless
   .pt / .pth / .bin       torch.save of a plain dict of tensors; read with torch.load(weights_only=True)
 
 `--to torch` renames keys and changes layouts for torch's modules: BatchNorm `_mean`/`_variance`
@@ -29,6 +29,7 @@ _PADDLE = (".pdparams", ".pdopt")
 _SAFETENSORS = (".safetensors",)
 _TORCH = (".pt", ".pth", ".bin")
 _META_NAMES, _META_EXTRA = "paddle_on_torch.names", "paddle_on_torch.extra"
+_META_ORDER = "paddle_on_torch.order"  # safetensors sorts its keys: the state dict's own order rides here
 
 
 def add_parser(sub):
@@ -66,7 +67,8 @@ def _kind(path):
 
 
 # ===================================================================== reading
-# Every reader returns (tensors: {key: torch.Tensor}, names: {key: paddle name}, extra: {key: JSON-able})
+# Every reader returns (tensors: {key: torch.Tensor}, names: {key: paddle name}, extra: {key: JSON-able},
+# order: every key, tensors and others, in the file's order)
 
 
 def _read_paddle(path):
@@ -87,7 +89,7 @@ def _read_paddle(path):
             tensors[k] = torch.from_numpy(v.copy())
         else:
             extra[k] = v
-    return tensors, {k: n for k, n in names.items() if k in tensors}, extra
+    return tensors, {k: n for k, n in names.items() if k in tensors}, extra, list(obj)
 
 
 def _read_safetensors(path):
@@ -100,13 +102,19 @@ def _read_safetensors(path):
             tensors[k] = f.get_tensor(k)
     names = json.loads(meta[_META_NAMES]) if _META_NAMES in meta else {}
     extra = json.loads(meta[_META_EXTRA]) if _META_EXTRA in meta else {}
-    return tensors, names, extra
+    order = json.loads(meta[_META_ORDER]) if _META_ORDER in meta else []
+    if not _same_keys(order, [*tensors, *extra]):  # (written by something else: safetensors' sorted order)
+        order = [*tensors, *extra]
+    tensors = {k: tensors[k] for k in order if k in tensors}
+    return tensors, names, extra, order
 
 
 def _read_torch(path):
     import torch
 
-    obj = torch.load(path, map_location="cpu", weights_only=True)
+    from ..framework import safe_pickle
+
+    obj = safe_pickle.torch_load(path, "paddle-on-torch convert", path, map_location="cpu")
     if isinstance(obj, dict) and not any(isinstance(v, torch.Tensor) for v in obj.values()):
         for key in ("state_dict", "model", "model_state_dict"):
             if isinstance(obj.get(key), dict):
@@ -116,7 +124,7 @@ def _read_torch(path):
         raise CLIError(f"{path}: not a state dict (a {type(obj).__name__} was saved)", EXIT_INPUT)
     tensors = {k: v for k, v in obj.items() if isinstance(v, torch.Tensor)}
     extra = {k: v for k, v in obj.items() if not isinstance(v, torch.Tensor)}
-    return tensors, {}, extra
+    return tensors, {}, extra, list(obj)
 
 
 def read(path):
@@ -213,38 +221,51 @@ def _json_extra(extra, output):
                        f"({e})", EXIT_FAILED) from None
 
 
-def write(path, tensors, names, extra):
+def _ordered(tensors, extra, order):
+    """Every key in `order` (the input's order) where it names the same keys, else tensors then the rest."""
+    keys = [*tensors, *extra]
+    return order if order is not None and _same_keys(order, keys) else keys
+
+
+def _same_keys(a, b):
+    return len(a) == len(b) and set(a) == set(b)
+
+
+def write(path, tensors, names, extra, order=None):
     import torch
 
     from ..framework import io as pio
 
     kind = _kind(path)
+    keys = _ordered(tensors, extra, order)
     if kind == "paddle":
         from .._normalize import wrap
 
         obj = {}
-        for k, t in tensors.items():
-            v = wrap(t)
-            if k in names:
-                v.name = names[k]
-            obj[k] = v
-        obj.update(extra)
+        for k in keys:
+            if k in tensors:
+                v = wrap(tensors[k])
+                if k in names:
+                    v.name = names[k]
+                obj[k] = v
+            else:
+                obj[k] = extra[k]
         pio.save(obj, path)  # atomic
         return
     if kind == "safetensors":
         from safetensors.torch import save
 
-        meta = {}
+        meta = {_META_ORDER: json.dumps(keys)}
         if names:
             meta[_META_NAMES] = json.dumps(names)
         if extra:
             meta[_META_EXTRA] = _json_extra(extra, path)
-        data = save({k: t.contiguous() for k, t in tensors.items()}, metadata=meta or None)
+        data = save({k: t.contiguous() for k, t in tensors.items()}, metadata=meta)
         with pio._AtomicWriter(path) as f:
             f.write(data)
         return
     buf = io.BytesIO()
-    torch.save({**{k: t.contiguous() for k, t in tensors.items()}, **extra}, buf)
+    torch.save({k: tensors[k].contiguous() if k in tensors else extra[k] for k in keys}, buf)
     with pio._AtomicWriter(path) as f:
         f.write(buf.getvalue())
 
@@ -262,9 +283,11 @@ def _same(a, b):
     return torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8))
 
 
-def verify(path, tensors, names, extra):
-    got, got_names, got_extra = read(path)
+def verify(path, tensors, names, extra, order=None):
+    got, got_names, got_extra, got_order = read(path)
     problems = []
+    if got_order != _ordered(tensors, extra, order):
+        problems.append("the keys come back in another order")
     if set(got) != set(tensors):
         problems.append(f"keys differ: missing {sorted(set(tensors) - set(got))}, "
                         f"unexpected {sorted(set(got) - set(tensors))}")
@@ -287,14 +310,14 @@ def run(args):
         raise CLIError(f"{args.output} exists (use --force to overwrite)", 2)
     if (args.model or args.rules) and not args.to:
         raise CLIError("--model and --rules need --to torch or --to paddle", 2)
-    tensors, names, extra = read(args.input)
+    tensors, names, extra, order = read(args.input)
     if args.to:
         tensors, names = remap(tensors, names, args.to, args.model, args.rules)
     if out_kind == "torch":
         names = {}  # a torch state dict has no place for Paddle's parameter names
-    write(args.output, tensors, names, extra)
+    write(args.output, tensors, names, extra, order)
     if args.verify:
-        problems = verify(args.output, tensors, names, extra)
+        problems = verify(args.output, tensors, names, extra, order)
         if problems:
             os.unlink(args.output)
             for p in problems:

@@ -24,7 +24,7 @@ import pickle
 
 import numpy as np
 
-__all__ = ["UnsafePickleError", "DATA", "load", "loads", "refuse"]
+__all__ = ["UnsafePickleError", "DATA", "load", "loads", "refuse", "torch_load"]
 
 
 class UnsafePickleError(pickle.UnpicklingError, ValueError):
@@ -183,3 +183,24 @@ def load(file, allowed=None, what="paddle.load", encoding="latin1", types=()):
 
 def loads(data, allowed=None, what="paddle.load", encoding="latin1", types=()):
     return load(io.BytesIO(data), allowed, what, encoding, types)
+
+
+def _torch_reason(e):
+    """The line of torch's weights-only refusal that says what it refused."""
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    for i, ln in enumerate(lines):
+        if ln.startswith("WeightsUnpickler error:"):
+            rest = ln[len("WeightsUnpickler error:"):].strip()
+            return rest or (lines[i + 1] if i + 1 < len(lines) else ln)
+    return lines[0] if lines else type(e).__name__
+
+
+def torch_load(file, what, thing, **kwargs):
+    """torch.load(weights_only=True) (torch's own restricted unpickler, for torch.save files); a refusal
+    is raised as UnsafePickleError naming what torch refused."""
+    import torch
+
+    try:
+        return torch.load(file, weights_only=True, **kwargs)
+    except pickle.UnpicklingError as e:
+        raise refuse(what, thing, f"torch's weights-only loader refused it ({_torch_reason(e)})") from None

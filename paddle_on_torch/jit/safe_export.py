@@ -27,6 +27,7 @@ import zipfile
 
 import torch
 
+from ..framework import safe_pickle
 from ..framework.safe_pickle import UnsafePickleError
 
 _NAMESPACES = frozenset(("aten", "prims", "higher_order", "paddle_on_torch", "_c10d_functional", "c10d", "_dtensor"))
@@ -167,8 +168,11 @@ def checked_archive(path, what="paddle.jit.load"):
         raise _refuse(path, what, f"the archive entry '{extra[0]:.80}' (only a plain exported program's entries "
                                   "are admitted: no pickles, compiled libraries or extra files)")
     try:
-        torch.load(io.BytesIO(zf.read(root + "data/sample_inputs/model.pt")), weights_only=True)
-    except Exception as e:  # noqa: BLE001 - torch's weights-only unpickler says what it refused
+        safe_pickle.torch_load(io.BytesIO(zf.read(root + "data/sample_inputs/model.pt")), what,
+                               f"the sample inputs of {path}")
+    except UnsafePickleError:
+        raise
+    except Exception as e:  # noqa: BLE001 - unreadable sample inputs: the file is refused as well
         raise _refuse(path, what, f"its sample inputs ({type(e).__name__}: {str(e).splitlines()[0]:.300})") from None
     try:
         program = json.loads(zf.read(root + "models/model.json"))

@@ -180,11 +180,7 @@ def _planner_class():
 
     class Planner(dcp.DefaultLoadPlanner):
         def load_bytes(self, read_item, value):
-            try:
-                obj = torch.load(value, weights_only=True)
-            except Exception as e:  # noqa: BLE001 - torch's weights-only unpickler names what it refused
-                raise safe_pickle.refuse(_WHAT, f"the value of {read_item.dest_index.fqn!r}",
-                                         f"{type(e).__name__}: {str(e).splitlines()[0]:.300}") from None
+            obj = safe_pickle.torch_load(value, _WHAT, f"the value of {read_item.dest_index.fqn!r}")
             if self.flatten_state_dict:
                 set_element(self.original_state_dict, self.mappings[read_item.dest_index.fqn], obj)
             else:
