@@ -3,9 +3,10 @@
 A predictor runs either a real Paddle inference model (a PIR `.json` or ProgramDesc `.pdmodel` program
 with its `.pdiparams`), lowered op by op to a torch.fx GraphModule by
 paddle_on_torch.static.model_format (docs/inference_models.md), or the torch.export program that
-paddle_on_torch's own `paddle.jit.save` wrote (`prefix.pt2` + `prefix.pdiparams` + `prefix.pot.json`,
-see paddle_on_torch/jit/save_load.py).  Config(model_file, params_file), Config(model_dir) and, beyond
-Paddle, Config(path_prefix) name either kind.
+paddle_on_torch's own `paddle.jit.save` wrote (`prefix.json` -- our manifest under the name of Paddle's
+program -- `prefix.pdiparams` and the torch program `prefix.pt2`, see paddle_on_torch/jit/save_load.py).
+Config(model_file, params_file) names either kind by Paddle's file names, and beyond Paddle,
+Config(model_dir) (a directory holding one jit.save artifact) and Config(path_prefix).
 
 Config switches are accepted and recorded; the ones with a torch meaning are applied:
   enable_use_gpu / disable_gpu      -> the device the predictor runs on (cuda:<device_id> / cpu)
@@ -118,10 +119,10 @@ class Config:
         if self._model_file:
             return self._model_file
         if self._prefix:
-            for ext in (".json", ".pdmodel"):  # a real Paddle program beside the prefix
-                if os.path.isfile(self._prefix + ext) and not os.path.exists(self._prefix + ".pot.json"):
+            for ext in (".json", ".pdmodel"):  # Paddle's program names (also our jit.save's manifest)
+                if os.path.isfile(self._prefix + ext):
                     return self._prefix + ext
-            return self._prefix + ".pt2"
+            return self._prefix + ".json"
         return ""
 
     def params_file(self):
@@ -132,37 +133,25 @@ class Config:
     def _locate(self):
         """("paddle", (program file, params file)) for a real Paddle inference model, or ("ours", prefix) for
         a paddle_on_torch jit.save artifact; a clear error when the Config names neither."""
-        from ..jit.save_load import MANIFEST_SUFFIX, PROGRAM_SUFFIX, _check_format
+        from ..jit.save_load import _check_format, find_artifact
         from ..static import model_format
 
-        if self._prefix:
-            prefix = self._prefix
-            if not os.path.exists(prefix + MANIFEST_SUFFIX):
-                found = model_format.find_model_files(prefix, self._params_file)
-                if found is not None:
-                    return "paddle", found
-        elif self._model_file:
-            m = self._model_file
-            if m.endswith((PROGRAM_SUFFIX, MANIFEST_SUFFIX)):
-                prefix = m[:-len(PROGRAM_SUFFIX if m.endswith(PROGRAM_SUFFIX) else MANIFEST_SUFFIX)]
-            else:
-                if not os.path.isfile(m):
-                    raise ValueError(f"Config: the model file {m} does not exist")
-                return "paddle", model_format.find_model_files(m, self._params_file) or (m, self._params_file)
-        elif self._model_dir:
-            d = self._model_dir
-            cands = sorted(f[:-len(MANIFEST_SUFFIX)] for f in os.listdir(d) if f.endswith(MANIFEST_SUFFIX))
-            if len(cands) != 1:
-                found = model_format.find_model_files(d)
-                if found is not None and not cands:
-                    return "paddle", found
-                raise ValueError(f"Config: the model directory {d} holds {len(cands)} paddle.jit.save artifacts "
-                                 "(*.pot.json); give the path prefix instead")
-            prefix = os.path.join(d, cands[0])
-        else:
+        target = self._prefix or self._model_file or self._model_dir
+        if not target:
             raise ValueError("Config: no model was given (Config(prefix) or Config(model_file, params_file))")
-        _check_format(prefix, "paddle.inference.create_predictor")
-        return "ours", prefix
+        prefix = find_artifact(target)
+        if prefix is not None:
+            return "ours", prefix
+        if self._model_file:
+            if not os.path.isfile(self._model_file):
+                raise ValueError(f"Config: the model file {self._model_file} does not exist")
+            return "paddle", model_format.find_model_files(self._model_file, self._params_file) or (
+                self._model_file, self._params_file)
+        found = model_format.find_model_files(target, None if self._model_dir else self._params_file)
+        if found is not None:
+            return "paddle", found
+        _check_format(target, "paddle.inference.create_predictor")  # raises: nothing there
+        return "ours", target
 
     # ---------------------------------------------------------- devices
     def enable_use_gpu(self, memory_pool_init_size_mb=100, device_id=0, precision_mode=None):
@@ -301,18 +290,6 @@ class Tensor:
         return []
 
 
-def _flatten(structure, prefix="out"):
-    """Output leaves of the manifest's output structure, in order."""
-    if "tensor" in structure:
-        return [prefix]
-    for kind in ("tuple", "list"):
-        if kind in structure:
-            return [n for i, s in enumerate(structure[kind]) for n in _flatten(s, f"{prefix}_{i}")]
-    if "dict" in structure:
-        return [n for k, s in structure["dict"].items() for n in _flatten(s, f"{prefix}_{k}")]
-    return []
-
-
 def _flatten_values(obj):
     if isinstance(obj, torch.Tensor):
         return [obj]
@@ -366,7 +343,7 @@ class Predictor:
                 self._run_fn = torch.compile(self._run_fn)
             self._spec = {i["name"]: i for i in a.manifest["inputs"]}
             self._input_names = [i["name"] for i in a.manifest["inputs"]]
-            self._output_names = _flatten(a.manifest.get("outputs", {}))
+            self._output_names = [o["name"] for o in a.manifest["outputs"]]
         self._inputs, self._outputs, self._shapes = {}, {}, {}
 
     def get_input_names(self):

@@ -44,8 +44,11 @@ from .api import StaticFunction, _to_paddle_tree, _to_torch_tree
 __all__ = ["save", "load", "TranslatedLayer"]
 
 FORMAT = "paddle_on_torch.jit"
-FORMAT_VERSION = 1
-PROGRAM_SUFFIX, PARAMS_SUFFIX, MANIFEST_SUFFIX = ".pt2", ".pdiparams", ".pot.json"
+FORMAT_VERSION = 2  # 2: flat outputs in Paddle's order, manifest under Paddle's program name; 1 is still read
+# Paddle 3.3 writes `path.json` (the PIR program) and `path.pdiparams` (only when there are weights); our
+# manifest takes the program's name until the PIR writer exists (docs/jit.md), the torch program is `path.pt2`
+PROGRAM_SUFFIX, PARAMS_SUFFIX, MANIFEST_SUFFIX = ".pt2", ".pdiparams", ".json"
+LEGACY_MANIFEST_SUFFIX = ".pot.json"  # format version 1
 _MAX_MANIFEST_BYTES = 64 << 20
 
 _SAVE_CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
@@ -94,16 +97,60 @@ def _atomic_write(path, write):
 
 
 # ===================================================================== save
-def _spec_of(value, i):
+def _spec_of(value, name):
     from ..static.input import InputSpec
 
     if isinstance(value, InputSpec):
         return value
     if isinstance(value, _normalize.Tensor):
-        return InputSpec(list(value.shape), value.dtype, value.__dict__.get("name") or f"x{i}")
+        return InputSpec(list(value.shape), value.dtype, value.__dict__.get("name") or name)
     if isinstance(value, torch.Tensor):
-        return InputSpec(list(value.shape), _normalize.wrap(value).dtype, f"x{i}")
+        return InputSpec(list(value.shape), _normalize.wrap(value).dtype, name)
     return value  # a non-tensor constant argument
+
+
+def _param_names(call):
+    """The names of the positional parameters of the traced function (Paddle names unnamed inputs so)."""
+    import inspect
+
+    try:
+        params = inspect.signature(call).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def _last_call_specs(sf, call):
+    """InputSpecs from the last to_static call, its keyword arguments put in the signature's order (Paddle's
+    `last_call_input_spec`, names `_jst.<i>.<parameter>.0`); their dims are exported dynamic where the code
+    allows, since Paddle's program from such a call takes other shapes too."""
+    import inspect
+
+    args, kwargs = sf._last_inputs
+    values = list(args)
+    if kwargs:
+        try:
+            bound = inspect.signature(call).bind_partial(*args, **kwargs)
+        except (TypeError, ValueError):
+            raise TypeError(f"paddle.jit.save: the last call's keyword arguments {sorted(kwargs)} do not fit the "
+                            "signature of the function; give `input_spec`") from None
+        values = []
+        for name, v in bound.arguments.items():
+            kind = inspect.signature(call).parameters[name].kind
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                values.extend(v)
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                raise NotImplementedError("paddle.jit.save: a **kwargs argument in the last call; give `input_spec`")
+            else:
+                values.append(v)
+    names = _param_names(call)
+    specs = []
+    for i, v in enumerate(values):
+        spec = _spec_of(v, f"_jst.{i}.{names[i] if i < len(names) else 'args'}.0")
+        if hasattr(spec, "shape"):
+            spec._pot_from_call = True
+        specs.append(spec)
+    return specs
 
 
 def _example(spec):
@@ -121,19 +168,23 @@ def _example(spec):
 def _dynamic(spec):
     from torch.export import Dim
 
-    dyn = {i: Dim.AUTO for i, d in enumerate(spec.shape) if d == -1}
+    if getattr(spec, "_pot_from_call", False):  # every dim the code leaves free
+        dyn = {i: Dim.AUTO for i, d in enumerate(spec.shape) if d >= 2}
+    else:
+        dyn = {i: Dim.AUTO for i, d in enumerate(spec.shape) if d == -1}
     return dyn or None
 
 
-def _resolve_inputs(layer, fn, input_spec):
+def _resolve_inputs(layer, fn, input_spec, call=None):
     from ..static.input import InputSpec
 
+    names = _param_names(call) if call is not None else []
     if input_spec is None:
         sf = fn if isinstance(fn, StaticFunction) else None
         if sf is not None and sf._input_spec is not None:
             input_spec = sf._input_spec
         elif sf is not None and sf._last_inputs is not None:
-            input_spec = [_spec_of(a, i) for i, a in enumerate(sf._last_inputs[0])]
+            input_spec = _last_call_specs(sf, call if call is not None else sf._dygraph_function)
         else:
             raise ValueError("paddle.jit.save needs `input_spec`: the layer's forward was neither decorated "
                              "with to_static(input_spec=...) nor called through to_static before saving.")
@@ -142,23 +193,37 @@ def _resolve_inputs(layer, fn, input_spec):
                         f"{type(input_spec)}.")
     specs = []
     for i, s in enumerate(input_spec):
-        s = _spec_of(s, i)
+        default_name = names[i] if i < len(names) else f"x{i}"
+        s = _spec_of(s, default_name)
         if isinstance(s, (list, tuple, dict)):
             raise NotImplementedError("paddle.jit.save: nested input_spec structures are not supported; pass one "
                                       "InputSpec per positional argument")
         if isinstance(s, InputSpec):
-            s = InputSpec(list(s.shape), s.dtype, s.name or f"x{i}", s.stop_gradient)
+            from_call = getattr(s, "_pot_from_call", False)
+            s = InputSpec([-1 if d is None else d for d in s.shape], s.dtype, s.name or default_name,
+                          s.stop_gradient)
+            s._pot_from_call = from_call
         specs.append(s)
     return specs
+
+
+def _split_specs(specs, api):
+    """(the InputSpecs, the constant arguments after them): a Tensor argument after a constant is refused."""
+    from ..static.input import InputSpec
+
+    n = next((i for i, s in enumerate(specs) if not isinstance(s, InputSpec)), len(specs))
+    if any(isinstance(s, InputSpec) for s in specs[n:]):
+        raise NotImplementedError(f"{api}: non-Tensor arguments must come after all Tensor arguments")
+    return specs[:n], specs[n:]
 
 
 class _Exportable(torch.nn.Module):
     """The Layer's forward as a torch function of (weights, inputs): weights are swapped into the
     Parameters' `_t` for the trace, so they become graph inputs instead of constants."""
 
-    def __init__(self, fn, tensors, consts):
+    def __init__(self, fn, tensors, consts, flat=False):
         super().__init__()
-        self._fn, self._tensors, self._consts = fn, tensors, consts
+        self._fn, self._tensors, self._consts, self._flat = fn, tensors, consts, flat
 
     def forward(self, weights, inputs):
         saved = [t._t for t in self._tensors]
@@ -173,24 +238,41 @@ class _Exportable(torch.nn.Module):
             for t, s in zip(self._tensors, saved):
                 t._t = s
             _layers.note_change()
+        if self._flat:  # Paddle's program returns its outputs flat, dict values by sorted key; only Tensors
+            return [v._t if isinstance(v, _normalize.Tensor) else v for v in _tensor_leaves(out)]
         return _to_torch_tree(out)
 
 
-def _structure(obj):
-    if isinstance(obj, torch.Tensor):
-        return {"tensor": {"shape": [int(d) if isinstance(d, int) else -1 for d in obj.shape],
-                           "dtype": _dtype_name(obj)}}
-    if isinstance(obj, (list, tuple)):
-        return {type(obj).__name__: [_structure(v) for v in obj]}
+def _tensor_leaves(obj):
+    """The Tensors of a nested result in Paddle's flatten order (dict values by sorted key)."""
+    if isinstance(obj, (_normalize.Tensor, torch.Tensor)):
+        return [obj]
     if isinstance(obj, dict):
-        return {"dict": {str(k): _structure(v) for k, v in obj.items()}}
-    return {"constant": repr(obj)}
+        obj = [obj[k] for k in sorted(obj)]
+    if isinstance(obj, (list, tuple)):
+        return [v for x in obj for v in _tensor_leaves(x)]
+    return []
 
 
 def _dtype_name(t):
     from ..framework import dtype as _dtypes
 
     return _dtypes.dtype_name(t.dtype)  # 'float32', 'int64', ...
+
+
+def _target(layer, api):
+    """(its to_static function or None, the eager function to trace, the Layer owning the weights or None)."""
+    if isinstance(layer, Layer):
+        fn_attr = layer.__dict__.get("forward")
+        fn = fn_attr if isinstance(fn_attr, StaticFunction) else None
+        if fn is None and isinstance(getattr(type(layer), "forward", None), StaticFunction):
+            fn = layer.forward
+        return fn, (fn._dygraph_function if fn is not None else layer.forward), layer
+    if isinstance(layer, StaticFunction):
+        return layer, layer._dygraph_function, layer._layer
+    if callable(layer):
+        return None, layer, None
+    raise TypeError(f"The input of {api} should be 'Layer' or 'Function', but received input type is {type(layer)}.")
 
 
 def save(layer, path, input_spec=None, **configs):
@@ -209,30 +291,8 @@ def save(layer, path, input_spec=None, **configs):
     if not isinstance(path, str) or not path or os.path.basename(path) == "":
         raise ValueError("The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows "
                          f"system], but received file_prefix is empty string.")
-    if isinstance(layer, Layer):
-        fn_attr = layer.__dict__.get("forward")
-        fn = fn_attr if isinstance(fn_attr, StaticFunction) else None
-        if fn is None and isinstance(getattr(type(layer), "forward", None), StaticFunction):
-            fn = layer.forward
-        call = fn._dygraph_function if fn is not None else layer.forward
-        owner = layer
-    elif isinstance(layer, StaticFunction):
-        fn, call, owner = layer, layer._dygraph_function, layer._layer
-    elif callable(layer):
-        fn, call, owner = None, layer, None
-    else:
-        raise TypeError("The input of paddle.jit.save should be 'Layer' or 'Function', but received input type "
-                        f"is {type(layer)}.")
-    specs = _resolve_inputs(owner, fn, input_spec)
-    from ..static.input import InputSpec
-
-    tensor_specs = [s for s in specs if isinstance(s, InputSpec)]
-    if any(not isinstance(s, InputSpec) for s in specs[len(tensor_specs):]) and \
-            any(isinstance(s, InputSpec) for s in specs[len(tensor_specs):]):
-        raise NotImplementedError("paddle.jit.save: non-Tensor arguments must come after all Tensor arguments")
-    consts = specs[len(tensor_specs):]
-    if any(not isinstance(s, InputSpec) for s in specs[:len(tensor_specs)]):
-        raise NotImplementedError("paddle.jit.save: non-Tensor arguments must come after all Tensor arguments")
+    fn, call, owner = _target(layer, "paddle.jit.save")
+    tensor_specs, consts = _split_specs(_resolve_inputs(owner, fn, input_spec, call), "paddle.jit.save")
 
     # the weights: state_dict tensors, each once (tied weights keep their first name), by Paddle name
     entries, seen = [], {}
@@ -251,7 +311,11 @@ def save(layer, path, input_spec=None, **configs):
 
     examples = [_example(s) for s in tensor_specs]
     dyn = [_dynamic(s) for s in tensor_specs]
-    module = _Exportable(call, tensors, consts)
+    from .dy2static import convert_call
+
+    # Paddle's jit.save converts the source (its AST mode) whatever full_graph says: Python control flow
+    # on Tensors becomes torch.cond / torch.while_loop in the exported program
+    module = _Exportable(convert_call(call), tensors, consts, flat=True)
     weights = [t._t.detach() for t in tensors]
     try:
         ep = torch.export.export(module, (weights, examples),
@@ -259,46 +323,88 @@ def save(layer, path, input_spec=None, **configs):
     except Exception as e:  # noqa: BLE001 - export failures name the construct; keep torch's message
         raise RuntimeError(f"paddle.jit.save could not export {getattr(call, '__qualname__', call)} with "
                            f"torch.export: {type(e).__name__}: {e}") from e
-    with torch.no_grad():
-        out = module(weights, examples)
-    # a dim asked to be dynamic that the trace had to fix (the code used its value: a reshape to a
-    # Python int, ...) stays fixed: found by running the program once with other sizes
-    if any(-1 in s.shape for s in tensor_specs):
-        other = [torch.zeros([3 if d == -1 else d for d in s.shape], dtype=e.dtype) for s, e in zip(tensor_specs, examples)]
-        try:
-            with torch.no_grad():
-                ep.module()(weights, other)
-            specialised = False
-        except Exception:  # noqa: BLE001 - a failed shape guard, whatever its exception type
-            specialised = True
-    else:
-        specialised = False
-    for s, e in zip(tensor_specs, examples):
-        fixed = [i for i, d in enumerate(s.shape) if d == -1] if specialised else []
-        if fixed:
-            val = e
+    _tidy_graph(ep.graph_module)
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    user = placeholders[len(placeholders) - len(tensor_specs):] if tensor_specs else []
+    inputs = []
+    for s, node in zip(tensor_specs, user):
+        program_shape = [d if isinstance(d, int) else -1 for d in node.meta["val"].shape]
+        fixed = [i for i, d in enumerate(s.shape) if d == -1 and program_shape[i] != -1]
+        if fixed and not getattr(s, "_pot_from_call", False):
             warnings.warn(f"paddle.jit.save: input '{s.name}' dims {fixed} were declared dynamic (None/-1) but "
-                          f"the model's code fixes them; the saved program takes shape {list(val.shape)} only.")
-            s.shape = tuple(int(val.shape[i]) if i in fixed else d for i, d in enumerate(s.shape))
-
+                          f"the model's code fixes them; the saved program takes shape {program_shape} only.")
+        inputs.append({"name": s.name, "shape": list(s.shape), "dtype": _spec_dtype_name(s),
+                       "program_shape": program_shape})
+    out_node = next(n for n in ep.graph.nodes if n.op == "output")
+    outs = [getattr(v, "meta", {}).get("val") for v in out_node.args[0]]
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "torch_version": torch.__version__,
         "paddle_version": _paddle_version(),
         "program": os.path.basename(path) + PROGRAM_SUFFIX,
-        "params": os.path.basename(path) + PARAMS_SUFFIX,
+        "params": os.path.basename(path) + PARAMS_SUFFIX if tensors else None,
         "training": bool(getattr(owner, "training", False)),
-        "inputs": [{"name": s.name, "shape": list(s.shape), "dtype": _spec_dtype_name(s)} for s in tensor_specs],
+        "inputs": inputs,
         "constants": [repr(c) for c in consts],
-        "outputs": _structure(out),
+        "outputs": [{"name": f"fetch_name_{i}", "dtype": _dtype_name(v) if v is not None else None,
+                     "shape": [d if isinstance(d, int) else -1 for d in v.shape] if v is not None else None}
+                    for i, v in enumerate(outs)],
         "weights": [{"name": key, "paddle_name": pname, "shape": list(t._t.shape), "dtype": _dtype_name(t._t),
                      "trainable": not t.stop_gradient} for pname, key, t in entries],
     }
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     _atomic_write(path + PROGRAM_SUFFIX, lambda f: torch.export.save(ep, f))
-    _atomic_write(path + PARAMS_SUFFIX, lambda f: [f.write(_tensor_record(t._t)) for t in tensors])
+    if tensors:  # as Paddle: no params file for a program without weights
+        _atomic_write(path + PARAMS_SUFFIX, lambda f: [f.write(_tensor_record(t._t)) for t in tensors])
     _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
+
+
+def _tidy_graph(gm):
+    """Drop dead code (a converted `while` evaluates its test once before the loop to pick Python or
+    while_loop) and the operands a cond / while_loop subgraph never reads (every weight a branch might
+    reach is handed in while tracing)."""
+    from torch._higher_order_ops.cond import cond_op
+    from torch._higher_order_ops.while_loop import while_loop_op
+
+    for _, sub in list(gm.named_children()):  # nested control flow first: it frees its parents' operands
+        if isinstance(sub, torch.fx.GraphModule):
+            _tidy_graph(sub)
+    for node in list(gm.graph.nodes):
+        if node.op != "call_function" or node.target not in (cond_op, while_loop_op):
+            continue
+        if node.target is cond_op:
+            pred, tg, fg, ops = node.args
+            subs = [getattr(gm, tg.target), getattr(gm, fg.target)]
+            keep = [i for i in range(len(ops)) if any(_reads(sub, i) for sub in subs)]
+            if len(keep) < len(ops):
+                for sub in subs:
+                    _drop_placeholders(sub, keep)
+                node.args = (pred, tg, fg, [ops[i] for i in keep])
+        else:
+            cg, bg, carried, extra = node.args[:4]
+            n = len(carried)
+            subs = [getattr(gm, cg.target), getattr(gm, bg.target)]
+            keep_extra = [i for i in range(len(extra)) if any(_reads(sub, n + i) for sub in subs)]
+            if len(keep_extra) < len(extra):
+                for sub in subs:
+                    _drop_placeholders(sub, list(range(n)) + [n + i for i in keep_extra])
+                node.args = (cg, bg, carried, [extra[i] for i in keep_extra]) + tuple(node.args[4:])
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+
+
+def _reads(sub, i):
+    ph = [n for n in sub.graph.nodes if n.op == "placeholder"]
+    return i < len(ph) and bool(ph[i].users)
+
+
+def _drop_placeholders(sub, keep):
+    ph = [n for n in sub.graph.nodes if n.op == "placeholder"]
+    for i, n in enumerate(ph):
+        if i not in keep:
+            sub.graph.erase_node(n)
+    sub.recompile()
 
 
 def _spec_dtype_name(spec):
@@ -318,8 +424,38 @@ def _paddle_version():
 
 
 # ===================================================================== load
+def manifest_path(prefix):
+    """The manifest of our artifact saved at `prefix` (`prefix.json`, or a version-1 `prefix.pot.json`), or
+    None: a `.json` that is not ours is a real Paddle program (paddle_on_torch.static.model_format)."""
+    for suffix in (MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX):
+        p = prefix + suffix
+        if os.path.isfile(p):
+            with open(p, "rb") as f:
+                head = f.read(512)
+            if b'"format": "' + FORMAT.encode() + b'"' in head:
+                return p
+    return None
+
+
+def find_artifact(path):
+    """The prefix of our artifact named by `path`: a prefix, one of its files, or a directory holding exactly
+    one artifact; None when `path` names none (it may be a real Paddle model)."""
+    if os.path.isdir(path):
+        found = sorted({f[:-len(sfx)] for f in os.listdir(path) for sfx in (MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX)
+                        if f.endswith(sfx)})
+        found = [p for p in (os.path.join(path, f) for f in found) if manifest_path(p)]
+        if len(found) > 1:
+            raise ValueError(f"The model directory {path} holds {len(found)} paddle.jit.save artifacts "
+                             f"({[os.path.basename(f) for f in found]}); give the path prefix instead")
+        return found[0] if found else None
+    for sfx in (LEGACY_MANIFEST_SUFFIX, MANIFEST_SUFFIX, PROGRAM_SUFFIX, PARAMS_SUFFIX):
+        if path.endswith(sfx) and manifest_path(path[:-len(sfx)]):
+            return path[:-len(sfx)]
+    return path if manifest_path(path) else None
+
+
 def _read_manifest(path):
-    mpath = path + MANIFEST_SUFFIX
+    mpath = manifest_path(path) or path + MANIFEST_SUFFIX
     if os.path.getsize(mpath) > _MAX_MANIFEST_BYTES:
         raise ValueError(f"paddle.jit.load: {mpath} is too large to be a manifest")
     try:
@@ -329,21 +465,41 @@ def _read_manifest(path):
         raise ValueError(f"paddle.jit.load: {mpath} is not a valid manifest ({e})") from None
     if not isinstance(m, dict) or m.get("format") != FORMAT:
         raise ValueError(f"paddle.jit.load: {mpath} is not a paddle_on_torch jit.save manifest")
-    if m.get("format_version") != FORMAT_VERSION:
+    if m.get("format_version") not in (1, FORMAT_VERSION):
         raise ValueError(f"paddle.jit.load: {mpath} has format version {m.get('format_version')}, this "
-                         f"paddle_on_torch reads version {FORMAT_VERSION}")
+                         f"paddle_on_torch reads versions 1 to {FORMAT_VERSION}")
     for key, typ in (("inputs", list), ("weights", list)):
         if not isinstance(m.get(key), typ):
             raise ValueError(f"paddle.jit.load: {mpath} has no valid '{key}' entry")
     for w in m["weights"]:
         if not (isinstance(w, dict) and isinstance(w.get("shape"), list) and isinstance(w.get("dtype"), str)):
             raise ValueError(f"paddle.jit.load: {mpath} has a malformed weight entry")
+    for i in m["inputs"]:
+        if not (isinstance(i, dict) and isinstance(i.get("shape"), list) and isinstance(i.get("dtype"), str)):
+            raise ValueError(f"paddle.jit.load: {mpath} has a malformed input entry")
+        i.setdefault("program_shape", i["shape"])
+    if m["format_version"] == 1:  # outputs were a nested structure
+        m["outputs"] = [{"name": f"fetch_name_{k}"} for k in range(len(_v1_leaves(m.get("outputs", {}))))]
+        m["_v1_structure"] = True
     return m
+
+
+def _v1_leaves(structure):
+    if not isinstance(structure, dict):
+        return []
+    if "tensor" in structure:
+        return [structure]
+    for kind in ("tuple", "list"):
+        if kind in structure:
+            return [x for s in structure[kind] for x in _v1_leaves(s)]
+    if "dict" in structure:
+        return [x for s in structure["dict"].values() for x in _v1_leaves(s)]
+    return []
 
 
 def _check_format(path, api):
     """Our artifact at `path`? (Real Paddle programs are found before this, by model_format.find_model_files.)"""
-    if os.path.exists(path + MANIFEST_SUFFIX):
+    if manifest_path(path):
         return
     if os.path.isdir(path):
         raise ValueError(f"The ``path`` ({path}) to load model not exists: it is a directory; give the path "
@@ -360,8 +516,11 @@ class _Artifact:
         self.manifest = m = _read_manifest(path)
         model_file = model_file or path + PROGRAM_SUFFIX
         params_file = params_file or path + PARAMS_SUFFIX
-        with open(params_file, "rb") as f:
-            arrays = read_combined_params(f.read(), params_file)
+        if m["weights"] or os.path.exists(params_file):
+            with open(params_file, "rb") as f:
+                arrays = read_combined_params(f.read(), params_file)
+        else:
+            arrays = []  # Paddle writes no params file for a program without weights
         if len(arrays) != len(m["weights"]):
             raise ValueError(f"paddle.jit.load: {params_file} holds {len(arrays)} tensors, the manifest lists "
                              f"{len(m['weights'])}")
@@ -424,18 +583,34 @@ class TranslatedLayer(Layer):
         return self.__dict__["_artifact"].manifest["outputs"]
 
     def forward(self, *inputs):
-        specs = self.__dict__["_artifact"].manifest["inputs"]
-        if len(inputs) != len(specs):
+        """The program's outputs as Paddle returns them: one Tensor, or a flat list (dicts by sorted key)."""
+        manifest = self.__dict__["_artifact"].manifest
+        specs = manifest["inputs"]
+        if len(inputs) < len(specs):  # Paddle's error types: ValueError for too few, IndexError for too many
             raise ValueError(f"The saved model takes {len(specs)} inputs ({[s['name'] for s in specs]}), but "
                              f"received {len(inputs)}.")
+        if len(inputs) > len(specs):
+            raise IndexError(f"The saved model takes {len(specs)} inputs ({[s['name'] for s in specs]}), but "
+                             f"received {len(inputs)}.")
         args = [_normalize.to_torch(v) for v in inputs]
+        from ..framework import dtype as _dtypes
+
         for a, s in zip(args, specs):
-            if a.dim() != len(s["shape"]) or any(w != -1 and d != w for d, w in zip(a.shape, s["shape"])):
-                raise ValueError(f"The saved model's input '{s['name']}' has shape {s['shape']} (-1: any size), "
+            want = s["program_shape"]
+            if a.dim() != len(want) or any(w != -1 and d != w for d, w in zip(a.shape, want)):
+                raise ValueError(f"The saved model's input '{s['name']}' has shape {want} (-1: any size), "
                                  f"but received {list(a.shape)}.")
+            if _dtypes.dtype_name(a.dtype) != s["dtype"]:
+                raise ValueError(f"The saved model's input '{s['name']}' has dtype {s['dtype']}, but received "
+                                 f"{_dtypes.dtype_name(a.dtype)}.")
         weights = [p._t for p in self.__dict__["_parameters"].values()]
         out = self.__dict__["_module"](weights, args)
-        return _to_paddle_tree(out)
+        if manifest.get("_v1_structure"):
+            from ..inference import _flatten_values
+
+            out = _flatten_values(out)
+        outs = [_normalize.wrap(t) for t in out]
+        return outs[0] if len(outs) == 1 else outs
 
 
 def load(path, **configs):
@@ -447,36 +622,21 @@ def load(path, **configs):
         raise TypeError(f"paddle.jit.load expects a path prefix (str), but received {type(path).__name__}")
     path = os.fspath(path)
     model_file, params_file = configs.get("model_filename"), configs.get("params_filename")
-    real = _find_paddle_program(path, model_file, params_file)
-    if real is not None:
-        return ProgramLayer.load(real)
-    if model_file is not None:
-        model_file = os.path.join(path, model_file) if os.path.isdir(path) else model_file
-        prefix = model_file[:-len(PROGRAM_SUFFIX)] if model_file.endswith(PROGRAM_SUFFIX) else model_file
-        if params_file is not None and os.path.isdir(path):
-            params_file = os.path.join(path, params_file)
-        path = prefix
-    _check_format(path, "paddle.jit.load")
-    return TranslatedLayer(_Artifact(path, None, params_file))
+    in_dir = os.path.isdir(path)
+    mf = (os.path.join(path, model_file) if in_dir else model_file) if model_file is not None else None
+    pf = (os.path.join(path, params_file) if in_dir else params_file) if params_file is not None else None
+    ours = find_artifact(mf if mf is not None else path)
+    if ours is None:
+        from ..static import model_format
+
+        real = model_format.find_model_files(mf if mf is not None else path, pf)
+        if real is not None:
+            return ProgramLayer.load(real)
+        _check_format(path, "paddle.jit.load")
+    return TranslatedLayer(_Artifact(ours, None, pf))
 
 
 # ===================================================================== real Paddle inference programs
-def _find_paddle_program(path, model_file=None, params_file=None):
-    """(program file, params file) when `path` (+ the load configs) names a real Paddle inference model
-    (PIR .json or ProgramDesc .pdmodel) rather than one of our own artifacts; else None."""
-    from ..static import model_format
-
-    if model_file is not None:
-        mf = os.path.join(path, model_file) if os.path.isdir(path) else model_file
-        pf = os.path.join(path, params_file) if params_file is not None and os.path.isdir(path) else params_file
-        if mf.endswith(PROGRAM_SUFFIX) or mf.endswith(MANIFEST_SUFFIX):
-            return None
-        return model_format.find_model_files(mf, pf)
-    if os.path.exists(path + MANIFEST_SUFFIX):
-        return None
-    return model_format.find_model_files(path, params_file)
-
-
 class ProgramLayer(TranslatedLayer):
     """paddle.jit.load of a real Paddle inference model: its program lowered op by op to a torch.fx
     GraphModule (paddle_on_torch.static.model_format) run on this Layer's Parameters.
