@@ -69,7 +69,12 @@ class CompiledEntry:
     """torch.compile(fn) called with the fast path above."""
 
     def __init__(self, fn, backend, fullgraph):
+        from ..device.backends import compile_backend_for
+        from ..framework.place import current_torch_device
+
         self.code = fn.__code__
+        # inductor only where it has code generation for the current device (a custom device may not)
+        backend = compile_backend_for(current_torch_device(), backend)
         self.compiled = torch.compile(fn, backend=backend, fullgraph=fullgraph)
         self.checked_at = None  # layers.MUTATIONS at the last call checked in full, or None
         # the cache entries whose guards were last pruned: a compile adds one (a recompile of the same

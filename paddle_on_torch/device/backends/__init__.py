@@ -12,9 +12,14 @@ through it, so supporting another torch device type means adding one file here:
     device_count()  how many devices of this type torch sees (0 when unavailable)
     torch_device(i) the torch.device of device i
     module()        the torch.<type> module with synchronize / memory / stream APIs, or None
+    compile_backend the torch.compile backend paddle.jit.to_static uses on it: None picks inductor where
+                    inductor can generate code for the device type, else 'aot_eager' (the graph runs on the
+                    device's own kernels); a vendor with a compiler of its own names it here
 
 `register(backend)` adds one (a later registration of the same name replaces the earlier);
-`get(name)` finds one by Paddle name, alias or torch type; `backends()` lists them in order.
+`get(name)` finds one by Paddle name, alias or torch type; `backends()` lists them in order.  A device that an
+extension registers with torch under PrivateUse1 (torch_npu's 'npu', ...) is picked up by its name whenever the
+registry is asked (privateuse1.py), also when the extension was imported after paddle.
 """
 import torch
 
@@ -26,6 +31,7 @@ class Backend:
     torch_type = None
     aliases = ()
     custom = False
+    compile_backend = None
 
     def is_available(self):
         mod = self.module()
@@ -45,6 +51,15 @@ class Backend:
     def module(self):
         return getattr(torch, self.torch_type, None)
 
+    def torch_compile_backend(self):
+        """The torch.compile backend for to_static on this device (see compile_backend above)."""
+        if self.compile_backend is not None:
+            return self.compile_backend
+        from torch._inductor.codegen.common import get_scheduling_for_device, init_backend_registration
+
+        init_backend_registration()
+        return "inductor" if get_scheduling_for_device(self.torch_type) is not None else "aot_eager"
+
     def __repr__(self):
         return f"<backend {self.name} (torch '{self.torch_type}')>"
 
@@ -59,6 +74,7 @@ def register(backend):
 
 def get(name):
     """The backend for a Paddle device name, alias or torch device type (None if unknown)."""
+    privateuse1.refresh()
     name = name.lower()
     b = _REGISTRY.get(name)
     if b is not None:
@@ -70,12 +86,22 @@ def get(name):
 
 
 def backends():
+    privateuse1.refresh()
     return list(_REGISTRY.values())
 
 
 def available_accelerators():
     """The registered non-CPU backends torch can use here, built-in ones first."""
-    return [b for b in _REGISTRY.values() if b.name != "cpu" and b.is_available()]
+    return [b for b in backends() if b.name != "cpu" and b.is_available()]
+
+
+def compile_backend_for(device, requested):
+    """The torch.compile backend to_static uses for code running on `device` (a torch.device): the one asked for,
+    except that the default (inductor) gives way to what the device's backend says it can compile with."""
+    if requested != "inductor" or device.type in ("cpu", "cuda", "meta"):
+        return requested
+    b = get(device.type)
+    return b.torch_compile_backend() if b is not None else requested
 
 
 from . import cpu, cuda, xpu, mps, xla, privateuse1  # noqa: E402,F401  (each registers itself)
