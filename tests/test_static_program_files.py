@@ -67,3 +67,60 @@ def test_program_file_is_data(static_mode, tmp_path):
     assert d["format"] == "paddle_on_torch.static.program/2" and "program" not in d
     targets = [row[2] for row in d["graph"]["rows"] if row[0] == "call_function"]
     assert {"op": ["paddle_on_torch.nn.functional.activation", "relu"]} in targets
+
+
+def test_program_values_round_trip(static_mode, tmp_path):
+    """Slices, dtypes, while loops and constants survive the data-only format."""
+    main, startup = static_mode
+    x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+    y = paddle.reshape(x, [-1, 2])[:, 1:2]
+    y = paddle.cast(y, "float64") + paddle.to_tensor([0.5], dtype="float64")
+    i = paddle.full([1], 0, "int64")
+    _, y = paddle.static.nn.while_loop(lambda i, v: i < 3, lambda i, v: [i + 1, v * 2], [i, y])
+    name = y.name
+    path = str(tmp_path / "p.pdmodel")
+    paddle.save(main, path)
+    loaded = paddle.load(path)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    feed = {"x": np.arange(12, dtype="float32").reshape(3, 4)}
+    a = exe.run(main, feed=feed, fetch_list=[name])[0]
+    b = exe.run(loaded, feed=feed, fetch_list=[name])[0]
+    assert a.dtype == np.float64 and a.shape == (6, 1)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_size_expressions_round_trip():
+    """A size computed from dynamic dims (a _SymExpr node) is stored as a tree of sympy classes, not text."""
+    import sympy
+    import torch
+    from torch.utils._sympy.functions import FloorDiv
+
+    from paddle_on_torch.static import program_file
+    from paddle_on_torch.static.program import _SymExpr
+
+    s0 = sympy.Symbol("s0", integer=True, positive=True)
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    n = g.call_function(torch.ops.aten.sym_size.int, (x, 0))
+    e = g.call_function(_SymExpr(2 * s0 + FloorDiv(sympy.Max(1, s0), 3), [s0]), (n,))
+    g.output((e,))
+    graph, _, _ = program_file.loads(program_file.dumps(g, {}))
+    gm = torch.fx.GraphModule(torch.nn.Module(), graph)
+    assert gm(torch.zeros(7, 2)) == (2 * 7 + 7 // 3,)
+
+
+def test_every_op_module_is_known_to_the_program_format():
+    """A program node calling an @op is saved by (module, name); the reader imports only listed modules."""
+    import importlib
+
+    from paddle_on_torch import _normalize
+    from paddle_on_torch.static import program_file
+
+    for m in ("nn.functional", "vision.ops", "incubate", "incubate.nn", "geometric", "audio", "text", "metric",
+              "signal", "special", "fft", "nn.quant", "linalg"):
+        importlib.import_module(f"paddle_on_torch.{m}")
+    modules = {ns["_impl"].__module__ for ns in _normalize._OP_NAMESPACES
+               if "_write_out" in ns and getattr(ns["_impl"], "__module__", "").startswith("paddle_on_torch")}
+    modules = {m for m in modules if not m.startswith("paddle_on_torch.kernels")}
+    assert modules - program_file._OP_MODULES == set()

@@ -41,8 +41,8 @@ def refuse(what, thing, why="the file may execute code"):
 
 def _numpy_reconstruct(subtype, shape, dtype):
     if subtype is not np.ndarray:
-        raise UnsafePickleError(f"numpy._core.multiarray._reconstruct is admitted for numpy.ndarray only, not "
-                                f"{subtype!r}")
+        raise UnsafePickleError(f"refused numpy._core.multiarray._reconstruct of {subtype!r}: it is admitted for "
+                                "numpy.ndarray only")
     return np.ndarray.__new__(np.ndarray, shape, _plain_dtype(dtype))
 
 
@@ -65,7 +65,8 @@ def _numpy_dtype(*args):
 def _numpy_frombuffer(buf, dtype, shape, order):
     # protocol 5's spelling of an array (numpy._core.numeric._frombuffer)
     if not isinstance(buf, (bytes, bytearray, memoryview, pickle.PickleBuffer)) or order not in ("C", "F"):
-        raise UnsafePickleError("numpy._core.numeric._frombuffer is admitted for byte buffers only")
+        raise UnsafePickleError("refused numpy._core.numeric._frombuffer of a non-buffer: it is admitted for byte "
+                                "buffers only")
     return np.frombuffer(buf, dtype=_plain_dtype(dtype)).reshape(shape, order=order)
 
 
@@ -77,7 +78,7 @@ def _numpy_scalar(dtype, *data):
 def _latin1_encode(obj, encoding="utf-8", errors="strict"):
     # protocol-2 pickles spell bytes as _codecs.encode(str, 'latin1'); no other codec is admitted
     if not isinstance(obj, str) or encoding not in ("latin1", "latin-1", "iso-8859-1") or errors != "strict":
-        raise UnsafePickleError(f"_codecs.encode is admitted only for latin1 text, not {encoding!r}")
+        raise UnsafePickleError(f"refused _codecs.encode with {encoding!r}: it is admitted for latin1 text only")
     return obj.encode("latin1")
 
 
@@ -88,7 +89,7 @@ _DATA_CLASSES = (np.ndarray, np.dtype, collections.OrderedDict, tuple, list, dic
 def _safe_reconstructor(cls, base, state):
     # copyreg._reconstructor (protocols 0 and 1), for the admitted classes only
     if cls not in _DATA_CLASSES or base not in _DATA_CLASSES + (object,):
-        raise UnsafePickleError(f"copyreg._reconstructor is admitted for data classes only, not {cls!r}")
+        raise UnsafePickleError(f"refused copyreg._reconstructor of {cls!r}: it is admitted for data classes only")
     return copyreg._reconstructor(cls, base, state)
 
 
@@ -204,3 +205,5 @@ def torch_load(file, what, thing, **kwargs):
         return torch.load(file, weights_only=True, **kwargs)
     except pickle.UnpicklingError as e:
         raise refuse(what, thing, f"torch's weights-only loader refused it ({_torch_reason(e)})") from None
+    except Exception as e:  # noqa: BLE001 - a file torch cannot read: one clear error of Paddle's type
+        raise ValueError(f"{what} can not read {thing} ({type(e).__name__}: {_torch_reason(e)})") from None

@@ -132,7 +132,7 @@ def _payloads(zf, root, config_name, prefix, where, what):
     files = set()
     for fqn, meta in entries.items():
         if not isinstance(meta, dict) or meta.get("use_pickle") is not False:
-            raise _refuse(where, what, f"the {config_name} entry '{fqn:.60}' is a pickle (it could run code)")
+            raise _refuse(where, what, f"the {config_name} entry '{fqn:.60}' is a pickle (use_pickle: it could run code)")
         path = meta.get("path_name")
         if not isinstance(path, str) or not path.startswith(prefix) or not path[len(prefix):].isdigit():
             raise _refuse(where, what, f"the {config_name} entry '{fqn:.60}' names the payload {path!r:.60}")
