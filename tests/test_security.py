@@ -367,7 +367,20 @@ def _predictor_sample_inputs(d, blob, artifact):
 
 
 # loader -> (function, what it reads): "pickle" (a pickle), "program" (a program file's JSON), "both"
-# (paddle.load: either), "torch" (a torch.save archive read by torch's weights-only loader)
+# (paddle.load: either), "torch" (a torch.save archive read by torch's weights-only loader), "data"
+# (Paddle's protobuf / JSON program formats, parsed as data: any crafted file is simply malformed)
+def _jit_paddle_model(d, blob):
+    (d / "pd.pdmodel").write_bytes(blob)
+    (d / "pd.pdiparams").write_bytes(b"")
+    paddle.jit.load(str(d / "pd"))
+
+
+def _jit_json(d, blob):
+    (d / "pd.json").write_bytes(blob)
+    (d / "pd.pdiparams").write_bytes(b"")
+    paddle.jit.load(str(d / "pd"))
+
+
 LOADERS = {
     "paddle.load": (_paddle_load, "both"),
     "paddle.load(BytesIO)": (_paddle_load_buffer, "both"),
@@ -386,6 +399,8 @@ LOADERS = {
     "vision.datasets.Cifar10": (_cifar, "pickle"),
     "jit.load sample inputs": (_jit_sample_inputs, "torch"),
     "inference predictor sample inputs": (_predictor_sample_inputs, "torch"),
+    "jit.load Paddle .pdmodel": (_jit_paddle_model, "data"),
+    "jit.load .json": (_jit_json, "data"),
 }
 
 
@@ -407,7 +422,7 @@ def _check_refusal(kind, label, words, err):
     is_program = label.startswith("program")
     if kind == "torch":  # torch's weights-only loader refuses, or fails on what it admitted (a bad codec)
         assert "weights-only loader refused" in str(err) or "can not read" in str(err), str(err)
-    elif words is not None and (kind == "both" or (kind == "program") == is_program):
+    elif words is not None and kind != "data" and (kind == "both" or (kind == "program") == is_program):
         msg = str(err)
         assert "refuse" in msg and all(w in msg for w in words), (words, msg)
 
@@ -427,7 +442,7 @@ def test_crafted_files_run_no_code_in_any_loader(tmp_path, monkeypatch, artifact
             if work.exists():
                 shutil.rmtree(work)
             work.mkdir()
-            args = (work, blob, artifact) if loader.startswith(("jit", "inference")) else (work, blob)
+            args = (work, blob, artifact) if fn in (_jit_sample_inputs, _predictor_sample_inputs) else (work, blob)
             tried += 1
             try:
                 fn(*args)
@@ -588,3 +603,14 @@ def test_torch_export_load_alone_would_run_them(tmp_path, artifact):
         if os.path.exists(marks / label):
             ran.append(label)
     assert ran == ["opaque constant", "size expression", "guards code"]
+
+
+def test_check_never_executes(tmp_path, capsys):
+    """`paddle-on-torch check` scans source text: a script that would run code is only read."""
+    from paddle_on_torch.cli import main
+
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"import os, paddle\nopen({str(marker)!r}, 'w')\npaddle.nn.Linear(2, 2)\n")
+    (tmp_path / "setup.py").write_text(f"open({str(marker)!r}, 'w')\nimport paddle\n")
+    assert main(["check", str(tmp_path)]) == 0
+    assert "evil.py" in capsys.readouterr().out and not marker.exists()
