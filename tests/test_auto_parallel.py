@@ -235,14 +235,17 @@ def test_checkpoint_saved_at_one_layout_loads_at_another(tmp_path):
 def test_launch_arguments_map_onto_torchrun():
     from paddle_on_torch.distributed.launch import torchrun_args
 
-    assert torchrun_args(["--devices=0,1,2", "t.py", "--lr", "1"]) == [
+    assert torchrun_args(["--devices=0,1,2", "--log_dir=", "t.py", "--lr", "1"]) == [
         "--nproc-per-node=3", "--nnodes=1", "--max-restarts=0", "--rdzv-id=default", "--standalone",
         "-m", "paddle_on_torch", "t.py", "--lr", "1"]
     a = torchrun_args(["--nnodes", "2", "--master", "10.0.0.1:8090", "--rank", "1", "--nproc_per_node", "4",
-                       "--log_dir", "logs", "t.py"])
+                       "--log_dir", "logs", "--log_overwrite=True", "t.py"])
     assert a[:7] == ["--nproc-per-node=4", "--nnodes=2", "--max-restarts=0", "--rdzv-id=default",
                      "--master-addr=10.0.0.1", "--master-port=8090", "--node-rank=1"]
-    assert "--log-dir=logs" in a
+    # each rank writes Paddle's log/workerlog.N itself (Paddle's default log_dir is "log")
+    assert a[7:] == ["-m", "paddle_on_torch.distributed.launch._worker", f"--log_dir={os.path.abspath('logs')}",
+                     "--log_overwrite", "t.py"]
+    assert f"--log_dir={os.path.abspath('log')}" in torchrun_args(["t.py"])
     with pytest.raises(ValueError, match="--master"):
         torchrun_args(["--nnodes=2", "t.py"])
     with pytest.raises(ValueError, match="IP:PORT"):
@@ -258,9 +261,22 @@ def test_launch_two_processes(tmp_path):
            f"--log_dir={tmp_path}", os.path.join(SCRIPTS, "ap_launch.py")]
     p = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-3000:]
-    logs = sorted(glob.glob(str(tmp_path / "**" / "stdout.log"), recursive=True))
-    assert len(logs) == 2
-    assert sorted(open(f).read().strip() for f in logs) == ["rank 0 world 2 sum 3.0", "rank 1 world 2 sum 3.0"]
+    # Paddle's layout: DIR/workerlog.N (the rank's stdout and stderr), DIR/envlog.N; the console shows rank 0's
+    for r in (0, 1):
+        assert f"rank {r} world 2 sum 3.0" in (tmp_path / f"workerlog.{r}").read_text()
+        assert f"LOCAL_RANK={r}\n" in (tmp_path / f"envlog.{r}").read_text()
+    assert "rank 0 world 2 sum 3.0" in p.stdout and "rank 1 world" not in p.stdout
+
+
+@dist_job
+def test_launch_shows_a_failed_ranks_log(tmp_path):
+    """A rank's error goes to its workerlog; the launcher prints that log's end and exits non-zero."""
+    cmd = [sys.executable, "-m", "paddle_on_torch", "-m", "paddle.distributed.launch", "--devices=0,1",
+           f"--log_dir={tmp_path}", os.path.join(SCRIPTS, "ap_fail.py")]
+    p = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0
+    assert "rank 1 fails on purpose" in (tmp_path / "workerlog.1").read_text()
+    assert "ERROR LOG DETAIL" in p.stderr and "rank 1 fails on purpose" in p.stderr
 
 
 @dist_job

@@ -9,7 +9,11 @@ one process per device with torchrun's elastic agent, each running `train.py` un
   --nnodes N  or  MIN:MAX              --nnodes
   --master IP:PORT                     --master-addr / --master-port (static rendezvous)
   --rank R                             --node-rank
-  --log_dir DIR                        per-rank logs under DIR (torchrun's layout) and the console
+  --log_dir DIR (default "log")        Paddle's per-rank logs: DIR/workerlog.N holds local rank N's stdout
+                                       and stderr, DIR/envlog.N its environment (appended to; overwritten
+                                       with --log_overwrite=True); the console shows workerlog.0 as it
+                                       grows, and a failed rank's last lines.  --log_dir="" sends every
+                                       rank's output to the console instead
   --job_id ID                          --rdzv-id
   --max_restart N                      --max-restarts
 
@@ -17,7 +21,9 @@ A rank that raises or dies makes the agent stop the others and exit non-zero wit
 reported (no hang).  On a machine without GPUs every process runs on the CPU with gloo.
 """
 import argparse
+import os
 import sys
+import threading
 
 __all__ = ["launch"]
 
@@ -29,7 +35,9 @@ def _parser():
     p.add_argument("--rank", type=int, default=-1)
     p.add_argument("--nnodes", type=str, default="1")
     p.add_argument("--nproc_per_node", type=int, default=None)
-    p.add_argument("--log_dir", type=str, default=None)
+    p.add_argument("--log_dir", type=str, default="log")
+    p.add_argument("--log_overwrite", type=lambda v: str(v).lower() in ("1", "true", "yes", "on", "y", "t"),
+                   default=False)
     p.add_argument("--job_id", type=str, default="default")
     p.add_argument("--devices", "--gpus", "--xpus", "--npus", "--device", dest="devices", type=str, default=None)
     p.add_argument("--max_restart", type=int, default=0)
@@ -68,16 +76,79 @@ def torchrun_args(argv):
         out.append("--standalone")
     else:
         raise ValueError("paddle.distributed.launch: --master IP:PORT is needed with --nnodes > 1")
-    if a.log_dir:
-        out += [f"--log-dir={a.log_dir}", "--tee=3"]
-    return out + ["-m", "paddle_on_torch", a.training_script, *a.training_script_args]
+    if not a.log_dir:  # (Paddle: no log files, the processes write to the console)
+        return out + ["-m", "paddle_on_torch", a.training_script, *a.training_script_args]
+    worker = ["-m", "paddle_on_torch.distributed.launch._worker", f"--log_dir={os.path.abspath(a.log_dir)}"]
+    if a.log_overwrite:
+        worker.append("--log_overwrite")
+    return out + worker + [a.training_script, *a.training_script_args]
+
+
+class _Tail(threading.Thread):
+    """Copies what is appended to a file to stdout (Paddle's launcher shows workerlog.0 this way)."""
+
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        self.path, self.done = path, threading.Event()
+        self.offset = os.path.getsize(path) if os.path.exists(path) else 0
+
+    def copy(self):
+        if not os.path.exists(self.path):
+            return
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        if data:
+            self.offset += len(data)
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+
+    def run(self):
+        while not self.done.wait(0.2):
+            self.copy()
+
+    def stop(self):
+        self.done.set()
+        self.join()
+        self.copy()
+
+
+def _tail_of(path, limit=3000):
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, os.path.getsize(path) - limit))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def launch(argv=None):
     """Run Paddle's launcher command line (sys.argv[1:] by default) through torch.distributed.run."""
     from torch.distributed import run
 
-    args = torchrun_args(list(sys.argv[1:] if argv is None else argv))
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = torchrun_args(argv)
+    log_dir = _parser().parse_args(argv).log_dir
     if not isinstance(sys.argv[0], str):  # runpy leaves None for a module run through the paddle alias
         sys.argv[0] = "paddle.distributed.launch"
-    run.main(args)
+    tail = None
+    if log_dir:
+        os.makedirs(log_dir, exist_ok=True)
+        tail = _Tail(os.path.join(log_dir, "workerlog.0"))
+        tail.start()
+    try:
+        run.main(args)
+    except ChildFailedError as e:
+        if tail is not None:
+            tail.stop()
+            tail = None
+            for failure in e.failures.values():
+                log = os.path.join(log_dir, f"workerlog.{failure.local_rank}")
+                print(f"------------------------- ERROR LOG DETAIL ({log}) -------------------------\n"
+                      f"{_tail_of(log)}", file=sys.stderr, flush=True)
+        raise
+    finally:
+        if tail is not None:
+            tail.stop()

@@ -1,0 +1,39 @@
+"""One process started by paddle.distributed.launch: as Paddle's launcher does, its stdout and stderr go
+to LOG_DIR/workerlog.<local rank> (appended to, or overwritten with --log_overwrite) and its environment
+to LOG_DIR/envlog.<local rank>; then the script runs under the shim (`python -m paddle_on_torch`).
+
+usage: python -m paddle_on_torch.distributed.launch._worker --log_dir=DIR [--log_overwrite] SCRIPT ARGS...
+"""
+import os
+import sys
+
+
+def main(argv):
+    log_dir, overwrite = None, False
+    while argv and argv[0].startswith("--log_"):
+        opt = argv.pop(0)
+        if opt.startswith("--log_dir="):
+            log_dir = opt.split("=", 1)[1]
+        elif opt == "--log_overwrite":
+            overwrite = True
+    if log_dir:
+        rank = os.environ.get("LOCAL_RANK", "0")
+        os.makedirs(log_dir, exist_ok=True)
+        os.environ["PADDLE_LOG_DIR"] = os.path.abspath(log_dir)
+        with open(os.path.join(log_dir, f"envlog.{rank}"), "w") as f:
+            f.writelines(f"{k}={v}\n" for k, v in sorted(os.environ.items()))
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_APPEND)
+        fd = os.open(os.path.join(log_dir, f"workerlog.{rank}"), flags, 0o666)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(fd, 1)  # (the file descriptors: output of C code and of child processes goes there too)
+        os.dup2(fd, 2)
+        os.close(fd)
+        sys.stdout.reconfigure(line_buffering=True)
+    from ... import __main__ as runner
+
+    return runner.main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
