@@ -93,7 +93,7 @@ _SUBMODULES = {
     "nn", "linalg", "fft", "signal", "special", "autograd", "optimizer", "io", "amp", "jit", "metric", "vision",
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
-    "quantization", "onnx", "cuda", "base", "compat",
+    "quantization", "onnx", "cuda", "base", "compat", "_C_ops", "_legacy_C_ops",
 }
 _unsupported_getattr = _module_getattr("paddle")
 
