@@ -1,14 +1,16 @@
-"""The runner: `python -m paddle_on_torch [--report] (SCRIPT | -m MODULE | -c CODE) [ARGS...]`.
+"""The runner: `python -m paddle_on_torch [--report] (SCRIPT | - | -m MODULE | -c CODE) [ARGS...]`.
 
 Runs a Paddle program unchanged with `import paddle` resolved to
 paddle_on_torch, the way `python` itself would run it (sys.argv,
-`__main__`, sys.path[0]).  With no program it starts a REPL.
+`__main__`, sys.path[0]); `-` reads the program from standard input, as `python -` does.  With no
+program it starts a REPL.
 """
 import os
 import runpy
 import sys
+import types
 
-USAGE = "usage: python -m paddle_on_torch [--report] (script.py | -m module | -c code) [args ...]"
+USAGE = "usage: python -m paddle_on_torch [--report] (script.py | - | -m module | -c code) [args ...]"
 
 
 def main(argv=None):
@@ -42,6 +44,15 @@ def main(argv=None):
         sys.argv = ["-c"] + argv[2:]
         sys.path.insert(0, "")
         exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})
+        return 0
+    if argv[0] == "-":  # the program from standard input, run as `python -` runs it
+        source = sys.stdin.read()
+        sys.argv = argv
+        sys.path.insert(0, "")
+        main = types.ModuleType("__main__")
+        main.__file__ = "<stdin>"
+        sys.modules["__main__"] = main  # (so that what the program defines can be pickled by reference)
+        exec(compile(source, "<stdin>", "exec"), main.__dict__)
         return 0
     if argv[0] == "-m":
         if len(argv) < 2:

@@ -42,6 +42,26 @@ def test_dash_c_and_dash_m(tmp_path):
     assert p.stdout.strip() == "__main__ paddle.float32"
 
 
+def test_dash_reads_the_program_from_stdin(tmp_path):
+    """`python -m paddle_on_torch - ARGS < prog.py`, as `python - ARGS < prog.py`: argv[0] is '-', the
+    current directory is importable, the program is __main__ (its functions pickle by reference)."""
+    (tmp_path / "helper.py").write_text("VALUE = 7\n")
+    program = textwrap.dedent("""
+        import pickle, sys, paddle, helper
+        def f():
+            return 1
+        print(__name__, __file__, sys.argv, helper.VALUE, paddle.ones([2]).sum().item(), pickle.loads(pickle.dumps(f))())
+    """)
+    e = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.run([sys.executable, "-m", "paddle_on_torch", "-", "a", "b"], input=program, capture_output=True,
+                       text=True, env=e, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "__main__ <stdin> ['-', 'a', 'b'] 7 2.0 1"
+    p = subprocess.run([sys.executable, "-m", "paddle_on_torch", "-"], input="raise ValueError('from stdin')\n",
+                       capture_output=True, text=True, env=e, cwd=tmp_path, timeout=120)
+    assert p.returncode == 1 and 'File "<stdin>", line 1' in p.stderr and "ValueError: from stdin" in p.stderr
+
+
 def test_missing_script_is_a_clear_error(tmp_path):
     p = run(["nope.py"], tmp_path)
     assert p.returncode == 2 and "can't open file" in p.stderr

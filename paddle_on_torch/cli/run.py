@@ -1,9 +1,10 @@
 """`paddle-on-torch run [--report] SCRIPT [ARGS...]`: the runner of `python -m paddle_on_torch`."""
 import sys
 
-HELP = """usage: paddle-on-torch run [-h] [--report] (SCRIPT | -m MODULE | -c CODE) [ARGS ...]
+HELP = """usage: paddle-on-torch run [-h] [--report] (SCRIPT | - | -m MODULE | -c CODE) [ARGS ...]
 
 Run a Paddle program unchanged on paddle_on_torch: `import paddle` resolves to paddle_on_torch.
+`-` reads the program from standard input.
 
 options:
   -h, --help  show this help message and exit
