@@ -1,0 +1,147 @@
+"""Tiny PaddleNLP models, their fixed inputs and the training loop: shared by tools/record_paddlenlp.py (real
+Paddle) and tests/test_paddlenlp.py (the shim), so both sides run the same code.
+
+Each case names the PaddleNLP model class, its config, the weight file it loads (cases that differ only in a
+switch such as use_flash_attention share one) and, where real Paddle cannot run the case on the CPU, the case
+whose results are the reference (the same weights through the plain path).
+"""
+from collections import namedtuple
+
+import numpy as np
+
+SEED = 2024
+STEPS = 4
+LR = 1e-2
+VOCAB = 64
+BATCH, SEQ = 2, 8
+
+Case = namedtuple("Case", "model config kind weights reference", defaults=(None,))
+
+_LLAMA = dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4,
+              max_position_embeddings=32, seq_length=32, rms_norm_eps=1e-6)
+_BERT = dict(vocab_size=VOCAB, hidden_size=16, num_hidden_layers=2, num_attention_heads=4, intermediate_size=32,
+             max_position_embeddings=32, type_vocab_size=2, hidden_dropout_prob=0.0,
+             attention_probs_dropout_prob=0.0, num_labels=3)
+_GPT = dict(vocab_size=VOCAB, hidden_size=16, num_hidden_layers=2, num_attention_heads=4, intermediate_size=32,
+            max_position_embeddings=32, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+
+CASES = {
+    "llama": Case("LlamaForCausalLM", _LLAMA, "causal", "llama"),
+    "llama_gqa": Case("LlamaForCausalLM", dict(_LLAMA, num_key_value_heads=2), "causal", "llama_gqa"),
+    "llama_fused_qkv_ffn": Case("LlamaForCausalLM", dict(_LLAMA, fuse_attention_qkv=True, fuse_attention_ffn=True),
+                                "causal", "llama_fused_qkv_ffn"),
+    "llama_flash_attention": Case("LlamaForCausalLM", dict(_LLAMA, use_flash_attention=True), "causal", "llama"),
+    "llama_fused_rope": Case("LlamaForCausalLM", dict(_LLAMA, use_fused_rope=True), "causal", "llama"),
+    # Paddle's CPU build cannot load PaddleNLP's fused_ln custom op: the plain path is the reference
+    "llama_fused_rms_norm": Case("LlamaForCausalLM", dict(_LLAMA, use_fused_rms_norm=True, use_fast_layer_norm=False), "causal", "llama",
+                                 reference="llama"),
+    "qwen2": Case("Qwen2ForCausalLM", dict(_LLAMA, num_key_value_heads=2), "causal", "qwen2"),
+    "qwen2_moe": Case("Qwen2MoeForCausalLM",
+                      dict(_LLAMA, num_key_value_heads=2, num_experts=4, num_experts_per_tok=2,
+                           moe_intermediate_size=16, shared_expert_intermediate_size=16), "causal", "qwen2_moe"),
+    "mixtral": Case("MixtralForCausalLM", dict(_LLAMA, num_key_value_heads=2, intermediate_size=16, num_local_experts=4,
+                                               num_experts_per_tok=2), "causal", "mixtral"),
+    "gpt": Case("GPTForCausalLM", _GPT, "causal", "gpt"),
+    "gpt_flash_attention": Case("GPTForCausalLM", dict(_GPT, use_flash_attention=True), "causal", "gpt"),
+    "bert": Case("BertForSequenceClassification", _BERT, "seqcls", "bert"),
+    "ernie": Case("ErnieForSequenceClassification", _BERT, "seqcls", "ernie"),
+    "t5": Case("T5ForConditionalGeneration",
+               dict(vocab_size=VOCAB, d_model=16, d_kv=4, d_ff=32, num_layers=2, num_decoder_layers=2, num_heads=4,
+                    relative_attention_num_buckets=8, dropout_rate=0.0, feed_forward_proj="relu",
+                    pad_token_id=0, bos_token_id=0, decoder_start_token_id=0, eos_token_id=1), "seq2seq", "t5"),
+    "bart": Case("BartForConditionalGeneration",
+                 dict(vocab_size=VOCAB, d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                      decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=32,
+                      dropout=0.0, attention_dropout=0.0, activation_dropout=0.0), "seq2seq", "bart"),
+}
+
+# PaddleNLP's Trainer, on the LLaMA case's weights
+TRAINER_CASE = "llama"
+TRAINER_ARGS = dict(max_steps=4, per_device_train_batch_size=4, learning_rate=1e-2, logging_steps=1, seed=SEED,
+                    save_strategy="no", report_to=[], disable_tqdm=True, dataloader_num_workers=0)
+
+
+def build(transformers, case):
+    """The case's model, built from its config (weights: the model's own seeded initialisation)."""
+    model_cls = getattr(transformers, case.model)
+    config = model_cls.config_class(**case.config)
+    return model_cls(config)
+
+
+def inputs(case):
+    """The fixed batch: token ids (and labels) drawn from a seeded NumPy generator."""
+    rng = np.random.RandomState(SEED)
+    ids = rng.randint(3, VOCAB, (BATCH, SEQ)).astype("int64")
+    if case.kind == "seqcls":
+        labels = rng.randint(0, case.config["num_labels"], (BATCH,)).astype("int64")
+    else:  # causal LM, or seq2seq with targets as long as the source (BART builds its decoder inputs from them)
+        labels = rng.randint(3, VOCAB, (BATCH, SEQ)).astype("int64")
+    return ids, labels
+
+
+def _pick(out, key, index):
+    if isinstance(out, (tuple, list)):
+        return out[index]
+    if hasattr(out, "keys"):
+        return out[key]
+    return out
+
+
+def run(paddle, model, case):
+    """Eval-mode logits for the fixed inputs, then the losses of STEPS AdamW steps on the same batch."""
+    ids, labels = inputs(case)
+    x = paddle.to_tensor(ids)
+    y = paddle.to_tensor(labels)
+    model.eval()
+    with paddle.no_grad():
+        if case.kind == "seq2seq":
+            out = model(input_ids=x, decoder_input_ids=y)
+        else:
+            out = model(input_ids=x)
+        logits = _pick(out, "logits", 0).numpy()
+    model.train()
+    opt = paddle.optimizer.AdamW(learning_rate=LR, parameters=model.parameters(), weight_decay=0.01)
+    losses = []
+    for _ in range(STEPS):
+        out = model(input_ids=x, labels=y)
+        loss = _pick(out, "loss", 0)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    return logits, losses
+
+
+class _ListDataset:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return self.rows[i]
+
+
+def trainer_dataset(case):
+    """Four causal-LM rows; with per_device_train_batch_size=4 every step sees the whole set."""
+    rng = np.random.RandomState(SEED + 1)
+    ids = rng.randint(3, VOCAB, (4, SEQ)).astype("int64")
+    labels = rng.randint(3, VOCAB, (4, SEQ)).astype("int64")
+    return _ListDataset([{"input_ids": ids[i], "labels": labels[i]} for i in range(4)])
+
+
+def train_with_trainer(trainer_module, model, output_dir):
+    """TRAINER_ARGS' steps of PaddleNLP's Trainer on trainer_dataset; the losses it logs (one a step)."""
+    losses = []
+
+    class _Losses(trainer_module.TrainerCallback):
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if logs and "loss" in logs:
+                losses.append(logs["loss"])
+
+    args = trainer_module.TrainingArguments(output_dir=output_dir, **TRAINER_ARGS)
+    trainer = trainer_module.Trainer(model=model, args=args, train_dataset=trainer_dataset(CASES[TRAINER_CASE]),
+                                     callbacks=[_Losses()])
+    trainer.train()
+    return losses
