@@ -143,6 +143,22 @@ def _optional_tensor(x):
     return None if x is None else to_torch(x)
 
 
+def _tensor_arg(x, api, name, pos):
+    """TensorLike's converter for what is not a paddle Tensor (the wrappers inline that case): data that
+    to_tensor takes becomes a tensor; None and other objects are Paddle's ValueError naming the argument."""
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        raise ValueError(f"(InvalidArgument) {api.rsplit('.', 1)[-1]}(): argument '{name}' (position {pos}) must be "
+                         f"Tensor, but got {'None' if x is None else type(x).__name__}")
+    return to_torch(x)
+
+
+def _operand(x, api, name, pos):
+    """The converter of a binary op's operand that is not a paddle Tensor: a number stays a number."""
+    if x is None:
+        _tensor_arg(x, api, name, pos)
+    return _scalar_or_tensor(x)
+
+
 def _tensor_sequence(xs):
     if isinstance(xs, Tensor):  # Paddle accepts a stacked Tensor where a list is expected
         return list(xs._t.unbind(0))
@@ -294,7 +310,7 @@ def op(fn=None, *, aliases=None, binary=None):
           "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
           "_DTYPE_BY_NAME": _DTYPE_BY_NAME, "_dtype_by_name": _dtype_by_name,
           "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
-          "_translate": translate, "_api": public_name(fn)}
+          "_tensor_arg": _tensor_arg, "_operand": _operand, "_translate": translate, "_api": public_name(fn)}
     header, body, call = [], [], []
     aliased_targets = set(alias_map.values())
     required = []  # required parameters that had to get a default (they follow an aliased one)
@@ -343,10 +359,12 @@ def op(fn=None, *, aliases=None, binary=None):
         n = p.name
         # the hot cases, inlined; isinstance (not `type() is`): as fast for a Tensor and it keeps a Parameter
         # (a Tensor subclass: every layer weight) out of to_torch's extra call
+        pos = names.index(n)
         if conv == "_to_torch":
-            line = f"{n} = {n}._t if isinstance({n}, _Tensor) else _to_torch({n})"
+            line = f"{n} = {n}._t if isinstance({n}, _Tensor) else _tensor_arg({n}, _api, {n!r}, {pos})"
         elif conv == "_optional_tensor":
-            line = f"if {n} is not None: {n} = {n}._t if isinstance({n}, _Tensor) else _to_torch({n})"
+            line = (f"if {n} is not None: {n} = {n}._t if isinstance({n}, _Tensor) else "
+                    f"_tensor_arg({n}, _api, {n!r}, {pos})")
         elif conv == "_axis":
             line = f"if {n} is not None and type({n}) is not int: {n} = _axis({n})"
         elif conv == "_to_torch_dtype":  # a dtype spelled as a string ('float32') is looked up in a memo
@@ -360,8 +378,8 @@ def op(fn=None, *, aliases=None, binary=None):
     if binary:
         a, b = binary
         # inlined fast path of binary_operands: two paddle Tensors of one dtype, or a Tensor and a number
-        body.append(f"{a} = {a}._t if type({a}) is _Tensor else _scalar_or_tensor({a})")
-        body.append(f"{b} = {b}._t if type({b}) is _Tensor else _scalar_or_tensor({b})")
+        body.append(f"{a} = {a}._t if type({a}) is _Tensor else _operand({a}, _api, {a!r}, {names.index(a)})")
+        body.append(f"{b} = {b}._t if type({b}) is _Tensor else _operand({b}, _api, {b!r}, {names.index(b)})")
         body.append(f"if type({a}) is _TT and type({b}) is _TT and {a}.dtype is not {b}.dtype: "
                     f"_binary_operands({a}, {b})")
     # paddle.amp.auto_cast: cast the op's tensor inputs by Paddle's lists (one check when AMP is off)
@@ -381,7 +399,7 @@ def op(fn=None, *, aliases=None, binary=None):
     body.append("        o = _wrap_result(r)")
     body.append("    return o if out is None else _write_out(out, o)" if "out" in names else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
-    body.append("except (RuntimeError, IndexError) as e:")
+    body.append("except (RuntimeError, IndexError, MemoryError) as e:")
     body.append("    t = _translate(e, _api)")
     body.append("    if t is None: raise")
     body.append("    raise t from None")

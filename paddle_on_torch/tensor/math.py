@@ -687,23 +687,53 @@ def diagonal(x: TensorLike, offset=0, axis1=0, axis2=1, name=None):
     return torch.diagonal(x, offset, axis1, axis2)
 
 
+def mixed_matmul(fn, x, y, api):
+    """`fn(x, y)` for operands of two dtypes, as Paddle's matmul family takes them: a float32 x multiplies an
+    int32 / int64 y (bmm: no kernel, NotFound); any other pair is Paddle's ValueError.  Called only after torch
+    refused the pair, so same-dtype calls pay nothing."""
+    if x.dtype is torch.float32 and y.dtype in (torch.int32, torch.int64):
+        if api == "bmm":
+            raise RuntimeError(f"(NotFound) The kernel of bmm for a {_dtypes.dtype_name(y.dtype)} y is not "
+                               f"registered: bmm takes float32 or float64 operands of one dtype.")
+        return fn(x, y.to(x.dtype))
+    raise ValueError(f"(InvalidArgument) {api}: x is {_dtypes.dtype_name(x.dtype)} and y is "
+                     f"{_dtypes.dtype_name(y.dtype)}; the operands must have one dtype (or be a float32 x and an "
+                     f"int32 / int64 y).")
+
+
+def _matmul(fn, x, y, api):
+    try:
+        return fn(x, y)
+    except RuntimeError:
+        if x.dtype is y.dtype:
+            raise
+        return mixed_matmul(fn, x, y, api)
+
+
 @op
 def matmul(x: TensorLike, y: TensorLike, transpose_x=False, transpose_y=False, name=None, *, out=None):
     if transpose_x:
         x = x.transpose(-2, -1) if x.dim() > 1 else x
     if transpose_y:
         y = y.transpose(-2, -1) if y.dim() > 1 else y
-    return torch.matmul(x, y)
+    return _matmul(torch.matmul, x, y, "matmul")
 
 
 @op
 def mm(input: TensorLike, mat2: TensorLike, name=None):
-    return torch.matmul(input, mat2)
+    return _matmul(torch.matmul, input, mat2, "mm")
 
 
 @op
 def bmm(x: TensorLike, y: TensorLike, name=None):
-    return torch.bmm(x, y)
+    return _matmul(torch.bmm, x, y, "bmm")
+
+
+def matmul_operator(self, other):
+    """`x @ y`: Paddle's operator casts y to x's dtype (its function refuses most mixed pairs)."""
+    if isinstance(other, type(self)) and other._t.dtype is not self._t.dtype:
+        other = other._t.to(self._t.dtype)
+    return matmul(self, other)
 
 
 @op

@@ -47,7 +47,7 @@ def _operators():
               "__ge__": torch.ge}
     ops = {k: _normalize.binary_operator(fn, k, torch_op=direct.get(k)) for k, fn in forward.items()}
     ops.update({k: _normalize.binary_operator(fn, k, reflected=True) for k, fn in reflected.items()})
-    ops.update({"__rfloordiv__": _rfloordiv, "__matmul__": m.matmul,
+    ops.update({"__rfloordiv__": _rfloordiv, "__matmul__": m.matmul_operator,
                 "__rmatmul__": lambda self, other: m.matmul(other, self), "__neg__": m.neg, "__pos__": m.positive,
                 "__abs__": m.abs, "__invert__": lg.bitwise_not})
     return ops

@@ -41,16 +41,39 @@ def _axis_int(axis, ndim, api):
     return axis
 
 
+def _skip_nan(fn, x, dim):
+    """Paddle's argmax / argmin pass over NaN (its comparisons with NaN are false), where torch's pick the first
+    NaN: the index of the extreme of the other values, or 0 where a slice has nothing else."""
+    fill = float("-inf") if fn is torch.argmax else float("inf")
+    if torch.compiler.is_compiling():  # no data-dependent branch in a graph
+        return fn(torch.where(torch.isnan(x), fill, x), dim, keepdim=True)
+    r = fn(x, dim, keepdim=True)
+    picked = x.gather(dim, r)
+    if torch.isnan(picked).any():  # (only the picked values are looked at: cheap when there is no NaN)
+        r = fn(torch.where(torch.isnan(x), fill, x), dim, keepdim=True)
+    return r
+
+
 def _arg_extreme(fn, api, x, axis, keepdim, dtype):
     if dtype not in (torch.int32, torch.int64):
         raise ValueError(f"(InvalidArgument) {api}: the dtype of the result must be int32 or int64, but received "
                          f"{_dname(dtype)}.")
+    if axis is not None and not isinstance(axis, numbers.Integral) and isinstance(axis, (float, str)):
+        axis = int(float(axis))  # Paddle reads argmax(axis=1.5) / (axis='1') as axis 1
+    if x.dim() == 0 and axis is not None and axis not in (0, -1):
+        raise ValueError(f"(InvalidArgument) 'axis'({axis}) must be 0 or -1 if input tensor is 0-dim.")
+    float_x = x.is_floating_point()
     if axis is None or x.dim() == 0:
         if x.dim() and axis is not None:
             _axis_int(axis, x.dim(), api)
-        r = fn(x.reshape(-1))
+        flat = x.reshape(-1)
+        r = _skip_nan(fn, flat, 0).reshape(()) if float_x else fn(flat)
         return (r.reshape([1] * x.dim()) if keepdim else r).to(dtype)
-    return fn(x, _axis_int(axis, x.dim(), api), keepdim=keepdim).to(dtype)
+    dim = _axis_int(axis, x.dim(), api)
+    if float_x:
+        r = _skip_nan(fn, x, dim)
+        return (r if keepdim else r.squeeze(dim)).to(dtype)
+    return fn(x, dim, keepdim=keepdim).to(dtype)
 
 
 @op

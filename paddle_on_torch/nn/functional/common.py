@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
+from ...tensor.math import mixed_matmul
 from . import _layout as L
 
 __all__ = ["alpha_dropout", "bilinear", "cosine_similarity", "dropout", "dropout1d", "dropout2d", "dropout3d",
@@ -16,7 +17,12 @@ __all__ = ["alpha_dropout", "bilinear", "cosine_similarity", "dropout", "dropout
 # matmul then add, not addmm: Paddle's CPU linear rounds as the two separate ops do (addmm differs by an ulp)
 @op
 def linear(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, name=None):
-    out = torch.matmul(x, weight)
+    try:
+        out = torch.matmul(x, weight)
+    except RuntimeError:
+        if x.dtype is weight.dtype:
+            raise
+        out = mixed_matmul(torch.matmul, x, weight, "linear")
     return out if bias is None else out + bias
 
 
