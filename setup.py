@@ -1,11 +1,51 @@
+"""paddle_on_torch's build.
+
+Layout (the design card's top level): paddle_on_torch/ (Paddle's namespaces), kernels/ and parallel/ (installed
+as paddle_on_torch.kernels / paddle_on_torch.parallel: PyPI has packages named `kernels` and `parallel`), ext/ (the
+C++ sources, built into paddle_on_torch.kernels._C and shipped as package data for the JIT fallback).
+
+The C++ extension is built here when torch is importable in the build environment (`pip install
+--no-build-isolation`, as the README does) and a compiler works; otherwise the package installs without it and
+kernels/cpp.py builds the same sources on first use.
+"""
+import importlib.util
+import os
+
 from setuptools import find_packages, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _cpp_extension():
+    """([the CppExtension], {"build_ext": ...}), or ([], {}) when torch or a compiler is missing here."""
+    try:
+        from torch.utils.cpp_extension import BuildExtension, CppExtension
+    except ImportError:  # torch is not in the build environment: build on first use instead
+        return [], {}
+    if os.environ.get("PADDLE_ON_TORCH_NO_BUILD"):
+        return [], {}
+    spec = importlib.util.spec_from_file_location("_pot_cpp", os.path.join(HERE, "kernels", "cpp.py"))
+    cpp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpp)
+    srcs = [os.path.relpath(p, HERE) for p in cpp.sources(os.path.join(HERE, "ext"))]
+    ext = CppExtension("paddle_on_torch.kernels._C", srcs, include_dirs=[os.path.join(HERE, "ext")],
+                       extra_compile_args=cpp.compile_flags(), extra_link_args=cpp.LINK_FLAGS)
+    return [ext], {"build_ext": BuildExtension.with_options(use_ninja=True)}
+
+
+ext_modules, cmdclass = _cpp_extension()
 
 setup(
     name="paddle_on_torch",
     version="0.1.0",
     description="Run PaddlePaddle 3.x programs unchanged on PyTorch",
-    packages=find_packages(include=["paddle_on_torch", "paddle_on_torch.*"]),
-    package_data={"paddle_on_torch": ["_paddle_api.json"]},
+    packages=find_packages(include=["paddle_on_torch", "paddle_on_torch.*"])
+    + ["paddle_on_torch.kernels", "paddle_on_torch.parallel", "paddle_on_torch.ext"],
+    package_dir={"paddle_on_torch.kernels": "kernels", "paddle_on_torch.parallel": "parallel",
+                 "paddle_on_torch.ext": "ext"},
+    package_data={"paddle_on_torch": ["_paddle_api.json"], "paddle_on_torch.ext": ["*.cpp", "*.h"]},
+    ext_modules=ext_modules,
+    cmdclass=cmdclass,
     python_requires=">=3.10",
     install_requires=["torch>=2.6,<2.15", "numpy>=1.24", "safetensors>=0.4", "pillow>=9"],
     extras_require={

@@ -185,7 +185,7 @@ def main():
 
     import torch
 
-    from paddle_on_torch.ops import fused
+    from paddle_on_torch.kernels import fused
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -195,7 +195,7 @@ def main():
         global _clock
         _clock = time.thread_time
     fused.set_backend("cpp")
-    from paddle_on_torch import ext
+    from paddle_on_torch.kernels import cpp as ext
 
     if ext.load() is None:
         sys.exit("C++ kernels could not be built; nothing to benchmark")
@@ -280,7 +280,7 @@ CE_SHAPE = (2048, 32000)  # tokens x vocabulary: 250 MiB of fp32 logits
 def _ce_variants(torch):
     import torch.nn.functional as TF
 
-    from paddle_on_torch.ops.cross_entropy import fused_softmax_cross_entropy
+    from paddle_on_torch.kernels.cross_entropy import fused_softmax_cross_entropy
 
     return {"eager": lambda x, lab: TF.cross_entropy(x, lab, reduction="none"),
             "fused": lambda x, lab: fused_softmax_cross_entropy(x, lab)}

@@ -5,7 +5,7 @@
 
 Sides, each in its own subprocess with one thread, taking turns per round (best over rounds and repeats,
 process CPU time):
-  kernel  paddle_on_torch as shipped (the C++ kernel of paddle_on_torch/ops/rnn.py where it is chosen);
+  kernel  paddle_on_torch as shipped (the C++ kernel of kernels/rnn.py where it is chosen);
   torch   paddle_on_torch with PADDLE_ON_TORCH_KERNELS=reference: torch's `_VF` RNN ops (oneDNN's LSTM for
           float32 LSTMs);
   paddle  real Paddle 3.3.1 (its fused `rnn` kernel), when installed.

@@ -19,6 +19,8 @@ _threads.apply()
 from . import _normalize  # noqa: E402,F401  (the argument normalisation layer)
 from . import version  # noqa: E402,F401
 from ._hook import install, uninstall  # noqa: E402,F401
+
+_hook.find_checkout_parts()  # kernels/ and parallel/ in a checkout used without installing it
 from . import _report  # noqa: E402
 from ._report import module_getattr as _module_getattr  # noqa: E402
 from .framework import dtype as _dtype_mod  # noqa: E402
@@ -94,11 +96,14 @@ _SUBMODULES = {
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
     "quantization", "onnx", "cuda", "base", "compat", "_C_ops", "_legacy_C_ops",
+    "pir", "pir_utils", "common_ops_import",
 }
 _unsupported_getattr = _module_getattr("paddle")
 
 
 def __getattr__(name):
+    if name == "core":  # Paddle's paddle.core is paddle.base.core
+        return _importlib.import_module(f"{__name__}.base.core")
     if name in _SUBMODULES:
         try:
             return _importlib.import_module(f"{__name__}.{name}")

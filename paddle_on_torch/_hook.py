@@ -7,14 +7,32 @@ object is shared: `sys.modules['paddle.nn'] is paddle_on_torch.nn`.
 import importlib
 import importlib.abc
 import importlib.util
+import os
 import sys
 
 PREFIX = "paddle"
 TARGET = "paddle_on_torch"
 
+# Paddle 3.3.1's own top-level modules: the hook serves these (and `paddle` itself), never the shim's internals
+# (kernels, parallel, cli, interop, _normalize, ...), so `import paddle.cli` fails as it does under Paddle.
+PADDLE_MODULES = frozenset({
+    "_C", "_C_ops", "_classes", "_legacy_C_ops", "_ops", "_paddle_docs", "_pir_ops", "_typing", "amp", "api_tracer",
+    "apy", "audio", "autograd", "base", "batch", "callbacks", "check_import_scipy", "cinn_config", "common_ops_import",
+    "compat", "cost_model", "cuda", "cuda_env", "dataset", "decomposition", "device", "distributed", "distribution",
+    "fft", "framework", "functional", "geometric", "hapi", "hub", "incubate", "inference", "io", "jit", "library",
+    "libs", "linalg", "metric", "nn", "onnx", "optimizer", "pir", "pir_utils", "profiler", "quantization", "random",
+    "reader", "regularizer", "signal", "sparse", "special", "static", "sysconfig", "tensor", "text", "utils",
+    "version", "vision",
+})
+
 
 def _target(fullname):
     return TARGET + fullname[len(PREFIX):]
+
+
+def _served(fullname):
+    """Whether `fullname` (paddle or paddle.x...) is one of Paddle's own names, which the hook serves."""
+    return fullname == PREFIX or fullname.split(".", 2)[1] in PADDLE_MODULES
 
 
 def _alias_loaded_submodules(alias, target):
@@ -28,21 +46,24 @@ def _alias_loaded_submodules(alias, target):
     """
     prefix = target + "."
     for name, module in list(sys.modules.items()):
-        if name.startswith(prefix) and module is not None:
+        if name.startswith(prefix) and module is not None and _served(PREFIX + name[len(TARGET):]):
             sys.modules.setdefault(alias + name[len(target):], module)
 
 
 class _AliasLoader(importlib.abc.Loader):
     def __init__(self, target):
         self.target = target
+        self.own_spec = None
 
     def create_module(self, spec):
         module = importlib.import_module(self.target)
         _alias_loaded_submodules(spec.name, self.target)
+        self.own_spec = module.__spec__
         return module
 
     def exec_module(self, module):
-        pass  # already executed under its own name
+        # already executed under its own name; importlib has just set its __spec__ to the alias's: put it back
+        module.__spec__ = self.own_spec
 
     def get_code(self, fullname):
         # what runpy runs for `python -m paddle.x.y` under the runner: paddle_on_torch.x.y's code
@@ -54,6 +75,8 @@ class PaddleFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != PREFIX and not fullname.startswith(PREFIX + "."):
             return None
+        if not _served(fullname):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         real = _target(fullname)
         real_spec = importlib.util.find_spec(real)
         if real_spec is None:
@@ -65,6 +88,31 @@ class PaddleFinder(importlib.abc.MetaPathFinder):
         spec = importlib.util.spec_from_loader(fullname, _AliasLoader(real),
                                                is_package=real_spec.submodule_search_locations is not None)
         return spec
+
+
+class CheckoutFinder(importlib.abc.MetaPathFinder):
+    """paddle_on_torch.kernels / .parallel in a checkout used without installing it (the repository put on
+    sys.path, as shared tools do): setup.py's package_dir maps them to the top-level kernels/ and parallel/
+    folders, which an installed package finds through its install; this finds them beside the package folder.
+    It sits last on sys.meta_path, so an install's own mapping wins."""
+
+    ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    PARTS = ("kernels", "parallel")
+
+    def find_spec(self, fullname, path=None, target=None):
+        parts = fullname.split(".")
+        if len(parts) != 2 or parts[0] != TARGET or parts[1] not in self.PARTS:
+            return None  # (their submodules are found through the package's __path__)
+        location = os.path.join(self.ROOT, parts[1])
+        init = os.path.join(location, "__init__.py")
+        if not os.path.isfile(init):
+            return None
+        return importlib.util.spec_from_file_location(fullname, init, submodule_search_locations=[location])
+
+
+def find_checkout_parts():
+    if not any(isinstance(f, CheckoutFinder) for f in sys.meta_path):
+        sys.meta_path.append(CheckoutFinder())
 
 
 _finder = PaddleFinder()

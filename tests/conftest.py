@@ -22,14 +22,18 @@ paddle_on_torch.set_device("cpu")
 
 @pytest.fixture
 def broken_compiler(monkeypatch, tmp_path):
-    """No C++ compiler: torch's cpp_extension.load fails and the extension cache is empty.  Returns `forget(m)`,
-    which drops an ext.CppModule's already-built module so that it tries (and fails) to build again."""
+    """No C++ compiler and no build made at install time: torch's cpp_extension.load fails and the extension cache
+    is empty.  Returns `forget(m)`, which drops a kernels.cpp.CppModule's loaded module so that it tries (and fails)
+    to load again."""
     from torch.utils import cpp_extension
+
+    from paddle_on_torch.kernels import cpp
 
     def broken(*a, **k):
         raise RuntimeError("no compiler")
 
     monkeypatch.setattr(cpp_extension, "load", broken)
+    monkeypatch.setattr(cpp, "_installed", lambda: None)
     monkeypatch.setenv("PADDLE_ON_TORCH_EXT_CACHE", str(tmp_path))
 
     def forget(cpp_module):
@@ -43,7 +47,7 @@ def backend(request):
     """The fused-op backend of an indirectly parametrised test.  'triton' runs on CUDA tensors where a GPU is
     present (torch's default device for the test), else on CPU tensors under TRITON_INTERPRET."""
     import torch
-    from paddle_on_torch.ops import fused
+    from paddle_on_torch.kernels import fused
 
     on_gpu = request.param == "triton" and torch.cuda.is_available()
     fused.set_backend(request.param)

@@ -146,7 +146,7 @@ def test_to_static_on_the_gpu(gpu):
 
 def test_fused_ops_run_triton(gpu):
     paddle = gpu
-    from paddle_on_torch.ops import fused
+    from paddle_on_torch.kernels import fused
 
     F = paddle.incubate.nn.functional
     x = paddle.randn([6, 64]).astype("bfloat16")

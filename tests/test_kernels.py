@@ -21,8 +21,8 @@ if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")  # must be set before triton.jit runs
 
 import paddle_on_torch as paddle  # noqa: E402
-from paddle_on_torch import ext  # noqa: E402
-from paddle_on_torch.ops import fused  # noqa: E402
+from paddle_on_torch.kernels import cpp as ext  # noqa: E402
+from paddle_on_torch.kernels import fused  # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 F = paddle.incubate.nn.functional
@@ -350,13 +350,13 @@ def test_env_var_forces_backend(monkeypatch):
 
 
 def test_no_compiler_falls_back_with_one_warning(broken_compiler):
-    broken_compiler(ext.FUSED)
+    broken_compiler(ext.CPP)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         assert fused.backend_for(torch.randn(2)) == "reference"
         x = torch.randn(3, 4)
         fused.norm_fwd(x, None, None, None, None, 1e-6, 1.0, True)
-    assert sum("C++ kernels unavailable" in str(r.message) for r in rec) == 1
+    assert sum("C++ CPU kernels unavailable" in str(r.message) for r in rec) == 1
 
 
 def test_float64_gradcheck():
@@ -439,7 +439,7 @@ def test_outputs_over_32mib_streaming_stores():
     cs, sn = torch.randn(1, 2048, 128).cos(), torch.randn(1, 2048, 128).sin()
     for neox in (True, False):
         _close(cpp.rope_fwd(q, cs, sn, neox), fused.ref_rope(q, cs, sn, neox), torch.float32, "rope")
-    from paddle_on_torch.ops import cross_entropy as ce
+    from paddle_on_torch.kernels import cross_entropy as ce
 
     logits, lab, g = x.reshape(256, 32768), torch.randint(0, 32768, (256,)), torch.randn(256)
     lab[3] = -100
@@ -456,7 +456,7 @@ def test_outputs_over_32mib_streaming_stores():
 @pytest.mark.parametrize("block", [64, None])  # 64: the vocabulary loop runs over several blocks
 def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch):
     from paddle_on_torch.kernels import fused_triton
-    from paddle_on_torch.ops import cross_entropy as ce
+    from paddle_on_torch.kernels import cross_entropy as ce
 
     if block:
         monkeypatch.setattr(fused_triton, "_CE_BLOCK", block)

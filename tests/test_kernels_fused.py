@@ -18,10 +18,10 @@ import torch.nn.functional as TF
 os.environ.setdefault("PADDLE_ON_TORCH_EXT_CACHE", os.path.join(tempfile.gettempdir(), "paddle_on_torch_ext"))
 
 import paddle_on_torch as paddle  # noqa: E402
-from paddle_on_torch import ext  # noqa: E402
+from paddle_on_torch.kernels import cpp as ext  # noqa: E402
 from paddle_on_torch.nn.functional import flash_attention as FA  # noqa: E402
-from paddle_on_torch.ops import cross_entropy as ce  # noqa: E402
-from paddle_on_torch.ops import fused  # noqa: E402
+from paddle_on_torch.kernels import cross_entropy as ce  # noqa: E402
+from paddle_on_torch.kernels import fused  # noqa: E402
 
 F = paddle.incubate.nn.functional
 BACKENDS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(ext.load() is None, reason="no C++ build"))]
@@ -479,7 +479,7 @@ def test_big_outputs_on_huge_pages_are_right(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 def test_softmax_ce_vocab_shards_compose(backend):
-    """The ParallelCrossEntropy recipe (see paddle_on_torch/ops/cross_entropy.py) on two vocabulary shards in
+    """The ParallelCrossEntropy recipe (see kernels/cross_entropy.py) on two vocabulary shards in
     one process: local lse from softmax_ce, global lse and picked logit combined across shards, backward by
     softmax_ce_bwd with the global lse and shard-local labels."""
     torch.manual_seed(0)

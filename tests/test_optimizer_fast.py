@@ -231,9 +231,9 @@ def test_kernel_optimizers_torch_op_path(name, monkeypatch):
 
 
 def _adam_kernel():
-    from paddle_on_torch import ext
+    from paddle_on_torch.kernels import cpp as ext
 
-    mod = ext.load_optim()
+    mod = ext.load()
     if mod is None:
         pytest.skip("the C++ optimizer kernel cannot be built here")
     return mod
@@ -325,13 +325,13 @@ def test_adam_without_compiler_falls_back_with_one_warning(broken_compiler):
     """No compiler: one warning, then the torch-op path, with the same bits."""
     import warnings
 
-    from paddle_on_torch import ext
+    from paddle_on_torch.kernels import cpp as ext
 
-    broken_compiler(ext.OPTIM)
+    broken_compiler(ext.CPP)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         got = _run(CASES["adamw"], True)
-    assert sum("C++ optimizer kernel unavailable" in str(r.message) for r in rec) == 1
+    assert sum("C++ CPU kernels unavailable" in str(r.message) for r in rec) == 1
     ref = _run(CASES["adamw"], False)
     for k in ref:
         np.testing.assert_array_equal(got[k], ref[k], err_msg=k)

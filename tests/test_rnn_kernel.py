@@ -1,4 +1,4 @@
-"""The whole-sequence C++ RNN kernel (paddle_on_torch.ops.rnn, paddle_on_torch/ext/rnn_cpu.py).
+"""The whole-sequence C++ RNN kernel (paddle_on_torch.kernels.rnn, ext/rnn.cpp).
 
 Outputs, final states and every gradient are checked against torch's own RNN ops (`_VF.lstm` / `gru` /
 `rnn_tanh` / `rnn_relu`, on packed sequences when lengths are given: the path the layers took before, and
@@ -20,8 +20,8 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 os.environ.setdefault("PADDLE_ON_TORCH_EXT_CACHE", os.path.join(tempfile.gettempdir(), "paddle_on_torch_ext"))
 
 import paddle_on_torch as paddle  # noqa: E402
-from paddle_on_torch.ops import fused  # noqa: E402
-from paddle_on_torch.ops import rnn as R  # noqa: E402
+from paddle_on_torch.kernels import fused  # noqa: E402
+from paddle_on_torch.kernels import rnn as R  # noqa: E402
 
 pytestmark = pytest.mark.skipif(R.kernel() is None, reason="no C++ build")
 VF = {0: torch._VF.lstm, 1: torch._VF.gru, 2: torch._VF.rnn_tanh, 3: torch._VF.rnn_relu}

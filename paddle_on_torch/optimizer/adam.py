@@ -129,7 +129,7 @@ class _AdamCore:
         torch._foreach_mul_(b2p, b2)
 
     def _adam_kernel(self, ps, targets, grads, lrs, decays, b1, b2, eps):
-        """The step by the C++ kernel (paddle_on_torch/ext/optim_cpu.py); False where it cannot run
+        """The step by the C++ kernel (ext/optim.cpp); False where it cannot run
         (not CPU, no compiler, other dtypes or layouts, PADDLE_ON_TORCH_KERNELS=reference)."""
         mod = _cpu_kernels(ps[0])
         if mod is None:

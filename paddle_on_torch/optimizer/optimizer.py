@@ -21,7 +21,7 @@ import os
 import numpy as np
 import torch
 
-from .. import ext as _ext
+from ..kernels.cpp import CPP as _CPP
 from .._normalize import wrap
 from ..base import framework as _fw
 from ..framework import unique_name
@@ -83,7 +83,7 @@ def _cpu_kernels(t):
     declines, returning False, when a tensor is not a plain contiguous float32/float64 one.)"""
     if t.device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
         return None
-    return _ext.OPTIM.module or _ext.OPTIM.load()
+    return _CPP.module or _CPP.load()
 
 
 def _accumulator_like(t, shape, fill_value, dtype):

@@ -5,7 +5,7 @@ fused_feedforward, fused_attention, fused_bias_dropout_residual_layer_norm and
 variable_length_memory_efficient_attention all raise "kernel not registered" there).  On CPU the
 GEMMs, SDPA and elementwise parts are already single fast torch kernels, so these are torch
 compositions; the one fusion that pays (residual add + bias + layer norm in one pass over memory)
-goes through the C++ norm custom op (paddle_on_torch.ops.fused.fused_norm).  The semantics follow
+goes through the C++ norm custom op (paddle_on_torch.kernels.fused.fused_norm).  The semantics follow
 the pseudo code in Paddle's docstrings and its GPU kernels; see docs/kernels.md.
 """
 import math
@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
-from ...ops import fused as _fused
+from ...kernels import fused as _fused
 
 __all__ = ["fused_matmul_bias", "fused_linear", "fused_linear_activation", "fused_dropout_add",
            "fused_bias_dropout_residual_layer_norm", "fused_feedforward", "fused_multi_head_attention",

@@ -1,4 +1,4 @@
-"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.ops.fused.
+"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.kernels.fused.
 
 Semantics follow Paddle 3.3.1 (its CPU kernels where it has them, otherwise its CUDA kernels and
 docs); see docs/compatibility.md for the deliberate differences (gradients are provided for every
@@ -10,7 +10,7 @@ import torch
 
 from ..._normalize import OptionalTensor, TensorLike, op
 from ... import _report
-from ...ops import fused as _fused
+from ...kernels import fused as _fused
 from . import _transformer
 from ._transformer import *  # noqa: F401,F403  (fused linear / dropout / transformer-block ops)
 

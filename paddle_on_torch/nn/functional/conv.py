@@ -3,7 +3,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
-from ...ops.eager import plain_eager
+from ...kernels.eager import plain_eager
 from . import _layout as L
 
 __all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose"]

@@ -241,7 +241,7 @@ def _ce_core(input, label, soft_label, use_softmax, ignore_index, axis):
             and input.is_floating_point() and label.shape[:-1] == input.shape[:-1] and label.shape[-1:] == (1,)):
         # hard labels on the last axis of big logits: the fused op keeps only the row log-sum-exp for the
         # backward (below the threshold its fixed cost, ~60 us, outweighs the memory it saves)
-        from ...ops.cross_entropy import fused_softmax_cross_entropy
+        from ...kernels.cross_entropy import fused_softmax_cross_entropy
         flat = input.reshape(-1, input.shape[-1])
         return fused_softmax_cross_entropy(flat, label, ignore_index).reshape(label.shape)
     if (use_softmax and not soft_label and input.dim() == 2 and axis % 2 == 1 and label.dim() == 2

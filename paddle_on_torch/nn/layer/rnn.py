@@ -18,7 +18,7 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 
 from ..._errors import translate
 from ..._normalize import to_torch, wrap
-from ...ops import rnn as _rnn_ops
+from ...kernels import rnn as _rnn_ops
 from ...framework import dtype as _dtypes
 from ...tensor.tensor import Tensor
 from .. import initializer as I
@@ -370,7 +370,7 @@ class RNNBase(LayerList):
         return [p._t for p in d["_weights"]]
 
     def _kernel(self, x, states, sequence_length):
-        """paddle_on_torch.ops.rnn's C++ kernel; states None: zeros (made in the kernel)."""
+        """paddle_on_torch.kernels.rnn's C++ kernel; states None: zeros (made in the kernel)."""
         lengths = None if sequence_length is None else \
             to_torch(sequence_length).to("cpu", torch.int64).contiguous()
         h0, c0 = (None, None) if states is None else (states[0], states[1] if self.mode == "LSTM" else None)
@@ -397,7 +397,7 @@ class RNNBase(LayerList):
         return out, tuple(h.index_select(1, packed.unsorted_indices) for h in res[1:])
 
     def _whole_sequence_kernel(self, x):
-        """Whether to run paddle_on_torch.ops.rnn's C++ kernel (all layers and directions in one call, one
+        """Whether to run paddle_on_torch.kernels.rnn's C++ kernel (all layers and directions in one call, one
         autograd node): eager CPU float32 / float64 (states and weights of another dtype or device make the
         kernel raise, as torch's op does).  Dropout between layers is not in the kernel, so a training net
         with dropout keeps torch's RNN op, as do empty inputs."""

@@ -1,4 +1,4 @@
-"""Whole-sequence LSTM / GRU / SimpleRNN on the CPU: the C++ kernel of paddle_on_torch/ext/rnn_cpu.py.
+"""Whole-sequence LSTM / GRU / SimpleRNN on the CPU: the C++ kernel of ext/rnn.cpp.
 
 `rnn(mode, x, states, weights, ...)` runs every layer and direction in one kernel call and, when
 gradients are needed, one autograd node (written in C++: no Python on the way) whose backward is one
@@ -10,7 +10,7 @@ not in the kernel: the caller keeps torch's path for it.
 """
 import torch
 
-from .. import ext as _ext
+from .cpp import CPP as _CPP
 from . import fused as _f
 from .eager import plain_eager
 
@@ -20,8 +20,8 @@ _DTYPES = (torch.float32, torch.float64)
 
 def kernel():
     """The compiled rnn_cpu module, or None (with one warning) when it cannot be built here.  Built like
-    the fused kernels (paddle_on_torch.ext: cached by source, flags, torch and CPU capability)."""
-    return _ext.RNN.module or _ext.RNN.load()
+    the fused kernels (paddle_on_torch._C, see kernels/cpp.py)."""
+    return _CPP.module or _CPP.load()
 
 
 def usable(x):
@@ -40,8 +40,8 @@ def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, length
     Call only where usable(x)."""
     if torch.is_grad_enabled() and (x.requires_grad or (h0 is not None and h0.requires_grad) or
                                     (c0 is not None and c0.requires_grad) or any(w.requires_grad for w in weights)):
-        return tuple(_ext.RNN.module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, weights))
-    res = _ext.RNN.module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
+        return tuple(_CPP.module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0, weights))
+    res = _CPP.module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
     return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])
 
 

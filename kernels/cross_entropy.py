@@ -4,7 +4,7 @@
 The eager composition (log_softmax + gather) keeps the [M, V] log-probabilities alive for the
 backward and allocates [M, V] temporaries there; this op keeps only the per-row log-sum-exp [M]
 and writes the logits gradient g * (softmax - onehot) straight into one [M, V] buffer, row by row
-(C++ kernel, paddle_on_torch/ext/fused_cpu.py: ce_fwd / ce_bwd).  bench/kernels.py --ops ce
+(C++ kernel, ext/fused.cpp: ce_fwd / ce_bwd).  bench/kernels.py --ops ce
 measures the memory saved.
 
     softmax_ce(logits[M, V], labels[M] int64, ignore_index) -> loss[M] (logits' dtype), lse[M] (float32)
@@ -16,8 +16,8 @@ softmax_ce on its shard with every label ignored to get its local lse, the ranks
 backward is softmax_ce_bwd with the global lse and shard-local labels (label - shard start inside the
 shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py checks this recipe on two shards in one process.
 
-Backends as in paddle_on_torch.ops.fused: the C++ kernel on CPU, the Triton kernel (the same two passes,
-paddle_on_torch/kernels/fused_triton.py: ce_fwd / ce_bwd) for CUDA, the reference composition otherwise.
+Backends as in paddle_on_torch.kernels.fused: the C++ kernel on CPU, the Triton kernel (the same two passes,
+kernels/fused_triton.py: ce_fwd / ce_bwd) for CUDA, the reference composition otherwise.
 """
 from typing import Tuple
 

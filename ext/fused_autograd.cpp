@@ -1,15 +1,15 @@
-"""C++ autograd nodes for the fused CPU kernels (fused_cpu.py appends this source to its own).
+// C++ autograd nodes for the fused CPU kernels of fused.cpp.
+//
+// Plain eager CPU calls of fused_norm / fused_rope / fused_swiglu (paddle_on_torch.kernels.fused) go through
+// these `torch::autograd::Function`s instead of a Python `torch.autograd.Function`: forward and backward then
+// run without entering Python, which was most of the fixed cost of a call (a Python node cost ~20-40 us per
+// forward + backward, as much as the whole kernel at [32, 768]).  The formulas are those of the custom ops'
+// Python autograd (kernels/fused.py: _norm_backward, _rope_backward, _swiglu_backward); like them, the backward is
+// computed by the kernels, so it is differentiable once (no double backward through these nodes).
+#include "fused.h"
 
-Plain eager CPU calls of fused_norm / fused_rope / fused_swiglu (paddle_on_torch.ops.fused) go through
-these `torch::autograd::Function`s instead of a Python `torch.autograd.Function`: forward and backward then
-run without entering Python, which was most of the fixed cost of a call (a Python node cost ~20-40 us per
-forward + backward, as much as the whole kernel at [32, 768]).  The formulas are those of the custom ops'
-Python autograd (ops/fused.py: _norm_backward, _rope_backward, _swiglu_backward); like them, the backward is
-computed by the kernels, so it is differentiable once (no double backward through these nodes).
-"""
+#include <torch/csrc/autograd/custom_function.h>
 
-SOURCE = r"""
-// ------------------------------------------------------------ autograd nodes (ext/autograd_cpu.py)
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
@@ -161,7 +161,7 @@ struct SwigluNode : public torch::autograd::Function<SwigluNode> {
   }
 };
 
-void bind_autograd_nodes(pybind11::module_& m) {
+void bind_fused_autograd(pybind11::module_& m) {
   m.def("norm_node", [](const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                         const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
                         const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms, int64_t n) {
@@ -172,4 +172,3 @@ void bind_autograd_nodes(pybind11::module_& m) {
   });
   m.def("swiglu_node", [](const at::Tensor& x, const at::Tensor& y) { return SwigluNode::apply(x, y); });
 }
-"""

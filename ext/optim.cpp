@@ -1,18 +1,18 @@
-"""C++ CPU kernels for the optimizer steps of Adam / AdamW (paddle_on_torch.optimizer.adam), Momentum and SGD,
-compiled on first use.
+// C++ CPU kernels for the optimizer steps of Adam / AdamW (paddle_on_torch.optimizer.adam), Momentum and SGD,
+// built into paddle_on_torch.kernels._C with the other kernels.
+//
+// One call updates every parameter of a step: per element it reads the gradient, both moments and the
+// parameter once and writes them once, where the composition of torch ops makes ~14 passes over
+// memory (one per elementwise op, plus the temporaries).  It runs Paddle's update op by op as
+// optimizer/adam.py's `_adam` does -- every product, sum, quotient and square root rounded on its own
+// in the parameter's dtype -- so the bits are those of the per-parameter path.  That is why this
+// file is compiled without floating-point contraction (the pragma below): otherwise the compiler may fuse
+// `m * b1 + g * (1 - b1)` into one fused multiply-add, which rounds once.  IEEE add, mul, div and sqrt
+// are correctly rounded in scalar and vector form alike, so the vector body and the scalar tail agree
+// with the torch ops (whose square roots are correctly rounded too: optimizer._sqrt).
+// Before any include: it applies to every function compiled in this file, ATen's inlined vector ops included.
+#pragma GCC optimize("fp-contract=off")
 
-One call updates every parameter of a step: per element it reads the gradient, both moments and the
-parameter once and writes them once, where the composition of torch ops makes ~14 passes over
-memory (one per elementwise op, plus the temporaries).  It runs Paddle's update op by op as
-optimizer/adam.py's `_adam` does -- every product, sum, quotient and square root rounded on its own
-in the parameter's dtype -- so the bits are those of the per-parameter path.  That is why this
-source is built apart from fused_cpu.py, with `-ffp-contract=off`: otherwise the compiler may fuse
-`m * b1 + g * (1 - b1)` into one fused multiply-add, which rounds once.  IEEE add, mul, div and sqrt
-are correctly rounded in scalar and vector form alike, so the vector body and the scalar tail agree
-with the torch ops (whose square roots are correctly rounded too: optimizer._sqrt).
-"""
-
-SOURCE = r"""
 #include <torch/extension.h>
 #include <ATen/Parallel.h>
 #include <ATen/cpu/vec/vec.h>
@@ -249,9 +249,8 @@ bool sgd_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std
   return true;
 }
 
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+void bind_optim(pybind11::module_& m) {
   m.def("adam_step", &adam_step);
   m.def("momentum_step", &momentum_step);
   m.def("sgd_step", &sgd_step);
 }
-"""

@@ -1,31 +1,28 @@
-"""C++ CPU kernel for whole-sequence LSTM / GRU / SimpleRNN (paddle_on_torch.ops.rnn), built on first use.
-
-torch's CPU RNN (`_VF.lstm` / `gru`) runs every time step as a handful of ATen ops, each through the
-dispatcher, and its backward is autograd through those per-step ops: at the model sizes of a tagger
-(batch 3, hidden 24) the op overhead is the whole cost.  This kernel runs all layers and directions in
-one call:
-  * forward, per layer and direction: one GEMM for the input projection of all time steps
-    (x @ W_ih^T), then per step one GEMM h_prev @ W_hh^T and one vectorised pass that adds the biases,
-    applies the gate non-linearities and writes the new state, the output and what backward needs;
-  * backward: the reverse recurrence with the gate gradients fused in one pass per step and one
-    GEMM (dgates @ W_hh) for the state gradient, then batched GEMMs over all steps for dW_ih, dW_hh and
-    the input gradient, and column sums for the biases.
-GEMMs call the BLAS that libtorch links (MKL / OpenBLAS sgemm_ / dgemm_) directly, without the
-dispatcher; where libtorch exports no such symbol they go through ATen's mm.
-
-Layout: rows are (time, batch) pairs in the input's own order (time-major: t * B + b, batch-first:
-b * T + t), so neither layout is transposed.  Per layer and direction it keeps, for backward:
-  HP [rows, H]   the hidden state entering each step (h0 for the first step);
-  CP [rows, H]   LSTM only: the cell state entering each step;
-  ACT [rows, W]  gate activations: LSTM i, f, c~, o (4H); GRU r, z, c~ and W_hh h + b_hh of the
-                 candidate (4H); SimpleRNN the new state (H).
-Semantics are Paddle's fused `rnn` kernel (and torch's on packed sequences): with sequence lengths,
-step t of row b runs only while t < len[b], the state is held otherwise, outputs at padded steps are
-0, the reverse direction starts at each row's last valid step, and final states are the states
-after each row's last valid step.
-"""
-
-SOURCE = r"""
+// C++ CPU kernel for whole-sequence LSTM / GRU / SimpleRNN (paddle_on_torch.kernels.rnn).
+//
+// torch's CPU RNN (`_VF.lstm` / `gru`) runs every time step as a handful of ATen ops, each through the
+// dispatcher, and its backward is autograd through those per-step ops: at the model sizes of a tagger
+// (batch 3, hidden 24) the op overhead is the whole cost.  This kernel runs all layers and directions in
+// one call:
+//   * forward, per layer and direction: one GEMM for the input projection of all time steps
+//     (x @ W_ih^T), then per step one GEMM h_prev @ W_hh^T and one vectorised pass that adds the biases,
+//     applies the gate non-linearities and writes the new state, the output and what backward needs;
+//   * backward: the reverse recurrence with the gate gradients fused in one pass per step and one
+//     GEMM (dgates @ W_hh) for the state gradient, then batched GEMMs over all steps for dW_ih, dW_hh and
+//     the input gradient, and column sums for the biases.
+// GEMMs call the BLAS that libtorch links (MKL / OpenBLAS sgemm_ / dgemm_) directly, without the
+// dispatcher; where libtorch exports no such symbol they go through ATen's mm.
+//
+// Layout: rows are (time, batch) pairs in the input's own order (time-major: t * B + b, batch-first:
+// b * T + t), so neither layout is transposed.  Per layer and direction it keeps, for backward:
+//   HP [rows, H]   the hidden state entering each step (h0 for the first step);
+//   CP [rows, H]   LSTM only: the cell state entering each step;
+//   ACT [rows, W]  gate activations: LSTM i, f, c~, o (4H); GRU r, z, c~ and W_hh h + b_hh of the
+//                  candidate (4H); SimpleRNN the new state (H).
+// Semantics are Paddle's fused `rnn` kernel (and torch's on packed sequences): with sequence lengths,
+// step t of row b runs only while t < len[b], the state is held otherwise, outputs at padded steps are
+// 0, the reverse direction starts at each row's last valid step, and final states are the states
+// after each row's last valid step.
 #include <torch/extension.h>
 #include <ATen/Parallel.h>
 #include <ATen/cpu/vec/vec.h>
@@ -178,7 +175,7 @@ struct Geometry {
 };
 
 // one layer, one direction, forward.  X [rows, I]; writes Y[:, d*H:(d+1)*H] (ld ldy), hN / cN [B, H],
-// HP / CP / ACT as described in rnn_cpu.py.
+// HP / CP / ACT as described at the top of this file.
 template <typename T>
 static void layer_fwd(int64_t mode, const Geometry& g, bool reverse, const T* X, int64_t I, const T* Wih, const T* Whh,
                       const T* bih, const T* bhh, int64_t H, const T* h0, const T* c0, T* Y, int64_t ldy, T* hN,
@@ -372,7 +369,7 @@ static Geometry geometry(const Tensor& x, bool batch_first, const c10::optional<
 }
 
 // -> [y, hN, cN (undefined unless LSTM), then what backward needs when need_saved: HP [L*D, rows, H],
-//     CP [L*D or 0, rows, H], ACT [L*D, rows, W] (rnn_cpu.py) and the outputs of the layers below the top
+//     CP [L*D or 0, rows, H], ACT [L*D, rows, W] (top of this file) and the outputs of the layers below the top
 //     one [L-1, rows, D*H]].  Few, flat buffers: every tensor made or indexed here is a dispatcher call.
 std::vector<Tensor> rnn_fwd(int64_t mode, const Tensor& x_, const c10::optional<Tensor>& h0_,
                             const c10::optional<Tensor>& c0_, std::vector<Tensor> weights, int64_t num_layers,
@@ -562,11 +559,10 @@ std::vector<Tensor> rnn_autograd(int64_t mode, int64_t num_layers, bool bidir, b
   return RNNFunction::apply(mode, num_layers, bidir, batch_first, lengths, x, h0, c0, at::TensorList(weights));
 }
 
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+void bind_rnn(pybind11::module_& m) {
   m.def("rnn_fwd", &rnn_fwd);
   m.def("rnn_bwd", &rnn_bwd);
   m.def("rnn_autograd", &rnn_autograd);
   m.def("set_gemm_path", &set_gemm_path);
   m.def("get_gemm_path", &get_gemm_path);
 }
-"""

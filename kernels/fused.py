@@ -2,8 +2,8 @@
 
 Each op has
   * a reference composition of torch ops (`ref_*`, always available, also the test oracle),
-  * a C++ CPU kernel (paddle_on_torch/ext, built on first use),
-  * a Triton kernel for CUDA (paddle_on_torch/kernels/fused_triton.py),
+  * a C++ CPU kernel (ext/fused.cpp, loaded by kernels/cpp.py),
+  * a Triton kernel for CUDA (kernels/fused_triton.py),
   * a fake (meta) implementation and an autograd formula (its backward is itself a custom op),
 so the ops work in eager mode, under torch.compile and in fx / make_fx graphs.
 
@@ -25,7 +25,7 @@ from typing import List, Optional, Tuple
 import torch
 from torch import Tensor
 
-from .. import ext as _ext
+from .cpp import CPP as _CPP
 from .eager import plain_eager
 
 _BACKENDS = ("reference", "cpp", "triton")
@@ -80,11 +80,11 @@ def backend_for(t):
 
 
 def _cpp():
-    return _ext.FUSED.module or _ext.FUSED.load()
+    return _CPP.module or _CPP.load()
 
 
 def _tri():
-    from ..kernels import fused_triton
+    from . import fused_triton
 
     return fused_triton
 
@@ -252,7 +252,7 @@ class _TritonNorm(torch.autograd.Function):
 
 def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, n=None):
     """norm_fwd over rows of `n` elements (default x.shape[-1]) of x of any shape; out and residual_out come back
-    in x's shape.  Plain eager CPU calls run the C++ kernel under its C++ autograd node (ext/autograd_cpu.py),
+    in x's shape.  Plain eager CPU calls run the C++ kernel under its C++ autograd node (ext/fused_autograd.cpp),
     which also does the reshapes (no view nodes in the graph); others go through the custom op."""
     n = x.shape[-1] if n is None else n
     if x.numel() and _eager_cpp(x, residual, bias, weight, norm_bias):

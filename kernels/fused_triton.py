@@ -1,4 +1,4 @@
-"""Triton kernels for paddle_on_torch.ops.fused (the CUDA backend).
+"""Triton kernels for paddle_on_torch.kernels.fused (the CUDA backend).
 
 One program per row (norms), per position (rotary: all its heads) or per row block (swiglu); all arithmetic in fp32.  These run on
 CPU tensors only under TRITON_INTERPRET=1 (set before this module is imported), which the tests use.

@@ -1,14 +1,8 @@
-"""C++ CPU kernels for the fused ops (paddle_on_torch.ops.fused), compiled on first use.
-
-The source is kept in a Python string so that it ships inside the package with no package_data
-entry; `paddle_on_torch.ops._build` writes it into a cache directory keyed by its hash and builds
-it with torch.utils.cpp_extension + ninja.  fp32 rows use ATen's Vectorized<float> (AVX-512 /
-AVX2 when built with the matching CPU_CAPABILITY); bf16 / fp16 rows are converted to fp32 row by
-row.  Rows are split across threads with at::parallel_for (OpenMP).
-"""
-
-SOURCE = r"""
-#include <torch/extension.h>
+// C++ CPU kernels for the fused ops (paddle_on_torch.kernels.fused): norms, rotary embedding, swiglu and
+// cross entropy.  fp32 rows use ATen's Vectorized<float> (AVX-512 / AVX2 when built with the matching
+// CPU_CAPABILITY); bf16 / fp16 rows are converted to fp32 row by row.  Rows are split across threads with
+// at::parallel_for (OpenMP).
+#include "fused.h"
 #include <ATen/Parallel.h>
 #include <ATen/cpu/vec/vec.h>
 #include <ATen/cpu/vec/functional.h>
@@ -292,10 +286,10 @@ static const float* fptr(const at::Tensor& t) { return t.defined() ? t.data_ptr<
 // mean [M] (layer norm; empty for rms), rstd [M] (float32).
 // `out` may be given (contiguous [M, N] of x's dtype): a fresh 64 MiB output costs ~16k page faults on
 // first touch, more than the kernel itself (bench/kernels.py measures both).
-static std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
+std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                                  const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
                                  const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
-                                 at::Tensor out, at::IntArrayRef shape = {}) {
+                                 at::Tensor out, at::IntArrayRef shape) {
   // shape: the sizes out / residual_out are allocated with ([M, N] when empty; the C++ autograd node passes x's
   // original shape, so that its outputs are not views)
   TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "norm_fwd: x must be a contiguous 2-D tensor");
@@ -376,7 +370,7 @@ std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at
 // temporaries are written; the partials are summed over threads at the end ([threads, N], small).
 // dy: contiguous, or (from the C++ autograd node) one contiguous row broadcast over all rows (sdy = 0: the
 // gradient of a sum(), which is not materialised).  want_ds = false skips ds (the input needs no gradient).
-static std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const at::Tensor& s,
+std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const at::Tensor& s,
                                              const at::Tensor& mean, const at::Tensor& rstd,
                                              const c10::optional<at::Tensor>& weight, bool rms, bool want_ds,
                                              bool want_dw, bool want_db) {
@@ -570,7 +564,7 @@ static inline fVec vsigmoid(const fVec& x) {
 
 // shape: the sizes the output is allocated with ([M, N] when empty; the C++ autograd node passes the caller's
 // shape, so that its output is not a view)
-static at::Tensor swiglu_fwd_impl(const at::Tensor& x, const at::Tensor& y, at::IntArrayRef shape) {
+at::Tensor swiglu_fwd_impl(const at::Tensor& x, const at::Tensor& y, at::IntArrayRef shape) {
   TORCH_CHECK(x.dim() == 2 && y.dim() == 2 && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_fwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
   at::Tensor out = big_empty(shape.empty() ? x.sizes() : shape, x.options());
@@ -749,9 +743,7 @@ std::string capability() {
 #endif
 }
 
-void bind_autograd_nodes(pybind11::module_& m);  // ext/autograd_cpu.py, appended to this source
-
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+void bind_fused(pybind11::module_& m) {
   m.def("norm_fwd", &norm_fwd);
   m.def("norm_fwd_out", &norm_fwd_out);
   m.def("norm_bwd", &norm_bwd);
@@ -764,11 +756,4 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("empty_cache", &empty_cache);
   m.def("cached_bytes", &cached_bytes);
   m.def("set_cache_limit", &set_cache_limit);
-  bind_autograd_nodes(m);
 }
-"""
-
-# The C++ autograd nodes over these kernels live in the same extension (bind_autograd_nodes above).
-from .autograd_cpu import SOURCE as _AUTOGRAD_SOURCE  # noqa: E402
-
-SOURCE += _AUTOGRAD_SOURCE

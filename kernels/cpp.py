@@ -1,0 +1,153 @@
+"""The C++ CPU kernels (the sources in the top-level ext/ folder) as one module, `paddle_on_torch.kernels._C`.
+
+`CPP.load()` returns the module, or None with one warning when it cannot be had here (no compiler, no ninja,
+headers missing, ...); callers then take their torch-op path.  Where it comes from, in order:
+
+1. the extension setup.py built at install time (`pip install --no-build-isolation -e .` with a compiler), when
+   it was built for this torch and this CPU's capability;
+2. else a build of the same sources with torch.utils.cpp_extension.load, which caches it (keyed by sources and
+   flags) in $PADDLE_ON_TORCH_EXT_CACHE, default torch's extensions folder; a first build says one line on
+   stderr, as it takes minutes.
+
+This file is also read by setup.py (by path, before the package is installed), so it imports nothing of the
+package and imports torch only inside functions.
+"""
+import glob
+import os
+import sys
+import threading
+import time
+import warnings
+
+# ext/ beside this folder: the repository's top level in a checkout or an editable install, and
+# paddle_on_torch/ext (package data, see setup.py) in an installed wheel
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ext")
+
+_lock = threading.Lock()
+
+
+def sources(root=SOURCE_DIR):
+    return sorted(glob.glob(os.path.join(root, "*.cpp")))
+
+
+def capability():
+    """The instruction set the kernels are built for on this CPU: AVX512, AVX2 or DEFAULT."""
+    import torch
+
+    cap = torch.backends.cpu.get_cpu_capability()
+    return "AVX512" if cap in ("AVX512", "AVX512_BF16", "AMX") else "AVX2" if cap == "AVX2" else "DEFAULT"
+
+
+def compile_flags(cap=None):
+    """Compiler flags for `cap` (default: this CPU).  ATen's Vectorized<float> uses AVX-512 only with the
+    CPU_CAPABILITY defines, and at::parallel_for runs serially without OpenMP."""
+    cap = cap or capability()
+    flags = ["-O3", "-fopenmp", "-DNDEBUG", f"-DCPU_CAPABILITY={cap}", f"-DCPU_CAPABILITY_{cap}"]
+    if cap == "AVX512":
+        flags += ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mfma", "-mf16c"]
+    elif cap == "AVX2":
+        flags += ["-mavx2", "-mfma", "-mf16c"]
+    return flags
+
+
+LINK_FLAGS = ["-fopenmp"]
+
+
+def cache_root():
+    return os.environ.get("PADDLE_ON_TORCH_EXT_CACHE") or None  # None: torch's own extensions folder
+
+
+def _installed():
+    """The extension built at install time, if it fits this torch and CPU (else None)."""
+    import torch
+
+    try:
+        from paddle_on_torch.kernels import _C
+    except ImportError:  # not built at install time, or built against another torch (missing symbols)
+        return None
+    if _C.torch_version != torch.__version__.split("+")[0] or _C.capability() != capability():
+        return None
+    return _C
+
+
+def _jit_build(verbose):
+    from torch.utils import cpp_extension
+
+    root = cache_root()
+    if root:
+        os.makedirs(root, exist_ok=True)
+    # a load of an up-to-date build returns in well under a second; anything slower is a build: say so once
+    start, building = time.monotonic(), threading.Event()
+
+    def announce():
+        building.set()
+        print("paddle_on_torch: building the C++ CPU kernels (ext/*.cpp) for this torch and CPU, once; "
+              "this takes a few minutes ...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(2.0, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        mod = cpp_extension.load(name="paddle_on_torch_C", sources=sources(), extra_include_paths=[SOURCE_DIR],
+                                 extra_cflags=compile_flags(), extra_ldflags=LINK_FLAGS, build_directory=root,
+                                 verbose=verbose)
+    finally:
+        timer.cancel()
+    if building.is_set():
+        print(f"paddle_on_torch: C++ CPU kernels built in {time.monotonic() - start:.0f} s", file=sys.stderr,
+              flush=True)
+    return mod
+
+
+class CppModule:
+    """The C++ kernels, loaded on first use.  `module` is the loaded module (None before), for hot-path checks;
+    `load()` loads it (or returns None with one warning when it cannot be had here)."""
+
+    what = "C++ CPU kernels"
+
+    def __init__(self):
+        self.module = None
+        self.failed = False
+
+    def load(self, verbose=False):
+        if self.module is not None or self.failed:
+            return self.module
+        with _lock:
+            if self.module is None and not self.failed:
+                try:
+                    self.module = _installed() or _jit_build(verbose)
+                except Exception as e:  # no compiler, no ninja, headers missing, ...
+                    self.failed = True
+                    msg = str(e).strip().splitlines()
+                    warnings.warn(f"paddle_on_torch: {self.what} unavailable, using torch ops instead "
+                                  f"({type(e).__name__}: {msg[-1] if msg else ''})", RuntimeWarning, stacklevel=3)
+        return self.module
+
+
+CPP = CppModule()
+
+
+def load(verbose=False):
+    """The compiled kernels module, or None when it cannot be had here."""
+    return CPP.load(verbose)
+
+
+def empty_cache():
+    """Give the C++ kernels' cached free output blocks back to the system (see ext/fused.cpp: big outputs).
+    Outputs of 1 MiB and more are taken from, and returned to, a cache of at most
+    $PADDLE_ON_TORCH_KERNEL_CACHE_MB MiB (default 512, 0 turns it off), so that a fresh output does not fault
+    its pages in again."""
+    if CPP.module is not None:
+        CPP.module.empty_cache()
+
+
+def cached_bytes():
+    """Bytes held in the C++ kernels' cache of free output blocks (0 before the kernels are loaded)."""
+    return CPP.module.cached_bytes() if CPP.module is not None else 0
+
+
+def set_cache_limit(nbytes):
+    """Bound the C++ kernels' cache of free output blocks to `nbytes` (0 turns it off; the start-up value is
+    $PADDLE_ON_TORCH_KERNEL_CACHE_MB MiB, default 512).  Returns the previous bound, or None without the kernels."""
+    mod = load()
+    return None if mod is None else mod.set_cache_limit(int(nbytes))
