@@ -130,12 +130,18 @@ def install():
     for name in _paddle_modules():  # a real Paddle imported earlier steps aside
         _saved[name] = sys.modules.pop(name)
     sys.meta_path.insert(0, _finder)
+    from . import extension_packages  # PaddleNLP's fused_ln / fast_ln, which its libraries import by name
+
+    extension_packages.install()
 
 
 def uninstall():
     """Undo install(): `import paddle` finds whatever it found before."""
     if _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
+        from . import extension_packages
+
+        extension_packages.uninstall()
     for name in _paddle_modules():
         del sys.modules[name]
     sys.modules.update(_saved)

@@ -43,6 +43,9 @@ CASES = {
                                                num_experts_per_tok=2), "causal", "mixtral"),
     "gpt": Case("GPTForCausalLM", _GPT, "causal", "gpt"),
     "gpt_flash_attention": Case("GPTForCausalLM", dict(_GPT, use_flash_attention=True), "causal", "gpt"),
+    # fast_ln, like fused_ln, is a PaddleNLP custom op Paddle's CPU build cannot load
+    "gpt_fast_layer_norm": Case("GPTForCausalLM", dict(_GPT, use_fast_layer_norm=True), "causal", "gpt",
+                                reference="gpt"),
     "bert": Case("BertForSequenceClassification", _BERT, "seqcls", "bert"),
     "ernie": Case("ErnieForSequenceClassification", _BERT, "seqcls", "ernie"),
     "t5": Case("T5ForConditionalGeneration",

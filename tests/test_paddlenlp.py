@@ -1,0 +1,100 @@
+"""PaddleNLP 3.0.0b4, unchanged, on the shim: tiny models against real Paddle's recorded results.
+
+tools/record_paddlenlp.py built each case of tests/paddlenlp_cases.py under real Paddle 3.3.1, saved its
+weights with paddle.save (tests/data/paddlenlp/<weights>.pdparams) and stored the eval logits for fixed input
+ids and the losses of four AdamW steps (<case>.npz), or the error Paddle raised on the CPU.  Here the same
+code runs under paddle_on_torch: build, paddle.load + set_state_dict, the same forward and steps.  Also: four
+steps of PaddleNLP's Trainer, and LLaMA at tensor_parallel_degree=2 under torchrun against one process.
+
+Skipped when PaddleNLP is not installed (CI installs it from tests/requirements-libs.txt).
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("paddlenlp", reason="PaddleNLP is not installed (tests/requirements-libs.txt)")
+
+from tests import paddlenlp_cases as C  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "paddlenlp")
+TOL = 1e-4
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    import paddle
+
+    import paddlenlp.data  # noqa: F401  (before paddlenlp.transformers: an import cycle in PaddleNLP)
+    import paddlenlp.trainer
+    import paddlenlp.transformers
+
+    paddle.set_device("cpu")
+    return paddle, paddlenlp
+
+
+def _recorded(name):
+    with np.load(os.path.join(DATA, name + ".npz")) as f:
+        return {k: f[k] for k in f.files}
+
+
+def _model(paddle, paddlenlp, case):
+    paddle.seed(C.SEED)
+    model = C.build(paddlenlp.transformers, case)
+    state = paddle.load(os.path.join(DATA, case.weights + ".pdparams"))
+    own = model.state_dict()
+    assert sorted(state) == sorted(own), "state dict keys differ from the Paddle-saved file"
+    for k, v in state.items():
+        assert list(v.shape) == list(own[k].shape), f"{k}: shape {v.shape} != {own[k].shape}"
+    model.set_state_dict(state)
+    return model
+
+
+@pytest.mark.parametrize("name", list(C.CASES))
+def test_model(name, nlp):
+    paddle, paddlenlp = nlp
+    case = C.CASES[name]
+    want = _recorded(case.reference or name)
+    got = _recorded(name)
+    model = _model(paddle, paddlenlp, case)
+    if "error_type" in want:  # real Paddle fails here on the CPU, and so does the shim, with the same error type
+        with pytest.raises(Exception) as e:
+            C.run(paddle, model, case)
+        assert type(e.value).__name__ == str(want["error_type"]), e.value
+        return
+    if case.reference:  # Paddle failed (got["error_type"]); the shim computes what the plain path does
+        assert "error_type" in got
+    logits, losses = C.run(paddle, model, case)
+    assert logits.shape == want["logits"].shape and logits.dtype == want["logits"].dtype
+    np.testing.assert_allclose(logits, want["logits"], rtol=TOL, atol=TOL, err_msg=f"{name} logits")
+    np.testing.assert_allclose(losses, want["losses"], rtol=TOL, atol=TOL, err_msg=f"{name} AdamW losses")
+
+
+def test_trainer(nlp, tmp_path):
+    """PaddleNLP's Trainer with TrainingArguments (clip by global norm, linear decay, AdamW) on tiny LLaMA."""
+    paddle, paddlenlp = nlp
+    model = _model(paddle, paddlenlp, C.CASES[C.TRAINER_CASE])
+    losses = C.train_with_trainer(paddlenlp.trainer, model, str(tmp_path))
+    np.testing.assert_allclose(losses, _recorded("trainer")["losses"], rtol=TOL, atol=TOL)
+
+
+@pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+def test_llama_tensor_parallel_two_ranks(tmp_path):
+    """LlamaForCausalLM at tensor_parallel_degree=2 (fleet mp 2, 2 gloo ranks under torchrun): each rank loads
+    its shard of the Paddle-saved weights as PaddleNLP's tensor-parallel mappings split them; logits and the
+    AdamW losses equal one process's (real Paddle's recorded ones)."""
+    script = os.path.join(ROOT, "tests", "dist_scripts", "paddlenlp_llama_tp.py")
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+           f"--log-dir={tmp_path}", "--redirects=3", "-m", "paddle_on_torch", script]
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
+    p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    logs = {}
+    for dirpath, _, files in os.walk(tmp_path):
+        for f in files:
+            logs[os.path.join(dirpath, f)] = open(os.path.join(dirpath, f)).read()
+    assert p.returncode == 0, p.stderr[-3000:] + "".join(v[-3000:] for k, v in logs.items() if "stderr" in k)
+    outs = [v for k, v in logs.items() if k.endswith("stdout.log")]
+    assert len(outs) == 2 and all("TP OK" in o for o in outs), outs
