@@ -78,6 +78,9 @@ def add_parser(sub):
     p.add_argument("--check", action="store_true", help="compare the Paddle layer and the written module on a "
                                                         "random input (1e-5), the latter in a fresh process")
     p.add_argument("--force", action="store_true", help="replace DIR if it exists")
+    p.add_argument("--onnx", action="store_true", help="also write DIR/model.onnx with paddle.onnx.export (needs the "
+                                                       "onnx extra); --check runs it in ONNX Runtime (1e-4)")
+    p.add_argument("--opset", type=int, default=18, help="the ONNX opset for --onnx (default 18)")
     p.set_defaults(func=run)
 
 
@@ -372,6 +375,8 @@ def _check(model, out_dir, specs, int_high=10):
 
 def run(args):
     if args.inference_model is not None:
+        if args.onnx:
+            raise CLIError("--onnx exports a Layer (MODULE:FACTORY), not --inference-model", EXIT_USAGE)
         from . import port_inference
 
         return port_inference.run(args)
@@ -388,22 +393,32 @@ def run(args):
     gen = __import__("torch").Generator().manual_seed(0)
     examples = [_random(d, dt, gen) for d, dt in _concrete(specs, sizes, 0)]
     src, state, _ = _trace(model, examples, args.class_name, _dynamic_shapes(specs, sizes), specs)
-    _write(out_dir, src, state, {"paddle_on_torch.port": args.model})
-    print(f"wrote {os.path.join(args.out, 'model.py')} and model.safetensors ({len(state)} tensors)")
+    extra = None
+    if args.onnx:
+        from . import port_onnx
+
+        extra = lambda folder: port_onnx.write(model, specs, folder, args.opset)  # noqa: E731
+    _write(out_dir, src, state, {"paddle_on_torch.port": args.model}, extra)
+    print(f"wrote {os.path.join(args.out, 'model.py')} and model.safetensors ({len(state)} tensors)"
+          + (" and model.onnx" if args.onnx else ""))
     if args.check:
         problems = []
         for which in (0, 1) if sizes else (0,):  # with variable sizes: the traced ones and others
             problems += _check(model, out_dir, _concrete(specs, sizes, which))
+            if args.onnx:
+                problems += port_onnx.check(model, out_dir, _concrete(specs, sizes, which), _random)
         if problems:
             for p in problems:
                 print(f"paddle-on-torch port: mismatch: {p}", file=sys.stderr)
             return EXIT_FAILED
-        print("check: the written module matches the Paddle layer (1e-5)")
+        print("check: the written module matches the Paddle layer (1e-5)"
+              + (f"; model.onnx in ONNX Runtime too ({port_onnx.ONNX_TOL:g})" if args.onnx else ""))
     return EXIT_OK
 
 
-def _write(out_dir, src, state, metadata):
-    """DIR/model.py + DIR/model.safetensors, atomically (a temporary directory renamed into place)."""
+def _write(out_dir, src, state, metadata, extra=None):
+    """DIR/model.py + DIR/model.safetensors (+ what `extra(folder)` writes), atomically (a temporary directory
+    renamed into place)."""
     from safetensors.torch import save_file
 
     parent = os.path.dirname(out_dir)
@@ -413,6 +428,8 @@ def _write(out_dir, src, state, metadata):
         with open(os.path.join(tmp, "model.py"), "w") as f:
             f.write(src)
         save_file(state, os.path.join(tmp, "model.safetensors"), metadata=metadata)
+        if extra is not None:
+            extra(tmp)
         if os.path.exists(out_dir):
             old = out_dir + ".old-" + os.path.basename(tmp)
             os.rename(out_dir, old)
