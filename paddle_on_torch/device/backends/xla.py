@@ -10,6 +10,7 @@ from . import Backend, register
 class XLABackend(Backend):
     name = torch_type = "xla"
     custom = True
+    compile_backend = "openxla"  # to_static compiles through torch_xla's dynamo backend
 
     def _xla(self):
         if importlib.util.find_spec("torch_xla") is None:
