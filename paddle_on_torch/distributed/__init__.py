@@ -11,7 +11,16 @@ from .communication import (Group, ReduceOp, all_gather, all_gather_object, all_
                             alltoall_single, barrier, broadcast, broadcast_object_list, destroy_process_group,
                             gather, get_backend, get_group, irecv, isend, new_group, recv, recv_object_list, reduce,
                             reduce_scatter, scatter, scatter_object_list, send, send_object_list, wait)
+from .communication import P2POp, batch_isend_irecv, stream  # noqa: F401
 from .launch import launch  # noqa: F401  (a function, as in Paddle; `-m paddle.distributed.launch` runs the package)
+
+
+def in_auto_parallel_align_mode():
+    """Whether FLAGS_enable_auto_parallel_align_mode is set (paddle.set_flags)."""
+    from ..framework.flags import get_flags
+
+    return bool(get_flags("FLAGS_enable_auto_parallel_align_mode")["FLAGS_enable_auto_parallel_align_mode"])
+
 
 # Auto-parallel (torch DTensor) loads on first touch: it costs about 0.5 s of import time, and
 # `import paddle` pulls this package in for paddle.DataParallel.

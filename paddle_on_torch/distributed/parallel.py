@@ -195,3 +195,23 @@ class ParallelEnv:
 
 
 from .data_parallel import DataParallel  # noqa: E402
+
+
+def sync_params_buffers(model, comm_group=None, src_rank=0, is_model_parallel=False, fuse_params=True,
+                        is_moe_sharding_parallel=False):
+    """Broadcast `model`'s parameters and buffers from global rank `src_rank` over `comm_group` (default: all),
+    in place.  Skipped as in Paddle: tensor-parallel shards (`is_distributed`) when is_model_parallel, and
+    parameters marked `no_sync` (except experts in MoE sharding parallel).  `fuse_params` (Paddle's 128 MB
+    coalescing) changes only how many messages are sent, so each tensor goes on its own here."""
+    from ..tensor.tensor import Tensor
+    from .communication import broadcast
+
+    tensors = [p for p in model.parameters()] + [b for _, b in model.named_buffers()]
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"The data type of '{getattr(t, 'name', t)}' must be core.eager.Tensor")
+        if is_model_parallel and getattr(t, "is_distributed", False):
+            continue
+        if getattr(t, "no_sync", False) and not (is_moe_sharding_parallel and getattr(t, "expert", False)):
+            continue
+        broadcast(t, src=src_rank, group=comm_group, sync_op=True)

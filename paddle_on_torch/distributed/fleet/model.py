@@ -36,3 +36,12 @@ def distributed_model(model):
         return ShardingParallel(model, hcg, strategy=strategy)
     raise NotImplementedError(f"fleet.distributed_model: parallel mode {mode} (segment parallel) is not "
                               "supported by paddle_on_torch")
+
+
+def __getattr__(name):
+    # Paddle's fleet/model.py imports the hybrid-parallel wrappers; they load on first touch here (an import cycle)
+    if name in ("PipelineParallel", "TensorParallel", "ShardingParallel", "SegmentParallel", "NoPipelineParallel"):
+        from . import meta_parallel
+
+        return getattr(meta_parallel, name)
+    raise AttributeError(f"module 'paddle.distributed.fleet.model' has no attribute '{name}'")

@@ -1,9 +1,9 @@
 """paddle.distributed.fleet.meta_parallel: tensor- and pipeline-parallel building blocks."""
 from .... import _report
 from .meta_parallel_base import MetaParallelBase  # noqa: F401
-from .parallel_layers import (ColumnParallelLinear, LayerDesc, ParallelCrossEntropy, PipelineLayer,  # noqa: F401
-                              RNGStatesTracker, RowParallelLinear, SharedLayerDesc, VocabParallelEmbedding,
-                              get_rng_state_tracker, model_parallel_random_seed)
+from .parallel_layers import (ColumnParallelLinear, LayerDesc, LocalSharedLayerDesc, ParallelCrossEntropy,  # noqa: F401
+                              PipelineLayer, RNGStatesTracker, RowParallelLinear, SharedLayerDesc,
+                              VocabParallelEmbedding, get_rng_state_tracker, model_parallel_random_seed)
 from .pipeline_parallel import NoPipelineParallel, PipelineParallel  # noqa: F401
 from .sharding_parallel import ShardingParallel  # noqa: F401
 from .tensor_parallel import TensorParallel  # noqa: F401

@@ -9,6 +9,10 @@ torch's non-reentrant checkpoint runs in both modes: the reentrant one cannot se
 differs only when no input requires grad: then its output is cut from the graph (stop_gradient=True,
 no parameter gradients), and so is ours.
 """
+import contextlib
+import random
+
+import numpy as np
 import torch
 import torch.utils.checkpoint as _ckpt
 
@@ -16,6 +20,87 @@ from ...._normalize import wrap
 from ....tensor.tensor import Tensor
 
 __all__ = ["recompute", "recompute_sequential", "recompute_hybrid"]
+
+
+def check_recompute_necessary(inputs):
+    """Warn (as Paddle does) when no input of a recompute block needs a gradient: recomputing it is wasted."""
+    flags = []
+    for inp in inputs:
+        for t in (inp if type(inp) is tuple else (inp,)):
+            if isinstance(t, Tensor):
+                flags.append(t.stop_gradient)
+    if all(flags):
+        from ..utils.log_util import logger
+
+        logger.warning("[Recompute]: None of the inputs to current recompute block need grad, therefore there is "
+                       "NO need to recompute this block in backward !")
+
+
+def detach_variable(inputs):
+    """Detached copies of the tensors in `inputs` (and in its tuples) that keep their stop_gradient."""
+    def detach(t):
+        if not isinstance(t, Tensor):
+            return t
+        d = t.detach()
+        d.stop_gradient = t.stop_gradient
+        return d
+
+    return tuple(tuple(detach(i) for i in inp) if type(inp) is tuple else detach(inp) for inp in inputs)
+
+
+class CustomStatesManager:
+    """Holds a user's get/set functions for extra random state that recompute must replay (set once each)."""
+
+    def __init__(self):
+        self.custom_get_state_func = None
+        self.custom_set_state_func = None
+
+    def set_custom_get_state_func(self, custom_get_state_func):
+        assert self.custom_get_state_func is None, "The custom_state_manager does not support duplicate settings."
+        self.custom_get_state_func = custom_get_state_func
+
+    def set_custom_set_state_func(self, custom_set_state_func):
+        assert self.custom_set_state_func is None, "The custom_state_manager does not support duplicate settings."
+        self.custom_set_state_func = custom_set_state_func
+
+
+custom_state_manager = CustomStatesManager()
+
+
+@contextlib.contextmanager
+def switch_rng_state_tracker(rng_state, tracker, numpy_state=None, random_state=None, custom_state=None,
+                             custom_get_state_func=None, custom_set_state_func=None):
+    """Run the block under the given generator state, model-parallel RNG tracker states (and NumPy / Python
+    `random` / custom states when given), and restore the current ones after.  Paddle 3.3.1 requires
+    numpy_state and random_state; PaddleNLP 3.0.0b4 passes only the first two, which works here."""
+    from ....framework import random as _random
+    from ..layers.mpu.random import get_rng_state_tracker
+
+    orig_rng, orig_tracker = _random.get_rng_state(), get_rng_state_tracker().get_states_tracker()
+    _random.set_rng_state(rng_state)
+    get_rng_state_tracker().set_states_tracker(tracker)
+    orig_np = orig_py = orig_custom = None
+    if numpy_state is not None:
+        orig_np = np.random.get_state()
+        np.random.set_state(numpy_state)
+    if random_state is not None:
+        orig_py = random.getstate()
+        random.setstate(random_state)
+    if custom_state is not None:
+        assert custom_get_state_func is not None and custom_set_state_func is not None
+        orig_custom = custom_get_state_func()
+        custom_set_state_func(custom_state)
+    try:
+        yield
+    finally:
+        _random.set_rng_state(orig_rng)
+        get_rng_state_tracker().set_states_tracker(orig_tracker)
+        if orig_np is not None:
+            np.random.set_state(orig_np)
+        if orig_py is not None:
+            random.setstate(orig_py)
+        if custom_state is not None:
+            custom_set_state_func(orig_custom)
 
 
 def _to_torch(obj):

@@ -5,7 +5,7 @@ import torch.distributed as tdist
 from ..meta_optimizers.hybrid_parallel_optimizer import fused_allreduce_gradients  # noqa: F401
 
 __all__ = ["fused_allreduce_gradients", "broadcast_mp_parameters", "broadcast_dp_parameters",
-           "broadcast_input_data"]
+           "broadcast_input_data", "obtain_optimizer_parameters_list"]
 
 
 @torch.no_grad()
@@ -44,3 +44,11 @@ def broadcast_input_data(hcg, *inputs, **kwargs):
     if len(inputs) == 0 and not kwargs:
         return inputs, kwargs
     return inputs, kwargs
+
+
+def obtain_optimizer_parameters_list(optimizer):
+    """The parameters an optimizer updates, flattened out of its parameter groups when it has them."""
+    groups = getattr(optimizer, "_param_groups", None)
+    if groups and isinstance(groups[0], dict):
+        return [p for g in groups for p in g["params"]]
+    return list(optimizer._parameter_list)

@@ -73,18 +73,37 @@ class _Split(torch.autograd.Function):
         return _all_gather_last(g, ctx.group), None
 
 
+def _default_group(group):
+    """No group: the global one (Paddle's _mp_allreduce does this; its other ops fail on None)."""
+    if group is None:
+        from ....communication.group import _groups
+
+        group = _groups.get(0)
+    return group
+
+
 def _apply(fn, x, group):
+    group = _default_group(group)
+    if group is not None and group.rank < 0:  # not a member: Paddle returns None
+        return None
     if group is None or group.nranks < 2:
         return x
     return wrap(fn.apply(x._t, group))
 
 
 def _c_identity(tensor, group=None, skip_c_identity_dynamic=False):
+    """Identity forward, all-reduce (sum) of the gradient over `group` (before a column-parallel matmul).
+    skip_c_identity_dynamic only skips Paddle's forward copy: the same here."""
     return _apply(_Identity, tensor, group)
 
 
 def _mp_allreduce(tensor, op=None, group=None, use_calc_stream=True, use_model_parallel=True,
                   skip_c_identity_dynamic=False):
+    """All-reduce (sum) forward over `group`, identity backward (after a row-parallel matmul)."""
+    from ....communication.reduce import ReduceOp
+
+    if op is not None and int(op) != ReduceOp.SUM:
+        raise AssertionError(f"Unknown parameter: {op}.")
     return _apply(_AllReduce, tensor, group)
 
 

@@ -51,6 +51,19 @@ class SharedLayerDesc(LayerDesc):
         self.shared_weight_attr = shared_weight_attr
 
 
+class LocalSharedLayerDesc(LayerDesc):
+    """A layer shared within one pipeline stage (Paddle uses it only for its dualpipev schedule)."""
+
+    def __init__(self, key, layer_func, forward_func=None, shared_weight_attr="weight", *inputs, **kwargs):
+        super().__init__(layer_func, *inputs, **kwargs)
+        self.layer_name = key
+        self.forward_func = forward_func
+        if isinstance(shared_weight_attr, str):
+            shared_weight_attr = [shared_weight_attr]
+        assert isinstance(shared_weight_attr, list) and all(isinstance(a, str) for a in shared_weight_attr)
+        self.shared_weight_attr = shared_weight_attr
+
+
 class SegmentLayers:
     def __init__(self, layers_desc, num_parts, method="uniform", num_virtual_pipeline_stage=None):
         self._layers_desc = layers_desc
@@ -172,6 +185,8 @@ class PipelineLayer(Layer):
             if isinstance(desc, Layer):
                 self.run_function.append(desc)
                 self.add_sublayer(str(layer_index), desc)
+            elif isinstance(desc, LocalSharedLayerDesc):  # as in Paddle without dualpipev
+                raise NotImplementedError("Only dualpipev is supported to use LocalSharedLayerDesc yet")
             elif isinstance(desc, SharedLayerDesc):
                 if desc.layer_name not in self.shared_layers:
                     self.shared_layers[desc.layer_name] = desc.build_layer()

@@ -7,160 +7,22 @@ all_reduce / point-to-point).  Collectives before `init_parallel_env()` raise Ru
 ("The global group is not initialized."), as Paddle's do.
 """
 
-import numpy as np
 import torch
 import torch.distributed as tdist
 
-from .._normalize import wrap
-from . import parallel as _parallel
+from ..._normalize import wrap
+# the submodules that share a name with a function of this package load first, so the functions win the
+# package's attribute (as in Paddle: paddle.distributed.communication.reduce is the function)
+from .group import (Group, _group, _groups, _make_global_group, _next_id, barrier,  # noqa: F401
+                    destroy_process_group, get_backend, get_group, is_initialized, new_group, wait)
+from .reduce import ReduceOp, _torch_op  # noqa: F401
+from .batch_isend_irecv import P2POp, batch_isend_irecv  # noqa: F401
 
 __all__ = ["ReduceOp", "Group", "new_group", "get_group", "get_backend", "destroy_process_group", "all_reduce",
            "all_gather", "all_gather_object", "broadcast", "broadcast_object_list", "reduce", "scatter",
            "scatter_object_list", "gather", "reduce_scatter", "alltoall", "alltoall_single", "send", "recv",
-           "isend", "irecv", "barrier", "wait", "send_object_list", "recv_object_list"]
-
-
-class ReduceOp:
-    SUM = 0
-    MAX = 1
-    MIN = 2
-    PROD = 3
-    AVG = 4
-
-
-_TORCH_OPS = {ReduceOp.SUM: tdist.ReduceOp.SUM, ReduceOp.MAX: tdist.ReduceOp.MAX, ReduceOp.MIN: tdist.ReduceOp.MIN,
-              ReduceOp.PROD: tdist.ReduceOp.PRODUCT, ReduceOp.AVG: tdist.ReduceOp.SUM}
-
-
-def _torch_op(op):
-    try:
-        return _TORCH_OPS[int(op)]
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"Unknown reduce_op type {op!r}: use paddle.distributed.ReduceOp") from None
-
-
-class Group:
-    """A communication group (Paddle's Group over a torch ProcessGroup)."""
-
-    def __init__(self, rank_in_group, id, ranks, pg=None, name=None):
-        self._rank_in_group = rank_in_group
-        self._world_size = len(ranks) if rank_in_group >= 0 else -1
-        self._id = id
-        self._ranks = list(ranks)
-        self._pg = pg
-        self._name = name
-
-    @property
-    def rank(self):
-        return self._rank_in_group
-
-    @property
-    def ranks(self):
-        return self._ranks
-
-    @property
-    def nranks(self):
-        return len(self._ranks)
-
-    @property
-    def name(self):
-        return self._name
-
-    @property
-    def process_group(self):
-        return self._pg
-
-    @property
-    def world_size(self):
-        return self._world_size
-
-    @property
-    def backend(self):
-        return tdist.get_backend(self._pg).upper()
-
-    @property
-    def id(self):
-        return self._id
-
-    def is_member(self):
-        return self.rank >= 0 and self.nranks >= 2
-
-    def get_group_rank(self, rank):
-        return self.ranks.index(rank) if self.is_member() else -1
-
-    def get_global_rank(self, rank):
-        return self.ranks[rank] if self.is_member() else -1
-
-    def __repr__(self):
-        s = f"rank: {self.rank}, nranks: {self.nranks}, id: {self.id}, ranks: " + ", ".join(map(str, self.ranks))
-        return s + "; name: " + (self.name if self.name else "None")
-
-
-_groups = {}
-_next_id = [1]
-
-
-def _make_global_group():
-    if 0 not in _groups:
-        world = tdist.get_world_size()
-        _groups[0] = Group(tdist.get_rank(), 0, list(range(world)), tdist.group.WORLD, "_default_pg")
-    return _groups[0]
-
-
-def _group(group):
-    if group is None:
-        if 0 not in _groups:
-            raise RuntimeError("The global group is not initialized.")
-        return _groups[0]
-    if not isinstance(group, Group):
-        raise TypeError(f"group must be a paddle.distributed Group, got {type(group).__name__}")
-    return group
-
-
-def new_group(ranks=None, backend=None, timeout=None, nccl_comm_init_option=0, nccl_config=None):
-    """A group of `ranks` (every rank must call it, in the same order, as in Paddle and torch)."""
-    g = _group(None) if 0 in _groups else None
-    if g is None:
-        raise RuntimeError("The global group is not initialized.")
-    world = tdist.get_world_size()
-    ranks = list(range(world)) if ranks is None else sorted(int(r) for r in np.asarray(ranks).reshape(-1))
-    if len(set(ranks)) != len(ranks):
-        raise ValueError(f"new_group: ranks must be unique, got {ranks}")
-    bad = [r for r in ranks if not 0 <= r < world]
-    if bad:
-        raise ValueError(f"new_group: ranks {bad} are outside the world of {world} processes")
-    kwargs = {} if timeout is None else {"timeout": timeout}
-    pg = tdist.new_group(ranks, **kwargs)
-    me = tdist.get_rank()
-    gid = _next_id[0]
-    _next_id[0] += 1
-    group = Group(ranks.index(me) if me in ranks else -1, gid, ranks, pg, f"_default_pg{gid}")
-    _groups[gid] = group
-    return group
-
-
-def get_group(id=0):
-    return _groups.get(id)
-
-
-def get_backend(group=None):
-    return _group(group).backend
-
-
-def destroy_process_group(group=None):
-    """Destroy `group`, or everything (after a barrier, so that gloo shuts down cleanly)."""
-    if group is None or group.id == 0:
-        g = _group(None)
-        tdist.barrier(g.process_group)
-        tdist.destroy_process_group()
-        _groups.clear()
-        _parallel._state["paddle_initialized"] = False
-        return
-    group = _group(group)
-    if group.is_member():
-        tdist.barrier(group.process_group)
-    tdist.destroy_process_group(group.process_group)
-    _groups.pop(group.id, None)
+           "isend", "irecv", "barrier", "wait", "send_object_list", "recv_object_list", "P2POp", "batch_isend_irecv",
+           "is_initialized", "stream"]
 
 
 class _Task:
@@ -193,7 +55,7 @@ def _done(work, then=None, sync_op=True):
 
 
 def _data(tensor, what="tensor"):
-    from ..tensor.tensor import Tensor
+    from ...tensor.tensor import Tensor
 
     if not isinstance(tensor, Tensor):
         raise TypeError(f"The type of '{what}' must be paddle.Tensor, but received {type(tensor).__name__}")
@@ -273,7 +135,7 @@ def broadcast_object_list(object_list, src, group=None):
         tdist.broadcast_object_list(object_list, int(src), group=g.process_group)
 
 
-def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
+def _reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     g = _group(group)
     if not g.is_member() and g.nranks >= 2:
         return None
@@ -436,15 +298,5 @@ def recv_object_list(object_list, src=None, group=None):
     tdist.recv_object_list(object_list, src, group=g.process_group)
 
 
-def barrier(group=None):
-    g = _group(group)
-    if g.nranks >= 2 and g.is_member():
-        tdist.barrier(g.process_group)
-
-
-def wait(tensor, group=None, use_calc_stream=True):
-    """Wait for the communication on `tensor` (CPU collectives here complete synchronously)."""
-    if torch.cuda.is_available() and tensor._t.is_cuda:
-        torch.cuda.current_stream().synchronize()
-
-
+from .reduce import reduce  # noqa: E402  (the function; its module is paddle.distributed.communication.reduce)
+from . import stream  # noqa: E402,F401
