@@ -4,7 +4,8 @@ In Paddle, `paddle.amp.auto_cast` stays the function after `import paddle.amp.au
 binds a submodule onto its package when it first loads it, and the package's own `from .auto_cast
 import auto_cast` runs after that).  The import hook must keep that: a fresh process imports every
 submodule of paddle_on_torch, each through its `paddle.*` alias, and then every name of Paddle's API
-table must still have the kind Paddle gives it (module / not a module).
+table must still have the kind Paddle gives it (module / not a module), and each name Paddle binds over a
+submodule of the same name (recorded from Paddle by tools/record_shared_names.py) the kind it has there.
 """
 import json
 import os
@@ -51,26 +52,31 @@ for ns, names in table.items():
             continue  # unsupported names are test_api_table's business
         if (kind == "module") != isinstance(obj, types.ModuleType):
             wrong.append(f"{ns}.{n}: Paddle has a {kind}, here {type(obj).__name__}")
-# the known case, beyond the table: names Paddle binds in sub-namespaces it does not list
-extra = [("paddle.amp", "auto_cast"), ("paddle.amp", "decorate"), ("paddle.amp", "GradScaler")]
-for ns, n in extra:
+# beyond the table: every name where Paddle's package attribute and one of our submodules share a name,
+# recorded from Paddle by tools/record_shared_names.py
+shared = json.load(open(sys.argv[1]))
+shared.pop("paddle.tensor", None)  # Paddle's is a module-like proxy object (_TensorMethodOrModule); ours the module
+for full, kind in shared.items():
+    ns, n = full.rsplit(".", 1)
     obj = getattr(importlib.import_module(ns), n)
-    if isinstance(obj, types.ModuleType):
-        wrong.append(f"{ns}.{n}: a module here")
+    got = ("module" if isinstance(obj, types.ModuleType) else "class" if isinstance(obj, type)
+           else type(obj).__name__)
+    if got != kind:
+        wrong.append(f"{full}: Paddle has a {kind}, here a {got}")
 print(json.dumps({"wrong": wrong, "skipped": skipped}))
 """
 
 
-def _run(script):
+def _run(script, *args):
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_every_submodule_import_keeps_paddle_kinds():
-    res = _run(_SCRIPT)
+    res = _run(_SCRIPT, os.path.join(ROOT, "tests", "golden", "shared_names.json"))
     assert res["wrong"] == [], res["wrong"]
 
 
