@@ -226,3 +226,19 @@ def test_in_auto_parallel_align_mode(paddle):
         assert paddle.distributed.in_auto_parallel_align_mode() is True
     finally:
         paddle.set_flags({"FLAGS_enable_auto_parallel_align_mode": False})
+
+
+def test_attribute_paths_libraries_use_without_importing():
+    """PaddleNLP writes `paddle.distributed.collective._c_identity(...)`, `paddle._C_ops.swiglu_grad(...)` and
+    `nn.decode.BeamSearchDecoder` after a bare `import paddle`: the attributes resolve in a fresh process."""
+    import subprocess
+    import sys
+
+    code = ("import paddle_on_torch; paddle_on_torch.install(); import paddle; "
+            "print(paddle.distributed.collective._c_identity.__name__, paddle._C_ops.swiglu_grad.__name__, "
+            "paddle.nn.decode.BeamSearchDecoder.__name__, paddle.distributed.stream.all_reduce.__name__, "
+            "paddle._legacy_C_ops.box_coder.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["_c_identity", "swiglu_grad", "BeamSearchDecoder", "all_reduce", "box_coder"]

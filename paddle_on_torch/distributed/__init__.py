@@ -47,7 +47,7 @@ def __getattr__(name):
 
         globals()[name] = value = getattr(checkpoint, name)
         return value
-    if name in ("fleet", "spawn"):  # fleet loads on first touch, like auto-parallel
+    if name in ("fleet", "spawn", "collective"):  # fleet (and collective, which uses it) load on first touch
         import importlib
 
         value = importlib.import_module(f"{__name__}.{'_spawn' if name == 'spawn' else name}")
@@ -64,4 +64,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_AUTO_PARALLEL) | {"fleet", "spawn"})
+    return sorted(set(globals()) | set(_AUTO_PARALLEL) | {"fleet", "spawn", "collective"})
