@@ -21,9 +21,12 @@ crafted pickle raises instead of executing; a saved static Program is data-only 
 bytes go to a temporary file in the same directory, which then replaces the target.
 """
 import collections
+import hashlib
 import io
 import os
 import pickle
+import re
+import socket
 import struct
 import sys
 import threading
@@ -105,15 +108,52 @@ def _prepare_file_path(path):
         os.makedirs(dirname, exist_ok=True)
 
 
+# a temporary file's name says which host and process writes it: `.<name>.<host>.<pid>.<random>.tmp`
+_HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _process_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (EPERM: it exists, as another user)
+        return True
+    return True
+
+
+def _remove_stale_temporaries(directory, base):
+    """Remove the temporary files that saves to this path left when their process was killed mid-write
+    (a process of this host that no longer runs); a save still in progress keeps its file."""
+    if os.name != "posix":  # (os.kill(pid, 0) is a liveness test on POSIX only)
+        return
+    stale = re.compile(rf"\.{re.escape(base)}\.(?:([0-9a-f]{{8}})\.)?(\d+)\.[0-9a-f]{{8}}\.tmp")
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        m = stale.fullmatch(name) if name.startswith(f".{base}.") else None
+        if m is None or m.group(1) not in (None, _HOST) or _process_alive(int(m.group(2))):
+            continue
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
 class _AtomicWriter:
-    """A file opened for writing next to `path`; on success it replaces `path`, on error it vanishes."""
+    """A file opened for writing next to `path`; on success it replaces `path`, on error it vanishes.
+
+    A process killed while writing cannot remove its temporary file: the next save to the same path does."""
 
     def __init__(self, path):
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
         base = os.path.basename(path)
+        _remove_stale_temporaries(directory, base)
         for _ in range(100):
-            tmp = os.path.join(directory, f".{base}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+            tmp = os.path.join(directory, f".{base}.{_HOST}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
             try:
                 # mode 0o666 so the final file gets the same umask-derived permissions as open(path, 'wb')
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
