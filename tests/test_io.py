@@ -213,6 +213,62 @@ def test_save_goes_through_a_temporary_file(paddle, tmp_path, monkeypatch):
     assert dst == str(path) and os.path.dirname(src) == str(tmp_path) and not os.path.exists(src)
 
 
+_KILLED_SAVE = """
+import sys, time
+import paddle
+from paddle_on_torch.framework import io as pio
+
+def stall(obj, f, protocol):  # the write has begun: stop here until killed
+    f.write(b"partial")
+    f.flush()
+    print("writing", flush=True)
+    time.sleep(120)
+
+pio._save_state_dict = stall
+paddle.save({"w": paddle.ones([4])}, sys.argv[1])
+"""
+
+
+def _start_save(path):
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
+    p = subprocess.Popen([sys.executable, "-m", "paddle_on_torch", "-c", _KILLED_SAVE, str(path)],
+                         stdout=subprocess.PIPE, env=env, text=True)
+    assert p.stdout.readline().strip() == "writing"
+    return p
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX process liveness")
+def test_a_killed_save_leaves_no_temporary_file(paddle, tmp_path):
+    """A save killed mid-write keeps the old file; the next save to the path removes its temporary file,
+    but not the temporary file of a save still running."""
+    import signal
+
+    path = tmp_path / "ck.pdparams"
+    paddle.save({"w": paddle.zeros([4])}, str(path))
+
+    def temps():
+        return sorted(f for f in os.listdir(tmp_path) if f.endswith(".tmp"))
+
+    killed = _start_save(path)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    assert len(temps()) == 1 and f".{killed.pid}." in temps()[0]
+    np.testing.assert_array_equal(paddle.load(str(path))["w"].numpy(), np.zeros(4))  # the old file stands
+    running = _start_save(path)  # (the next save: the killed one's file is gone)
+    try:
+        assert len(temps()) == 1 and f".{running.pid}." in temps()[0]
+        paddle.save({"w": paddle.ones([4])}, str(path))
+        assert len(temps()) == 1 and f".{running.pid}." in temps()[0]  # a save still running keeps its file
+    finally:
+        running.kill()
+        running.wait()
+    paddle.save({"w": paddle.ones([4])}, str(path))
+    assert os.listdir(tmp_path) == ["ck.pdparams"]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 def test_saved_file_has_ordinary_permissions(paddle, tmp_path):
     path = tmp_path / "m.pdparams"
