@@ -15,10 +15,11 @@ import re
 _SHAPE_WORDS = ("must match the size", "shape", "size mismatch", "expanded size", "cannot be multiplied",
                 "Expected size", "dimension", "Dimension", "expected", "must be", "invalid", "out of bounds",
                 "Sizes of tensors must match", "number of dims", "doesn't match the broadcast shape",
-                "need to be at least", "should contain", "should not be zero", "too small", "can't be greater")
+                "need to be at least", "should contain", "should not be zero", "too small", "can't be greater",
+                "should be positive")
 # torch's words for a size or count that does not fit in 64 bits: Paddle's argument parser reports an integer
 # beyond int32 as IndexError "(OutOfRange)"
-_OVERFLOW_WORDS = ("overflow", "cannot be represented as a SymInt")
+_OVERFLOW_WORDS = ("calculation overflowed", "multiplication overflow", "cannot be represented as a SymInt")
 _ENFORCE = re.compile(r"\[enforce fail at [^\]]*\]\s*(\S+ == \S+\.\s*)?")
 
 
@@ -71,7 +72,7 @@ def translate(e, api=None):
         if "is out of bounds for dimension" in msg:  # gather / scatter family: Paddle's OutOfRange
             return IndexError(f"(OutOfRange) {msg}")
         if any(w in msg for w in _OVERFLOW_WORDS):
-            return IndexError(f"(OutOfRange) a size or count is too large: {msg}")
+            return IndexError("(OutOfRange) a size or count is too large: the sizes overflow 64-bit integers")
         if "Expected reduction dim" in msg:
             return ValueError(f"(InvalidArgument) Cannot perform reduction along an axis that has a size of 0 "
                               f"({msg.split(': ', 1)[-1]})")

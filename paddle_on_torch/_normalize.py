@@ -191,6 +191,20 @@ def _axis(axis):
     raise TypeError(f"The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")
 
 
+def int_arg(v, err=TypeError, api=None):
+    """An int from an int or a 1-element tensor (Paddle accepts Tensors for most integer attributes); a float, a
+    string or None is Paddle's error for an integer attribute (TypeError for most ops, ValueError for some)."""
+    if isinstance(v, torch.Tensor):
+        return int(v.item())
+    if isinstance(v, Tensor):
+        return int(v._t.item())
+    if isinstance(v, (float, str, bytes)) or v is None:
+        kind = "InvalidType" if err is TypeError else "InvalidArgument"
+        raise err(f"({kind}) {api + '(): ' if api else ''}an integer argument (an axis, a size, a count) must be int, "
+                  f"but got {type(v).__name__}")
+    return int(v)
+
+
 # DTypeLike for a string spelling ('float32', 'bool', 'paddle.int64', 'float'): the torch dtype, memoised, as a
 # name always means the same dtype (unlike the Python type `float`, which follows the default dtype)
 _DTYPE_BY_NAME = {}
@@ -213,6 +227,10 @@ def _shape(shape):
     if isinstance(shape, Tensor):
         return [int(v) for v in shape._t.reshape(-1).tolist()]
     if isinstance(shape, (list, tuple)):
+        for i, v in enumerate(shape):
+            if isinstance(v, (float, str)) or v is None:
+                raise TypeError(f"(InvalidType) the shape must be a list of int, but got {type(v).__name__} at "
+                                f"position {i}: {list(shape)}")
         return [int(v._t.item()) if isinstance(v, Tensor) else int(v) for v in shape]
     if isinstance(shape, numbers.Integral):
         return [int(shape)]

@@ -10,14 +10,15 @@ TIMEOUT_S) is recorded as {"crash": ...} and the next child starts after it.
 """
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-TIMEOUT_S = 60
+TIMEOUT_S = 30
 MARK = "@@record_errors "  # our lines on the child's stdout (Paddle prints there too)
 
 
@@ -40,6 +41,12 @@ def child(start):
         print(MARK + json.dumps({"i": i, "name": name, "answer": answer}), flush=True)
 
 
+def _lines(stream, q):
+    for line in stream:
+        q.put(line)
+    q.put(None)  # the child is gone
+
+
 def main():
     from tests import error_props
 
@@ -48,16 +55,19 @@ def main():
     while start < len(names):
         p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", str(start)],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        q = queue.Queue()
+        threading.Thread(target=_lines, args=(p.stdout, q), daemon=True).start()
         current = None
         while True:
-            ready, _, _ = select.select([p.stdout], [], [], TIMEOUT_S)
-            line = p.stdout.readline() if ready else None
-            if not line:  # the child died, finished or hung
-                if line is None:
-                    p.kill()
+            try:
+                line = q.get(timeout=TIMEOUT_S)
+            except queue.Empty:  # hung
+                p.kill()
+                line = "timeout"
+            if line is None or line == "timeout":
                 p.wait()
                 if current is not None:
-                    why = "timeout" if line is None else f"exit status {p.returncode}"
+                    why = "timeout" if line == "timeout" else f"exit status {p.returncode}"
                     out[names[current]] = {"crash": why}
                     print(f"{names[current]}: Paddle {why}", file=sys.stderr)
                     start = current + 1

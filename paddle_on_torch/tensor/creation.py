@@ -309,6 +309,9 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
         start, end = 0, start
     if step == 0:
         raise ValueError("(InvalidArgument) arange: step must not be 0.")
+    for what, v in (("start", start), ("end", end), ("step", step)):
+        if isinstance(v, float) and not np.isfinite(v):
+            raise ValueError(f"The value of {what} must be finite, but received: {v}.")
     if dtype is None:
         dtype = _dtypes.default_float_torch() if floats else torch.int64
     device = to_torch_device(device)

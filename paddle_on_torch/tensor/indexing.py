@@ -198,7 +198,12 @@ def getitem(x, index):
         items, negs = _convert(index, t)
         if negs:
             t, items = _resolve_negative_steps(t, items, negs)
-        r = t[tuple(items)]
+        try:
+            r = t[tuple(items)]
+        except IndexError as e:
+            if "too many indices" not in str(e):
+                raise
+            raise ValueError(f"(InvalidArgument) Too many indices for a tensor of dimension {t.dim()}.") from None
     obj = _normalize._new(_normalize.Tensor)
     obj._t = r
     return obj

@@ -27,13 +27,15 @@ __tensor_methods__ = ["astype", "repeat", "contiguous", "fill_", "zero_", "fill_
 ]
 
 
-def _int(v):
-    """An int from an int or a 1-element tensor (Paddle accepts Tensors for most integer attributes)."""
-    if isinstance(v, torch.Tensor):
-        return int(v.item())
-    if isinstance(v, _normalize.Tensor):
-        return int(v._t.item())
-    return int(v)
+_int = _normalize.int_arg  # (an int from an int or a 1-element Tensor)
+
+
+def _axis_in(axis, ndim, api, err=ValueError):
+    """One axis of an ndim-D tensor, as a non-negative int (a 0-D tensor has no axis to name)."""
+    if not -ndim <= axis < ndim:
+        raise err(f"({'OutOfRange' if err is IndexError else 'InvalidArgument'}) {api}: the axis is expected to be in "
+                  f"range of [{-ndim}, {ndim}), but got {axis}")
+    return axis + ndim if axis < 0 else axis
 
 
 def _check_index_dtype(index, api):
@@ -73,6 +75,8 @@ def reshape(x: TensorLike, shape: ShapeLike, name=None):
 def view(x: TensorLike, shape_or_dtype, name=None):
     if isinstance(shape_or_dtype, (list, tuple)):
         return x.view([_int(s) for s in shape_or_dtype])
+    if shape_or_dtype is None:
+        raise TypeError("(InvalidType) view(): shape_or_dtype must be a list of int or a dtype, but got None")
     return x.view(_dtypes.to_torch_dtype(shape_or_dtype))
 
 
@@ -86,6 +90,8 @@ def flatten(x: TensorLike, start_axis=0, stop_axis=-1, name=None):
     if x.dim() == 0:
         return x.reshape(1)
     nd = x.dim()
+    if not isinstance(start_axis, int) or not isinstance(stop_axis, int):
+        raise ValueError("The start_axis and stop_axis should be ints, in range [-rank(x), rank(x))")
     s, e = start_axis + nd if start_axis < 0 else start_axis, stop_axis + nd if stop_axis < 0 else stop_axis
     if not (0 <= s < nd and 0 <= e < nd):
         raise ValueError(f"(InvalidArgument) The start_axis ({start_axis}) and stop_axis ({stop_axis}) should be in "
@@ -133,6 +139,8 @@ def transpose(x: TensorLike, perm, name=None):
             return torch.permute(x, perm)
         except (RuntimeError, IndexError, TypeError):
             pass
+    if isinstance(perm, (list, tuple)) and any(isinstance(a, float) for a in perm):
+        raise TypeError(f"(InvalidType) transpose(): argument 'perm' (position 1) must be list of int, but got {perm}")
     perm = _normalize._axis(perm)
     if type(perm) is not tuple:  # (AxisLike gives an int or a tuple)
         perm = (perm,)
@@ -163,6 +171,9 @@ def permute(x, *perm, name=None, dims=None):
 
 @op
 def moveaxis(x: TensorLike, source: AxisLike, destination: AxisLike, name=None):
+    for a in (source if isinstance(source, tuple) else (source,)) + (destination if isinstance(destination, tuple)
+                                                                      else (destination,)):
+        _axis_in(a, x.dim(), "moveaxis")
     return torch.movedim(x, source, destination)
 
 
@@ -191,7 +202,7 @@ def concat(x: TensorSequence, axis=0, name=None, *, out=None):
         raise ValueError("(InvalidArgument) concat(): argument 'x' (position 0) must be list of Tensors, but got "
                          "empty list")
     _same_dtypes(x, "concat")
-    return torch.cat(x, axis if type(axis) is int else _int(axis))
+    return torch.cat(x, axis if type(axis) is int else int(axis) if isinstance(axis, float) else _int(axis))
 
 
 cat = concat
@@ -206,7 +217,7 @@ def stack(x: TensorSequence, axis=0, name=None, *, out=None):
         if v.shape != x[0].shape:
             raise ValueError(f"(InvalidArgument) stack expects each tensor to be equal size, but got "
                              f"{list(x[0].shape)} at entry 0 and {list(v.shape)} at entry {i}.")
-    return torch.stack(x, dim=_int(axis))
+    return torch.stack(x, dim=_int(axis, api="stack"))
 
 
 @op
@@ -300,14 +311,14 @@ def _sections(x, num_or_sections, axis):
 
 @op
 def split(x: TensorLike, num_or_sections, axis=0, name=None):
-    axis = _int(axis)
+    axis = _axis_in(_int(axis, ValueError, "split"), x.dim(), "split")
     # (torch.split_with_sizes: torch.split is Python around it and costs twice as much on small tensors)
     return list(torch.split_with_sizes(x, _sections(x, num_or_sections, axis), dim=axis))
 
 
 @op
 def chunk(x: TensorLike, chunks, axis=0, name=None):
-    axis = _int(axis)
+    axis = _axis_in(_int(axis, ValueError, "chunk"), x.dim(), "chunk")
     if not 0 < chunks:
         raise ValueError(f"The value of 'chunks' must be greater than 0 and less than or equal to the size of the "
                          f"dimension specified by 'axis', but received chunks={chunks} and "
@@ -339,7 +350,7 @@ def dsplit(x: TensorLike, num_or_indices, name=None):
 
 @op
 def unbind(input: TensorLike, axis=0):
-    return list(torch.unbind(input, _int(axis)))
+    return list(torch.unbind(input, _axis_in(_int(axis, api="unbind"), input.dim(), "unbind")))
 
 
 @op
@@ -353,7 +364,7 @@ def unstack(x: TensorLike, axis=0, num=None):
 
 
 def cast(x, dtype):
-    t = _normalize.to_torch(x)
+    t = x._t if isinstance(x, _normalize.Tensor) else _normalize._tensor_arg(x, "paddle.cast", "x", 0)
     d = _dtypes.to_torch_dtype(dtype)
     r = t.to(d)
     if t.requires_grad and not (d.is_floating_point or d.is_complex):
@@ -420,6 +431,8 @@ def repeat_interleave(x: TensorLike, repeats, axis=None, name=None, *, output_si
             repeats = repeats.reshape(1)
     elif repeats <= 0:
         raise ValueError("(InvalidArgument) repeats should be larger than zero")
+    if axis is not None:
+        axis = _axis_in(_int(axis, api="repeat_interleave"), x.dim(), "repeat_interleave", IndexError)
     return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
 
 
@@ -429,7 +442,7 @@ def repeat_interleave(x: TensorLike, repeats, axis=None, name=None, *, output_si
 @op
 def flip(x: TensorLike, axis: AxisLike, name=None):
     axis = (axis,) if isinstance(axis, int) else axis
-    nd = max(x.dim(), 1)
+    nd = x.dim()  # (a 0-D tensor has no axis to flip: Paddle refuses axis 0 there)
     norm = [a + nd if a < 0 else a for a in axis]
     if any(not 0 <= a < nd for a in norm):
         raise ValueError(f"(InvalidArgument) flip axes {list(axis)} out of range for a {x.dim()}-D tensor.")
@@ -455,6 +468,8 @@ def roll(x: TensorLike, shifts: AxisLike, axis: AxisLike = None, name=None):
         return torch.roll(x, shifts)
     s = (shifts,) if isinstance(shifts, int) else shifts
     a = (axis,) if isinstance(axis, int) else axis
+    for v in a:
+        _axis_in(v, x.dim(), "roll")
     if len(s) != len(a):
         raise ValueError(f"(InvalidArgument) When dims.size() != 0, dims.size() should be equal to shifts.size(). "
                          f"But received dims.size() = {len(a)}, shifts.size() = {len(s)}")
@@ -473,6 +488,9 @@ def _clamp_bound(v, n):
 def slice(input: TensorLike, axes: AxisLike, starts: ShapeLike, ends: ShapeLike):
     index = [builtins.slice(None)] * input.dim()
     axes = (axes,) if isinstance(axes, int) else axes
+    if not len(axes) == len(starts) == len(ends):
+        raise ValueError(f"(InvalidArgument) The length of axes ({len(axes)}), starts ({len(starts)}) and ends "
+                         f"({len(ends)}) should be the same.")
     for a, s, e in zip(axes, starts, ends):
         n = input.shape[a]
         index[a] = builtins.slice(_clamp_bound(s, n), _clamp_bound(e, n))
@@ -544,7 +562,11 @@ def _gather(x: TensorLike, index: TensorLike, axis=None, name=None, out=None):
         raise ValueError(f"(InvalidArgument) The index should be 0-D, 1-D or 2-D, but received {index.dim()}-D.")
     n = x.shape[axis]
     idx = _wrap_negative(index.reshape(-1), n)
-    r = torch.index_select(x, axis, idx)
+    try:
+        r = torch.index_select(x, axis, idx)
+    except (IndexError, RuntimeError):  # paddle.gather's out-of-range index is Paddle's OutOfRange
+        raise IndexError(f"(OutOfRange) The element of Index must be less than the size of input dim size of axis "
+                         f"which is {n}, and at least {-n}.") from None
     if index.dim() == 0:
         r = r.squeeze(axis)
     return r
@@ -569,7 +591,11 @@ def gather_nd(x: TensorLike, index: TensorLike, name=None):
         raise ValueError(f"(InvalidArgument) The last dimension of index ({k}) must be at most the rank of x "
                          f"({x.dim()}).")
     idx = tuple(index[..., i] for i in range(k))
-    return x[idx] if k else x.expand(tuple(index.shape[:-1]) + tuple(x.shape))
+    try:
+        return x[idx] if k else x.expand(tuple(index.shape[:-1]) + tuple(x.shape))
+    except IndexError:  # an index past an axis: Paddle's InvalidArgument
+        raise ValueError(f"(InvalidArgument) gather_nd: an index is out of range of x's shape {list(x.shape)}") \
+            from None
 
 
 @op
@@ -577,6 +603,8 @@ def index_select(x: TensorLike, index: TensorLike, axis=0, name=None):
     if index.dtype not in (torch.int64, torch.int32):
         raise ValueError(f"(InvalidArgument) Input(Index) holds the wrong type, it holds "
                          f"{_dtypes.dtype_name(index.dtype)}, but desires to be int32 or int64")
+    if index.dim() == 0:
+        raise ValueError("(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor, but received a 0-D index.")
     axis = _int(axis)
     return torch.index_select(x, axis, _wrap_negative(index.reshape(-1), x.shape[axis]))
 
@@ -690,6 +718,8 @@ def _scatter(x: TensorLike, index: TensorLike, updates: TensorLike, overwrite=Tr
     if index.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"(InvalidArgument) Index holds the wrong type, it holds [{_dtypes.dtype_name(index.dtype)}],"
                          "but desires to be [int32] or [int64].")
+    if x.dim() == 0:
+        raise ValueError("(InvalidArgument) scatter: x must have at least one dimension, but received a 0-D tensor")
     if updates.dtype != x.dtype:
         raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
                          f"({_dtypes.dtype_name(x.dtype)}) does not match the type of data "
@@ -740,10 +770,28 @@ def scatter_nd(index: TensorLike, updates: TensorLike, shape: ShapeLike, name=No
     return zeros.index_put(idx, updates.reshape((-1,) + tuple(shape[k:])), accumulate=True)
 
 
+def _index_1d(index, api):
+    """index_add / index_fill's index: a 1-D int32 / int64 tensor, as Paddle checks it."""
+    if index.dtype not in (torch.int64, torch.int32):
+        raise ValueError(f"(InvalidArgument) {api}: Input(Index) holds the wrong type, it holds "
+                         f"{_dtypes.dtype_name(index.dtype)}, but desires to be int32 or int64")
+    if index.dim() != 1:
+        raise ValueError(f"(InvalidArgument) {api}: The 'shape' of Input(Index) must be 1-D tensor. But received "
+                         f"a {index.dim()}-D index.")
+
+
 @op
 def index_add(x: TensorLike, index: TensorLike, axis, value: TensorLike, name=None):
-    axis = _int(axis)
-    return x.index_add(axis, _wrap_negative(index, x.shape[axis]).to(torch.int64), value)
+    _index_1d(index, "index_add")
+    axis = _axis_in(_int(axis), x.dim(), "index_add", IndexError)
+    n = x.shape[axis]
+    try:
+        return x.index_add(axis, _wrap_negative(index, n).to(torch.int64), value)
+    except RuntimeError as e:  # an index out of range is Paddle's InvalidArgument here
+        if "out of bounds" not in str(e):
+            raise
+        raise ValueError(f"(InvalidArgument) Variable value (index) of OP(index_add) expected >= {-n} and < {n}.") \
+            from None
 
 
 @op
@@ -753,7 +801,8 @@ def index_put(x: TensorLike, indices: TensorSequence, value: TensorLike, accumul
 
 @op
 def index_fill(x: TensorLike, index: TensorLike, axis, value, name=None):
-    axis = _int(axis)
+    _index_1d(index, "index_fill")
+    axis = _axis_in(_int(axis), x.dim(), "index_fill")
     if isinstance(value, _normalize.Tensor):
         value = value._t.to(x.dtype)
     elif not (x.is_floating_point() or x.is_complex()):

@@ -10,7 +10,7 @@ import builtins
 
 import torch
 
-from .._normalize import AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, op, to_torch
+from .._normalize import AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg, op, to_torch
 from ..framework import dtype as _dtypes
 
 __all__ = [
@@ -506,7 +506,9 @@ def _scan_input(x, axis, dtype, op_name, err=IndexError):
         x = x.to(dtype)
     if axis is None:
         return x.reshape(-1), 0
-    axis = int(axis)
+    axis = int_arg(axis, api=op_name) if err is ValueError else int(axis)  # (Paddle's cumsum reads 1.5 as 1)
+    if x.dim() == 0 and axis not in (0, -1):
+        raise ValueError(f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given is {axis}.")
     nd = builtins.max(x.dim(), 1)
     if not -nd <= axis < nd:
         raise err(f"(OutOfRange) axis is out of range (expected to be in range of [-{nd}, {nd}), but got {axis}).")
@@ -668,11 +670,15 @@ def inner(x: TensorLike, y: TensorLike, name=None):
 
 @op
 def outer(x: TensorLike, y: TensorLike, name=None):
+    _strict(x, y)
     return torch.outer(x.reshape(-1), y.reshape(-1))
 
 
 @op
 def kron(x: TensorLike, y: TensorLike, name=None):
+    if x.dtype is not y.dtype:
+        raise ValueError(f"(InvalidArgument) kron: x is {_dtypes.dtype_name(x.dtype)} and y is "
+                         f"{_dtypes.dtype_name(y.dtype)}; the operands must have one dtype.")
     return torch.kron(x, y)
 
 
@@ -743,6 +749,9 @@ def mv(x: TensorLike, vec: TensorLike, name=None):
 
 @op
 def dot(x: TensorLike, y: TensorLike, name=None):
+    if x.shape != y.shape or not 1 <= x.dim() <= 2:  # Paddle's ShapeError is a RuntimeError
+        raise RuntimeError(f"(PreconditionNotMet) ShapeError: dot takes two 1-D or 2-D tensors of one shape, but "
+                           f"received x: {list(x.shape)}, y: {list(y.shape)}")
     return (x * y).sum(-1)
 
 
@@ -774,8 +783,16 @@ def diff(x: TensorLike, n=1, axis=-1, prepend: TensorLike = None, append: Tensor
 
 @op
 def cross(x: TensorLike, y: TensorLike, axis=9, name=None):
+    _strict(x, y)
+    if x.shape != y.shape:
+        raise ValueError(f"(InvalidArgument) The 'shape' of Input(X) should be equal to the 'shape' of Input(Y). But "
+                         f"received Input(X).dimensions = {list(x.shape)}, Input(Y).dimensions = {list(y.shape)}")
     if axis == 9:  # Paddle's "first axis of size 3"
-        axis = next(i for i, s in enumerate(x.shape) if s == 3)
+        axis = next((i for i, s in enumerate(x.shape) if s == 3), None)
+        if axis is None:
+            raise ValueError(f"(InvalidArgument) cross: no axis of size 3 in a tensor of shape {list(x.shape)}")
+    if x.dtype is torch.bool:
+        raise _no_kernel("cross", x)
     return torch.linalg.cross(x, y, dim=axis)
 
 

@@ -9,7 +9,7 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import DTypeLike, ShapeLike, TensorLike, op, size_args
+from .._normalize import DTypeLike, ShapeLike, TensorLike, int_arg, op, size_args
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -133,7 +133,7 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
 def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device=None, requires_grad=False,
              pin_memory=False):
     """A random permutation of 0 .. n-1."""
-    n = _int_arg(n)
+    n = int_arg(n, api="randperm")
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
     if dtype not in _INTS + (torch.float32, torch.float64):

@@ -13,7 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .._normalize import TensorLike, binary_operands, op, rebind, wrap
+from .._errors import translate
+from .._normalize import TensorLike, binary_operands, int_arg, op, rebind, wrap
 from ..framework import dtype as _dtypes
 from .tensor import Tensor
 
@@ -118,6 +119,9 @@ class TopKRetType(NamedTuple):
 
 @op
 def _topk(x: TensorLike, k, axis=None, largest=True, sorted=True, name=None):
+    if not hasattr(k, "_t") and int(k) < 1:
+        raise ValueError(f"(InvalidArgument) the attribute of k in the topk must >= 1 or be a Tensor, but received "
+                         f"{k}.")
     k = int(k._t.item()) if hasattr(k, "_t") else int(k)
     axis = -1 if axis is None else _axis_int(axis, x.dim(), "topk")
     n = x.shape[axis] if x.dim() else 1
@@ -170,10 +174,16 @@ def where(condition, x=None, y=None, name=None, *, out=None, input=None, other=N
                          f"paddle.{_dname(c.dtype)}")
     xt = x._t if isinstance(x, Tensor) else _where_operand(x, c)
     yt = y._t if isinstance(y, Tensor) else _where_operand(y, c)
-    if xt.dtype is not yt.dtype:
-        shape = torch.broadcast_shapes(c.shape, xt.shape, yt.shape)
-        binary_operands(xt.expand(shape), yt.expand(shape))
-    r = wrap(torch.where(c, xt, yt))
+    try:
+        if xt.dtype is not yt.dtype:
+            shape = torch.broadcast_shapes(c.shape, xt.shape, yt.shape)
+            binary_operands(xt.expand(shape), yt.expand(shape))
+        r = wrap(torch.where(c, xt, yt))
+    except RuntimeError as e:  # shapes that do not broadcast: Paddle's ValueError
+        t = translate(e, "paddle.where")
+        if t is None:
+            raise
+        raise t from None
     if out is not None:
         rebind(out, r._t.detach())
     return r
@@ -230,6 +240,10 @@ def searchsorted(sorted_sequence: TensorLike, values: TensorLike, out_int32=Fals
     if side is not None:
         right = side == "right"
     s, v = _common(sorted_sequence, values)
+    if s.dim() > 1 and s.shape[:-1] != v.shape[:-1]:  # Paddle's error class for it: Unavailable
+        raise RuntimeError(f"(Unavailable) The dimensions of sorted_sequence tensor {list(s.shape)} and values tensor "
+                           f"{list(v.shape)} can not match: sorted_sequence must be 1-D, or its leading dimensions "
+                           f"must equal those of values.")
     if v.dim() == 0 and s.dim() == 1:
         return torch.searchsorted(s, v.reshape(1), out_int32=out_int32, right=right, sorter=sorter).reshape(())
     return torch.searchsorted(s, v, out_int32=out_int32, right=right, sorter=sorter)
@@ -247,7 +261,7 @@ def bucketize(x: TensorLike, sorted_sequence: TensorLike, out_int32=False, right
 @op
 def kthvalue(x: TensorLike, k, axis=None, keepdim=False, name=None):
     """The k-th smallest element along axis (default the last) and its index."""
-    k = int(k._t.item()) if hasattr(k, "_t") else int(k)
+    k = int(k._t.item()) if hasattr(k, "_t") else int_arg(k, api="kthvalue")
     axis = -1 if axis is None else _axis_int(axis, x.dim(), "kthvalue")
     n = x.shape[axis] if x.dim() else 1
     if not 1 <= k <= n:
@@ -275,6 +289,9 @@ def unique(x: TensorLike, return_index=False, return_inverse=False, return_count
     if axis is None:
         x = x.reshape(-1)
         dim = 0
+    elif x.dim() == 0:
+        raise ValueError(f"(InvalidArgument) The Input(X) with 0-D Tensor, axis must be None. But now the axis is "
+                         f"{axis}.")
     else:
         dim = _axis_int(axis, x.dim(), "unique")
     if not (return_index or return_inverse or return_counts):

@@ -31,6 +31,9 @@ def _reduce_dims(axis, ndim, api):
         return ()
     if hasattr(axis, "_t"):
         axis = axis._t.tolist()
+    if isinstance(axis, (str, bytes, float)):
+        raise TypeError(f"(InvalidType) {api}(): argument 'axis' must be int, list, tuple or Tensor, but got "
+                        f"{type(axis).__name__}")
     axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
     n = max(ndim, 1)
     seen = []
@@ -125,7 +128,10 @@ def _to_last(x, dims):
     for d in dims:
         kshape[d] = 1
     rest = [d for d in range(x.dim()) if d not in dims]
-    return x.permute(*rest, *dims).reshape([x.shape[d] for d in rest] + [-1]), kshape
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    return x.permute(*rest, *dims).reshape([x.shape[d] for d in rest] + [n]), kshape  # (n, not -1: x may be empty)
 
 
 def _finish(v, kshape, keepdim):
@@ -142,6 +148,8 @@ def median(x: TensorLike, axis=None, keepdim=False, mode="avg", name=None, *, ou
     if axis is not None and nd and (isinstance(axis, bool) or not isinstance(axis, numbers.Integral)
                                     or not -nd <= axis < nd):
         raise ValueError("In median, axis should be none or an integer in range [-rank(x), rank(x)).")
+    if axis is not None and nd == 0 and axis not in (0, -1):
+        raise ValueError("In median, when the input is 0-D, axis can only be -1, 0 or None.")
     _check_mode(mode)
     dims = () if axis is None or nd == 0 else (int(axis) % nd,)
     y, kshape = _to_last(x, dims)

@@ -3,6 +3,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import DTypeLike, TensorLike, op
+from ..._normalize import int_arg as _int
 from ...framework import dtype as _dtypes
 from ...tensor.inplace import make_inplace
 from ...tensor.math import sigmoid, tanh
@@ -149,12 +150,12 @@ def _softmax_input(x, dtype, kernel):
 def softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None, *, out=None):
     if dtype is None and type(axis) is int and x.is_floating_point():  # the common case, checks inlined
         return torch.softmax(x, axis)
-    return torch.softmax(_softmax_input(x, dtype, "softmax"), int(axis))
+    return torch.softmax(_softmax_input(x, dtype, "softmax"), _int(axis, api="softmax"))
 
 
 @op
 def log_softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None):
-    return torch.log_softmax(_softmax_input(x, dtype, "log_softmax"), int(axis))
+    return torch.log_softmax(_softmax_input(x, dtype, "log_softmax"), _int(axis, api="log_softmax"))
 
 
 @op

@@ -246,6 +246,8 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
             raise TypeError(f"size should be a list or tuple or Tensor, but got {type(size).__name__}")
         if len(size) != n:
             raise ValueError(f"The x and size should satisfy rank(x) - 2 == len(size), but got len(size)={len(size)}")
+        if any(v <= 0 for v in size):
+            raise ValueError(f"Each dimension size given in size must be greater than 0, but got {size}.")
         out_sizes = size
     else:
         sf = scale_factor

@@ -37,6 +37,9 @@ def _conv2d(x, weight, bias, stride, padding, dilation, groups):
     if x.dim() == 4:
         kh, kw = weight.shape[2], weight.shape[3]
         (sh, sw), (ph, pw) = _pair(stride), _pair(padding)
+        if sh <= 0 or sw <= 0:
+            raise ValueError(f"(InvalidArgument) The stride of Op(Conv) should be larger than 0, but received stride "
+                             f"is {[sh, sw]}.")
         ho, wo = (x.shape[2] + 2 * ph - kh) // sh + 1, (x.shape[3] + 2 * pw - kw) // sw + 1
         if _small(x, weight, bias, groups, dilation, weight.numel(), max(ho, 0) * max(wo, 0)):
             return _thnn_conv2d(x, weight, [kh, kw], bias, [sh, sw], [ph, pw])

@@ -21,8 +21,10 @@ def embedding(x: TensorLike, weight: TensorLike, padding_idx=None, max_norm=None
     if x.dtype is torch.int64 and padding_idx is None and max_norm is None:
         return torch.embedding(weight, x, -1, scale_grad_by_freq)  # the common lookup (TF's is Python around it)
     if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
-        raise TypeError(f"The data type of 'x' in embedding must be int32 or int64, but received "
-                        f"{str(x.dtype).replace('torch.', '')}.")
+        e = NotImplementedError(f"(Unimplemented) embedding input only support int32 and int64, but get "
+                                f"{str(x.dtype).replace('torch.', '')}")  # (Paddle's type: an input, not a missing API)
+        e._recorded = True
+        raise e
     pi = _padding_idx(padding_idx, weight.shape[0])
     out = TF.embedding(x.long(), weight, pi, max_norm, norm_type, scale_grad_by_freq, False)
     if pi is not None:  # Paddle's lookup gives zeros for padding_idx, whatever the row holds

@@ -48,7 +48,7 @@ class _ConvNd(Layer):
             if padding_mode != "zeros":
                 self._reversed_padding_repeated_twice = [padding] * (2 * dims)
             shape = [out_channels, in_channels // groups] + self._kernel_size
-            init = Normal(0.0, (2.0 / (math.prod(self._kernel_size) * in_channels)) ** 0.5)
+            init = Normal(0.0, (2.0 / max(math.prod(self._kernel_size) * in_channels, 1)) ** 0.5)  # (0 channels: empty)
         self.weight = self.create_parameter(shape=shape, attr=weight_attr, default_initializer=init)
         self.bias = self.create_parameter(attr=bias_attr, shape=[out_channels], is_bias=True)
 
