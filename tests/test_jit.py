@@ -146,7 +146,7 @@ def test_enable_to_static_switch(paddle):
 def test_full_graph_error_names_the_construct(paddle):
     def f(x):
         y = x * 2
-        if y.sum() > 0:  # data-dependent branching: not one graph
+        if y.sum().item() > 0:  # a Python number read from a Tensor: not one graph
             return y + 4
         return y
 
@@ -154,7 +154,8 @@ def test_full_graph_error_names_the_construct(paddle):
     with pytest.raises(RuntimeError) as ei:
         paddle.jit.to_static(f, backend="eager", full_graph=True)(x)
     msg = str(ei.value)
-    assert "full_graph=True" in msg and "f" in msg and "if y.sum() > 0" in msg, msg
+    assert "full_graph=True" in msg and ".f as one graph" in msg and "data-dependent" in msg, msg
+    assert "test_jit.py:" in msg, msg  # the user's line, not the converter's
     # full_graph=False (Paddle's default): the same code runs, the break executes eagerly
     assert paddle.jit.to_static(f, backend="eager")(x).numpy().tolist() == [6.0, 6.0]
 

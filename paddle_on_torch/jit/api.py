@@ -10,6 +10,7 @@ process-wide dynamo settings and the measured speed: docs/jit.md.
 import functools
 import inspect
 import itertools
+import os
 import types
 import weakref
 
@@ -99,8 +100,10 @@ def _graph_break_error(e, name):
             break
     where = ""
     stack = getattr(e, "real_stack", None)
-    if stack:
-        fr = stack[-1]
+    if stack:  # the innermost user frame (not the control-flow converter's operators)
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dy2static")
+        user = [f for f in stack if not os.path.abspath(f.filename).startswith(here)]
+        fr = (user or list(stack))[-1]
         where = f"\n  at {fr.filename}:{fr.lineno} in {fr.name}: {(fr.line or '').strip()}"
     return RuntimeError(
         f"paddle.jit.to_static(full_graph=True) could not compile {name} as one graph: {construct}"
@@ -140,6 +143,7 @@ class StaticFunction:
     def __get__(self, instance, owner=None):
         if instance is None or self._instance is not None:
             return self
+        self._patches = None  # full_graph: the sublayer forwards converted for the compile (dy2static)
         bound = self._bound.get(instance)
         if bound is None:
             bound = StaticFunction(types.MethodType(self._dygraph_function, instance), self._input_spec,
@@ -168,7 +172,15 @@ class StaticFunction:
         name = getattr(self._dygraph_function, "__name__", "fn")
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
         entry_name = f"to_static_{name}_{next(_counter)}"
-        ns = {"_fn": self._dygraph_function, "_to_paddle": _to_paddle_tree, "_to_torch": _to_torch_tree}
+        fn = self._dygraph_function
+        if self._full_graph:  # Paddle's AST mode: Python control flow on Tensors becomes torch.cond / while_loop
+            from .dy2static import convert_call, patched_forwards, prepare
+
+            prepare(self._layer if self._layer is not None else fn)
+            if self._layer is not None:  # sublayers called by library code (Sequential) run converted too
+                self._patches = patched_forwards(self._layer, keep=True).__enter__()
+            fn = convert_call(fn)
+        ns = {"_fn": fn, "_to_paddle": _to_paddle_tree, "_to_torch": _to_torch_tree}
         exec(compile(_ENTRY_SRC.format(name=entry_name), f"<paddle.jit.to_static {name}>", "exec"), ns)
         # paddle.grad inside a static function is part of Paddle's program (PINNs differentiate twice in
         # it): let dynamo trace torch.autograd.grad into the graph instead of breaking there.  Set once,
@@ -229,6 +241,9 @@ class StaticFunction:
         return self._dygraph_function
 
 
+        if self._patches is not None:
+            self._patches.restore()
+            self._patches = None
 # ------------------------------------------------------------------ public API
 def _check_build_strategy(build_strategy):
     # paddle.static.BuildStrategy (issue 9) is not implemented here, so only None can pass

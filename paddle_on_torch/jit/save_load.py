@@ -27,6 +27,7 @@ Loading runs no code from the files: the manifest is JSON and the weights are pa
 weights-only loader accepts, node targets that are torch operators, size expressions that are
 arithmetic, no guards code), and its graphs are checked again after loading.
 """
+import contextlib
 import json
 import os
 import struct
@@ -317,9 +318,12 @@ def save(layer, path, input_spec=None, **configs):
     # on Tensors becomes torch.cond / torch.while_loop in the exported program
     module = _Exportable(convert_call(call), tensors, consts, flat=True)
     weights = [t._t.detach() for t in tensors]
+    from .dy2static import patched_forwards
+
     try:
-        ep = torch.export.export(module, (weights, examples),
-                                 dynamic_shapes=([None] * len(weights), dyn), strict=False)
+        with patched_forwards(owner) if owner is not None else contextlib.nullcontext():
+            ep = torch.export.export(module, (weights, examples),
+                                     dynamic_shapes=([None] * len(weights), dyn), strict=False)
     except Exception as e:  # noqa: BLE001 - export failures name the construct; keep torch's message
         raise RuntimeError(f"paddle.jit.save could not export {getattr(call, '__qualname__', call)} with "
                            f"torch.export: {type(e).__name__}: {e}") from e
@@ -360,16 +364,19 @@ def save(layer, path, input_spec=None, **configs):
     _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
 
 
-def _tidy_graph(gm):
+def _tidy_graph(gm, subgraph=False):
     """Drop dead code (a converted `while` evaluates its test once before the loop to pick Python or
     while_loop) and the operands a cond / while_loop subgraph never reads (every weight a branch might
-    reach is handed in while tracing)."""
+    reach is handed in while tracing); in subgraphs, scalar tensor constants (a Python number an op made a
+    tensor of) become `full` calls, since torch.export lifts constants from the top graph only."""
     from torch._higher_order_ops.cond import cond_op
     from torch._higher_order_ops.while_loop import while_loop_op
 
     for _, sub in list(gm.named_children()):  # nested control flow first: it frees its parents' operands
         if isinstance(sub, torch.fx.GraphModule):
-            _tidy_graph(sub)
+            _tidy_graph(sub, subgraph=True)
+    if subgraph:
+        _inline_scalar_constants(gm)
     for node in list(gm.graph.nodes):
         if node.op != "call_function" or node.target not in (cond_op, while_loop_op):
             continue
@@ -391,6 +398,32 @@ def _tidy_graph(gm):
                     _drop_placeholders(sub, list(range(n)) + [n + i for i in keep_extra])
                 node.args = (cg, bg, carried, [extra[i] for i in keep_extra]) + tuple(node.args[4:])
     gm.graph.eliminate_dead_code()
+    gm.recompile()
+
+
+def _inline_scalar_constants(gm):
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    for node in list(gm.graph.nodes):
+        if node.op != "get_attr":
+            continue
+        value = getattr(gm, node.target, None)
+        if not isinstance(value, torch.Tensor):
+            continue
+        if value.numel() != 1 or isinstance(value, FakeTensor):
+            raise RuntimeError(f"paddle.jit.save: a branch or loop body of the converted control flow holds a "
+                               f"constant tensor of shape {list(value.shape)}; make it an input or a parameter")
+        with gm.graph.inserting_before(node):
+            full = gm.graph.call_function(torch.ops.aten.full.default, (list(value.shape), value.item()),
+                                          {"dtype": value.dtype, "device": value.device})
+        full.meta = dict(node.meta)
+        for user in list(node.users):  # lift_fresh_copy(constant) is the constant itself here
+            if user.target is torch.ops.aten.lift_fresh_copy.default:
+                user.replace_all_uses_with(full)
+                gm.graph.erase_node(user)
+        node.replace_all_uses_with(full)
+        gm.graph.erase_node(node)
+        delattr(gm, node.target)
     gm.recompile()
 
 
@@ -545,6 +578,71 @@ class _Artifact:
                 from None
         self.program = ep
         self.module = ep.module()
+        self.output_deps = _output_dependencies(ep)
+
+
+def _output_dependencies(ep):
+    """For each program output, the user inputs (weights first, then the inputs) it is computed from: an
+    output that depends on no Tensor requiring grad comes back with stop_gradient=True, as in Paddle (torch's
+    control-flow operators mark all their outputs as requiring grad when any operand does)."""
+    from torch.export.graph_signature import InputKind
+
+    user = [s.arg.name for s in ep.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    deps = _graph_deps(ep.graph_module, {n: {i} for i, n in enumerate(user)})
+    return [sorted(d) for d in deps]
+
+
+def _graph_deps(gm, seed):
+    """Per output of `gm`: the set of seed labels (by placeholder name) it depends on."""
+    from torch._higher_order_ops.cond import cond_op
+    from torch._higher_order_ops.while_loop import while_loop_op
+
+    deps = {}
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+
+    def of(a):
+        out = set()
+        for n in _nodes_in(a):
+            d = deps.get(n, set())
+            out |= set().union(*d) if isinstance(d, list) else d
+        return out
+
+    for node in gm.graph.nodes:
+        if node.op == "placeholder":
+            # top level: user inputs by position (lifted constants depend on nothing); subgraphs: by position
+            deps[node] = seed.get(node.name, set()) if seed is not None else {placeholders.index(node)}
+        elif node.op == "call_function" and node.target is cond_op:
+            _, tg, fg, ops = node.args
+            sub = [_graph_deps(getattr(gm, g.target), None) for g in (tg, fg)]
+            deps[node] = [set().union(*(of(ops[i]) for i in sub[0][k] | sub[1][k])) for k in range(len(sub[0]))]
+        elif node.op == "call_function" and node.target is while_loop_op:
+            _, bg, carried, extra = node.args[:4]
+            body = _graph_deps(getattr(gm, bg.target), None)
+            n = len(carried)
+            cur = [of(c) for c in carried]
+            changed = True
+            while changed:
+                new = [set(cur[k]).union(*((cur[i] if i < n else of(extra[i - n])) for i in body[k]))
+                       for k in range(n)]
+                changed, cur = new != cur, new
+            deps[node] = cur
+        elif node.op == "call_function" and isinstance(deps.get(node.args[0] if node.args else None), list):
+            deps[node] = deps[node.args[0]][node.args[1]]  # getitem of a control-flow result
+        elif node.op == "output":
+            return [of(a) for a in _as_list(node.args[0])]
+        else:
+            deps[node] = of(list(node.args) + list(node.kwargs.values()))
+    return []
+
+
+def _nodes_in(a):
+    found = []
+    torch.fx.node.map_arg(a, lambda n: found.append(n) or n)
+    return found
+
+
+def _as_list(v):
+    return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
 class TranslatedLayer(Layer):
@@ -609,7 +707,10 @@ class TranslatedLayer(Layer):
             from ..inference import _flatten_values
 
             out = _flatten_values(out)
-        outs = [_normalize.wrap(t) for t in out]
+        leaves = weights + args
+        deps = self.__dict__["_artifact"].output_deps
+        outs = [_normalize.wrap(t if not t.requires_grad or any(leaves[i].requires_grad for i in d) else t.detach())
+                for t, d in zip(out, deps)]
         return outs[0] if len(outs) == 1 else outs
 
 

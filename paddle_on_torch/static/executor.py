@@ -274,7 +274,7 @@ class _Runner:
 def graph_module(program, fetch_list):
     """The program as a torch.fx GraphModule returning the fetch list, and the names of its inputs
     (data vars by name, then parameters by name, as the scope holds them)."""
-    fetch_list = list(fetch_list) if isinstance(fetch_list, (list, tuple)) else [fetch_list]
+    fetch_list = _prog.flatten_fetch_list(fetch_list)
     runner = _Runner(program, [program._node_of(f) for f in fetch_list])
     return runner.gm, [m.get("pname") for m in runner.inputs]
 
@@ -302,10 +302,7 @@ class Executor:
         scope = global_scope() if scope is None else scope
         if program._startup:
             self._run_startup(program, scope)
-        if fetch_list is None:
-            fetch_list = []
-        elif not isinstance(fetch_list, (list, tuple)):
-            fetch_list = [fetch_list]
+        fetch_list = _prog.flatten_fetch_list(fetch_list)
         if feed is None:
             feed = {}
         if not isinstance(feed, dict):

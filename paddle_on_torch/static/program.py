@@ -386,6 +386,20 @@ def _node_name(t):
     return "pd_op.unknown"
 
 
+def flatten_fetch_list(fetch_list):
+    """Executor.run's fetch_list as Paddle reads it: one entry, or a list / tuple nesting Variables and names
+    (the result of an op returning several values fetched as one entry: `fetch_list=[paddle.linalg.eigh(x)]`),
+    flattened in order."""
+    if fetch_list is None:
+        return []
+    if not isinstance(fetch_list, (list, tuple)):
+        return [fetch_list]
+    out = []
+    for f in fetch_list:
+        out.extend(flatten_fetch_list(f) if isinstance(f, (list, tuple)) else [f])
+    return out
+
+
 # ------------------------------------------------------------------ parameters
 _params = {}  # name -> the paddle parameter object made in static mode
 
@@ -528,7 +542,7 @@ class Program:
                     self._bind(o, sub, in_ids)
 
     def _node_of(self, var):
-        """The node of a fetch-list entry: a Variable, a parameter or a name."""
+        """The node of a fetch-list entry (see flatten_fetch_list): a Variable, a parameter or a name."""
         if isinstance(var, str):
             if var in self._feeds:
                 return self._feeds[var]
@@ -541,6 +555,8 @@ class Program:
                 return self._lookup(_params[var]._t)[1]
             raise ValueError(f"fetch variable '{var}' is not found in the program")
         t = var._t if hasattr(var, "_t") else var
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"Require fetch_list's items to be one of (Value, str), but received {type(var).__name__}.")
         return self._lookup(t)[1]
 
     # -------------------------------------------------------------- Paddle's Program API

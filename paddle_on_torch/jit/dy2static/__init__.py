@@ -6,7 +6,8 @@ transform.py rewrites a function's source, convert.py builds and caches the conv
 tracing.py turns a branch or loop on a traced Tensor into torch's control-flow operators.  The rules
 and what falls back: docs/jit.md, "Control flow".
 """
-from .convert import convert_call, convert_function, converted_source
+from .convert import convert_call, convert_function, converted_source, patched_forwards, prepare
 from .operators import ConversionError, UndefinedVar
 
-__all__ = ["convert_function", "convert_call", "converted_source", "ConversionError", "UndefinedVar"]
+__all__ = ["convert_function", "convert_call", "converted_source", "prepare", "patched_forwards", "ConversionError",
+           "UndefinedVar"]

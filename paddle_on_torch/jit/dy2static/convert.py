@@ -16,9 +16,11 @@ import types
 import warnings
 import weakref
 
+import torch
+
 from . import transform
 
-__all__ = ["convert_function", "convert_call", "converted_source", "is_library_module"]
+__all__ = ["convert_function", "convert_call", "converted_source", "is_library_module", "prepare"]
 
 _code_cache = {}  # code object -> (transformed code object, source text) or None (not convertible)
 _fn_cache = weakref.WeakKeyDictionary()  # function -> converted function (or itself)
@@ -91,18 +93,24 @@ def _transformed_code(fn):
     ns = {}
     exec(compile(module, code.co_filename, "exec"), ns)  # noqa: S102 - our own rewrite of the user's function
     inner = ns["_pot_factory"](*([None] * (len(freevars) + 1)))
-    _code_cache[code] = (inner.__code__, ast.unparse(fdef))
+    _code_cache[code] = (inner.__code__, ast.unparse(fdef), tr.called_globals, tr.called_self_attrs)
     return _code_cache[code]
 
 
 def convert_function(fn):
-    """`fn` with its control flow converted (see the module docstring); `fn` when nothing is converted."""
-    if not isinstance(fn, types.FunctionType):
+    """`fn` with its control flow converted (see the module docstring); `fn` when nothing is converted.
+
+    Under dynamo only conversions made before are looked up (dynamo cannot trace the conversion itself):
+    to_static(full_graph=True) converts the Layer tree and the functions it calls ahead (prepare)."""
+    if not isinstance(fn, types.FunctionType) or "_pot_original" in fn.__dict__:  # converted already
         return fn
+    if torch.compiler.is_dynamo_compiling():
+        return _fn_cache.get(fn, fn)
     try:
         return _fn_cache[fn]
     except KeyError:
         pass
+    _fn_cache[fn] = fn  # while converting: a recursive reference sees the function as it is
     result = fn
     if not getattr(fn, "_not_to_static", False) and not hasattr(fn, "__wrapped__") and not is_library_module(fn):
         try:
@@ -114,7 +122,79 @@ def convert_function(fn):
         if entry is not None:
             result = _build(fn, entry[0])
     _fn_cache[fn] = result
+    if result is not fn:
+        for name in entry[2]:  # global user functions it calls: converted now, for dynamo's sake
+            v = fn.__globals__.get(name)
+            if isinstance(v, types.FunctionType):
+                convert_function(v)
     return result
+
+
+class patched_forwards:
+    """Within the block, every sublayer of `root` whose forward converts runs the converted forward also when
+    library code calls it (a Sequential, a LayerList loop): its instance `forward` is the converted method, as
+    Paddle's convert_call leaves it.  jit.save uses this around its trace; to_static(full_graph=True) keeps it
+    (`keep=True`) until rollback()."""
+
+    _MISSING = object()
+
+    def __init__(self, root, keep=False):
+        self.root, self.keep, self.saved = root, keep, []
+
+    def __enter__(self):
+        from ..api import StaticFunction
+
+        for layer in self.root.sublayers():
+            current = layer.__dict__.get("forward", self._MISSING)
+            if isinstance(current, StaticFunction) or getattr(current, "_pot_original", None) is not None:
+                continue
+            fn = _forward_function(layer)
+            conv = convert_function(fn) if isinstance(fn, types.FunctionType) else fn
+            if conv is fn:
+                continue
+            bound = types.MethodType(conv, layer)
+            self.saved.append((layer, current))
+            layer.__dict__["forward"] = bound
+        return self
+
+    def __exit__(self, *exc):
+        if not self.keep:
+            self.restore()
+
+    def restore(self):
+        for layer, prev in reversed(self.saved):
+            if prev is self._MISSING:
+                layer.__dict__.pop("forward", None)
+            else:
+                layer.__dict__["forward"] = prev
+        self.saved = []
+
+
+def prepare(obj):
+    """Convert ahead what calls from `obj` (a function, method or Layer) may reach: every sublayer's forward
+    and the methods they call on self (dynamo looks conversions up but cannot make them)."""
+    from ...nn.layer.layers import Layer
+
+    if isinstance(obj, Layer):
+        layers = [obj] + list(obj.sublayers())
+    else:
+        layers = []
+        owner = getattr(obj, "__self__", None)
+        if isinstance(owner, Layer):
+            layers = [owner] + list(owner.sublayers())
+        convert_call(obj)
+    for layer in layers:
+        todo = [_forward_function(layer)]
+        seen = set()
+        while todo:
+            f = todo.pop()
+            if not isinstance(f, types.FunctionType) or f in seen:
+                continue
+            seen.add(f)
+            convert_function(f)
+            entry = _code_cache.get(f.__code__)
+            for name in entry[3] if entry else ():
+                todo.append(getattr(type(layer), name, None))
 
 
 def _build(fn, code):

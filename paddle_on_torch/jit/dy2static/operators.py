@@ -42,6 +42,8 @@ class UndefinedVar:
                                 "assigned (a converted if / loop assigns it on some paths only)")
 
     def __getattr__(self, item):
+        if item.startswith("_"):  # protocol probing (hasattr, copy, pytree): not a use of the variable
+            raise AttributeError(item)
         self._fail()
 
     __call__ = __bool__ = __len__ = __iter__ = __getitem__ = __index__ = __int__ = __float__ = _fail
@@ -96,15 +98,13 @@ def convert_ifexp(pred, true_fn, false_fn):
 def convert_while(cond_fn, body_fn, args, names):
     """`while cond_fn(*args): args = body_fn(*args)`; returns the final values of `names`."""
     pred = cond_fn(*args)
-    if not _traced(pred):
-        while pred:
-            args = body_fn(*args)
-            pred = cond_fn(*args)
-            if _traced(pred):
-                raise ConversionError(
-                    "The condition of a converted `while` loop was a Python value and became a traced Tensor "
-                    "inside the loop; make it a Tensor before the loop.")
-        return args
+    while not _traced(pred):
+        if not pred:
+            return args
+        args = body_fn(*args)
+        pred = cond_fn(*args)
+    # traced from the start, or from the iteration where the condition became a Tensor (a `break` under a
+    # Tensor condition in a Python loop): the remaining iterations are one while_loop
     return tracing.while_loop(cond_fn, body_fn, args, names)
 
 

@@ -115,10 +115,25 @@ def _outputs_as_list(out, names):
     return list(out)
 
 
-def _branch_tensors(values, plan):
+def _no_alias(t, inputs):
+    """Control-flow operators refuse outputs that alias their inputs: such an output is copied.  Under dynamo
+    a view cannot be told from a fresh tensor, so every output is copied there (inductor drops the copies
+    it does not need)."""
+    if torch.compiler.is_dynamo_compiling():
+        return t.clone()
+    if any(t is i for i in inputs) or t._base is not None:
+        return t.clone()
+    return t
+
+
+def _branch_tensors(values, plan, inputs=()):
     """The torch tensors a branch hands to the op, per `plan` (leaves it drops stay outside the op)."""
     res = []
     for i, v in enumerate(values):
+        fill = plan.actions.get((i, "fill")) if plan.actions is not None else None
+        if fill is not None and v is None:  # the side without a return value: zeros of the other's kind
+            res.extend(torch.zeros(shape, dtype=dtype) for dtype, shape in zip(fill[0], fill[1]))
+            continue
         leaves, _ = _flatten(v)
         for j, leaf in enumerate(leaves):
             act, dtype = plan.action((i, j), leaf)
@@ -127,7 +142,7 @@ def _branch_tensors(values, plan):
             t = leaf._t if _is_paddle(leaf) else leaf if isinstance(leaf, torch.Tensor) else _promote(leaf, dtype)
             if dtype is not None and t.dtype != dtype:
                 t = t.to(dtype)
-            res.append(t)
+            res.append(_no_alias(t, inputs))
     return tuple(res)
 
 
@@ -147,11 +162,13 @@ def _closure_tensors(fns, skip):
     parameters and buffers included), excluding ids in `skip`."""
     from ...nn.layer.layers import Layer
 
+    from .operators import UndefinedVar
+
     found, seen = [], set()
     stack = [(f, 0) for f in fns]
     while stack:
         obj, depth = stack.pop()
-        if id(obj) in seen or depth > 6:
+        if id(obj) in seen or depth > 6 or isinstance(obj, UndefinedVar):
             continue
         seen.add(id(obj))
         if _is_paddle(obj):
@@ -253,9 +270,9 @@ def _dynamo_cond(pred, true_fn, false_fn, leaves, spec, pos, arg_tensors, names)
 
 def _to_torch_leaf(v, name):
     if _is_paddle(v):
-        return v._t
+        return v._t.clone()  # see _no_alias
     if isinstance(v, torch.Tensor):
-        return v
+        return v.clone()
     if type(v) in _NUMBERS:
         return _promote(v, _DEFAULT_DTYPE[type(v)])
     raise _unsupported_value(name, v)
@@ -273,7 +290,7 @@ def _proxy_cond(pred, true_fn, false_fn, leaves, spec, pos, arg_tensors, names):
         def branch(*ops):
             values = _outputs_as_list(_call_branch(fn, leaves, spec, pos, ops[:len(pos)]), names)
             records[tag] = [_flatten(v) for v in values]
-            return _branch_tensors(values, plan)
+            return _branch_tensors(values, plan, ops)
         return branch
 
     try:  # first as each branch decides alone (tensors and numbers out): right in the common case
@@ -312,10 +329,15 @@ def _plan_from(records, names):
         if any(k[0] == "undefined" for k in kinds_t + kinds_f):
             acts[(i, "undefined")] = ("undefined", None)
             continue
-        if tspec != fspec:
+        fill = _fill_template(name, (tl, tspec), (fl, fspec))
+        if tspec != fspec or fill is not None:
+            if fill is not None:
+                acts[(i, "fill")] = fill
+                acts.update({(i, j): ("tensor", None) for j in range(len(fill[0]))})
+                continue
             raise TypeError(f"Unsupported return type of true_fn and false_fn in cond: `{name}` is "
-                            f"{pytree.tree_unflatten(tl, tspec)!r} in the true branch and "
-                            f"{pytree.tree_unflatten(fl, fspec)!r} in the false branch")
+                            f"{_describe(tl, tspec)} in the true branch and {_describe(fl, fspec)} in the false "
+                            "branch")
         for j, (a, b, ka, kb) in enumerate(zip(tl, fl, kinds_t, kinds_f)):
             if ka[0] == "tensor" and kb[0] == "tensor":
                 acts[(i, j)] = ("tensor", None)
@@ -331,9 +353,30 @@ def _plan_from(records, names):
                 acts[(i, j)] = ("const", None)
             else:
                 raise TypeError(f"Unsupported return type of true_fn and false_fn in cond: `{name}` is "
-                                f"{type(a).__name__} {a!r} in the true branch and {type(b).__name__} {b!r} in "
-                                "the false branch")
+                                f"{_describe([a], pytree.tree_flatten(0)[1])} in the true branch and "
+                                f"{_describe([b], pytree.tree_flatten(0)[1])} in the false branch")
     return _Plan(acts)
+
+
+def _describe(leaves, spec):
+    def one(v):
+        k = _kind(v)
+        return f"Tensor({k[1]})" if k[0] == "tensor" else repr(v) if k[0] == "number" else type(v).__name__
+    return repr(pytree.tree_unflatten([one(v) for v in leaves], spec)) if leaves else repr(
+        pytree.tree_unflatten([], spec))
+
+
+def _fill_template(name, a, b):
+    """The value of a `return` inside a loop is None until a branch returns: the other branch hands zeros of
+    the same kind through the op (the return flag says it is not used)."""
+    if not name.startswith("_pot_retval"):
+        return None
+    for (la, sa), (lb, sb) in ((a, b), (b, a)):
+        if (not la or len(la) == 1 and la[0] is None) and pytree.tree_unflatten(la, sa) is None and lb and all(
+                _kind(v)[0] == "tensor" for v in lb):
+            return ([(v._t if _is_paddle(v) else v).dtype for v in lb],
+                    [tuple((v._t if _is_paddle(v) else v).shape) for v in lb], sb)
+    return None
 
 
 def _same_object(a, b):
@@ -352,6 +395,10 @@ def _assemble(out, true_records, emitted, final, names):
     it = iter(out)
     values = []
     for i, (leaves, spec) in enumerate(true_records):
+        fill = final.actions.get((i, "fill"))
+        if fill is not None:
+            spec = fill[2]
+            leaves = [None] * len(fill[0])
         taken = [next(it) if (i, j) in emitted else None for j in range(len(leaves))]
         if (i, "undefined") in final.actions:
             values.append(UndefinedVar(names[i] if names is not None else "return value"))
@@ -399,7 +446,7 @@ def while_loop(cond_fn, body_fn, args, names):
         vals = rebuild(flat[:n_carried])
         p = cond_fn(*vals)
         if isinstance(p, (bool, int)) and not isinstance(p, torch.SymBool):
-            return torch.tensor(bool(p))
+            return torch.full([], bool(p), dtype=torch.bool)
         from .operators import _as_bool_tensor
 
         return _as_bool_tensor(p)
@@ -425,7 +472,7 @@ def while_loop(cond_fn, body_fn, args, names):
                 if t.dtype != old.dtype:
                     raise _error(f"'{name}' is {old.dtype} before a `while` loop on a traced Tensor and {t.dtype} "
                                  "after its body; a loop variable keeps its dtype")
-                outs.append(t)
+                outs.append(_no_alias(t, flat))
         for i, v in consts.items():
             if new[i] is not v:
                 raise _error(f"'{names[i]}' ({type(v).__name__}) is reassigned inside a `while` loop on a traced "

@@ -171,7 +171,9 @@ class Transformer:
             [x.arg for x in (a.vararg, a.kwarg) if x is not None]
         self.slots = []  # every variable a generated function takes, for the UndefinedVar bindings
         self.return_flag = None
+        self.prologue = []  # statements for the start of the function (the return flag of loops)
         self.generated = set()  # names of the generated branch / loop functions
+        self.called_globals, self.called_self_attrs = set(), set()  # callees to convert ahead (dynamo cannot)
 
     def fresh(self, what):
         return f"{_PREFIX}{what}_{next(self.counter)}"
@@ -190,7 +192,7 @@ class Transformer:
         f.body = self._control_flow(f.body)
         self._calls(f)
         hoist = [n for n in dict.fromkeys(self.slots) if n not in self.params]
-        f.body = [_assign(n, _call(_jst("UndefinedVar"), _const(n))) for n in hoist] + f.body
+        f.body = [_assign(n, _call(_jst("UndefinedVar"), _const(n))) for n in hoist] + self.prologue + f.body
         return f
 
     # ------------------------------------------------------------------ 1. names
@@ -312,8 +314,7 @@ class Transformer:
         cont = self.fresh("continue") if has_cont else None
         if has_ret and self.return_flag is None:
             self.return_flag = (self.fresh("returned"), self.fresh("retval"))
-            self.fdef.body[:0] = [_assign(self.return_flag[0], _const(False)),
-                                  _assign(self.return_flag[1], _const(None))]
+            self.prologue += [_assign(self.return_flag[0], _const(False)), _assign(self.return_flag[1], _const(None))]
 
         def replace(stmts):
             res = []
@@ -573,6 +574,8 @@ class Transformer:
             if func.id in skip_names and func.id not in self.global_names:
                 return False
             v = self.global_names.get(func.id)
+            if v is not None and not self.library_module(v):
+                self.called_globals.add(func.id)
             return v is None or not self.library_module(v)
         if isinstance(func, ast.Attribute):
             root = func
@@ -581,6 +584,8 @@ class Transformer:
             if not isinstance(root, ast.Name) or root.id == JST:
                 return False
             if root.id == first and first in ("self", "cls") or root.id == first and self.class_name:
+                if func.value is root:
+                    self.called_self_attrs.add(func.attr)
                 return True
             if root.id in self.locals:
                 return False  # a method of a local value (a Tensor's, mostly)
