@@ -503,6 +503,6 @@ TABLE.update({name: fn for name, fn in list(globals().items())
 
 # grad ops computed by differentiating their forward op
 TABLE.update({f"{fwd}_grad": Vjp(fwd) for fwd in """matmul swiglu gather topk put_along_axis embedding rms_norm
-    fused_rms_norm_ext layer_norm add subtract divide maximum minimum concat expand tile index_select
+    fused_rms_norm_ext layer_norm add subtract divide maximum minimum expand tile index_select
     take_along_axis softplus gelu silu log square sin cos cumsum roll squeeze unsqueeze""".split()})
 TABLE["flash_attn_grad"] = Vjp("flash_attn", needs=[("dropout", _no_dropout)])

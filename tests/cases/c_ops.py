@@ -359,3 +359,27 @@ def legacy_detection_ops(paddle):
                                         "post_threshold", 0.0, "use_gaussian", False, "gaussian_sigma", 2.0,
                                         "background_label", -1, "normalized", True)
     return [boxes, var, out, index, rois_num]
+
+
+@case(rtol=1e-5, atol=1e-6)
+def grads_positional(paddle):
+    C = paddle._C_ops
+    x, y = _t(paddle, [2, 3], 1), _t(paddle, [3], 2)
+    g = _t(paddle, [2, 3], 3, -1, 1)
+    x4 = _t(paddle, [2, 4], 4, -1, 1)
+    g4 = _t(paddle, [2, 4], 5, -1, 1)
+    w, b = _t(paddle, [4], 6), _t(paddle, [4], 7)
+    # layer_norm_grad takes the forward's saved statistics; Paddle's kernel uses them, ours differentiates the
+    # forward again: the same when they are the real ones
+    mean, var = x4.mean(-1), x4.var(-1, unbiased=False)
+    return [list(C.subtract_grad(x, y, g, -1)), list(C.divide_grad(x, y, x / y, g, -1)),
+            list(C.maximum_grad(x, _t(paddle, [2, 3], 8), g)), list(C.minimum_grad(x, _t(paddle, [2, 3], 8), g)),
+            C.expand_grad(y, g, [2, 3]), C.tile_grad(y, _t(paddle, [2, 6], 9), [2, 2]),
+            C.index_select_grad(x, paddle.to_tensor([2, 0, 2]), _t(paddle, [2, 3], 10), 1),
+            C.take_along_axis_grad(x, paddle.to_tensor([[1, 1], [0, 2]]), _t(paddle, [2, 2], 11), 1),
+            C.softplus_grad(x4, g4, 2.0, 20.0), C.gelu_grad(x4, g4, False), C.gelu_grad(x4, g4, True),
+            C.silu_grad(x4, paddle.nn.functional.silu(x4), g4), C.log_grad(x, g), C.square_grad(x4, g4),
+            C.sin_grad(x4, g4), C.cos_grad(x4, g4), C.cumsum_grad(x4, g4, 1, False, False, False),
+            C.cumsum_grad(x4, g4, 1, False, True, True), C.roll_grad(x4, g4, [1], [1]),
+            C.squeeze_grad(paddle.unsqueeze(x, 0), g, [0]), C.unsqueeze_grad(x, paddle.unsqueeze(g, 1), [1]),
+            list(C.layer_norm_grad(x4, w, b, mean, var, g4, 1e-5, 1))]
