@@ -45,14 +45,18 @@ def _axis_int(axis, ndim, api):
 def _skip_nan(fn, x, dim):
     """Paddle's argmax / argmin pass over NaN (its comparisons with NaN are false), where torch's pick the first
     NaN: the index of the extreme of the other values, or 0 where a slice has nothing else."""
-    fill = float("-inf") if fn is torch.argmax else float("inf")
-    if torch.compiler.is_compiling():  # no data-dependent branch in a graph
-        return fn(torch.where(torch.isnan(x), fill, x), dim, keepdim=True)
+    fill = _NEG_INF if fn is torch.argmax else _INF
+    if x.numel() <= _SMALL or torch.compiler.is_compiling():  # (no data-dependent branch in a graph)
+        return fn(torch.nan_to_num(x, nan=fill, posinf=_INF, neginf=_NEG_INF), dim, keepdim=True)
+    # a big x: look for NaN among the picked values only (cheaper than a pass over x, at the cost of a sync)
     r = fn(x, dim, keepdim=True)
-    picked = x.gather(dim, r)
-    if torch.isnan(picked).any():  # (only the picked values are looked at: cheap when there is no NaN)
-        r = fn(torch.where(torch.isnan(x), fill, x), dim, keepdim=True)
+    if torch.isnan(x.gather(dim, r)).any():
+        r = fn(torch.nan_to_num(x, nan=fill, posinf=_INF, neginf=_NEG_INF), dim, keepdim=True)
     return r
+
+
+_INF, _NEG_INF = float("inf"), float("-inf")
+_SMALL = 1 << 16  # elements: below it one extra elementwise pass costs less than the NaN check's sync
 
 
 def _arg_extreme(fn, api, x, axis, keepdim, dtype):
