@@ -60,8 +60,7 @@ def nccl():
     return nccl_version
 
 
-def hip():
-    return hip_version
+hip = hip_version  # a value, not a function, in Paddle (None without ROCm)
 
 
 def mkl():

@@ -13,7 +13,7 @@ import torch
 from .. import _report
 from ..framework import place as _place
 from ..framework.place import (  # noqa: F401
-    Place as _Place, XPUPlace, get_device as _get_device, is_compiled_with_cinn, is_compiled_with_cuda,
+    Place as _Place, get_device as _get_device, is_compiled_with_cinn, is_compiled_with_cuda,
     is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm, is_compiled_with_xpu,
     set_device)
 from ..tensor.creation import (  # noqa: F401
@@ -77,7 +77,13 @@ def is_compiled_with_ipu():
 
 
 def IPUPlace():
-    raise ValueError("(InvalidArgument) use wrong place, Please check. (torch has no IPU backend)")
+    """A function, as in Paddle: the place class is paddle.framework.IPUPlace (torch has no IPU backend)."""
+    return _place.IPUPlace()
+
+
+def XPUPlace(dev_id):
+    """A function, as in Paddle: the place class is paddle.XPUPlace."""
+    return _place.XPUPlace(dev_id)
 
 
 def get_cudnn_version():

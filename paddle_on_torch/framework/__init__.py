@@ -12,27 +12,32 @@ from .io import async_save, clear_async_save_task_queue, load, save  # noqa: F40
 from .param_attr import ParamAttr  # noqa: F401,E402
 
 
-_ELSEWHERE = {  # Paddle's name -> (module here, attribute)
+_ELSEWHERE = {  # Paddle's name -> (module here, attribute); None: the module itself
     **{n: ("paddle_on_torch", n) for n in (
-        "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "CustomPlace", "XPUPlace", "XPUPinnedPlace", "in_dynamic_mode",
-        "enable_static", "disable_static", "disable_signal_handler", "grad", "get_flags", "set_flags")},
-    "IPUPlace": ("paddle_on_torch.device", "IPUPlace"),
-    "in_dynamic_or_pir_mode": ("paddle_on_torch.base.framework", "in_dynamic_or_pir_mode"),
-    "in_pir_mode": ("paddle_on_torch.base.framework", "in_pir_mode"),
-    "Program": ("paddle_on_torch.static", "Program"),
-    "Parameter": ("paddle_on_torch.nn.layer.layers", "EagerParamBase"),  # Paddle: isinstance(weight, Parameter)
+        "in_dynamic_mode", "enable_static", "disable_static", "disable_signal_handler", "grad", "get_flags",
+        "set_flags")},
+    **{n: ("paddle_on_torch.framework.place", n) for n in (
+        "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "CustomPlace", "XPUPlace", "XPUPinnedPlace", "IPUPlace")},
+    **{n: ("paddle_on_torch.base.framework", n) for n in (
+        "in_dynamic_or_pir_mode", "in_pir_mode", "in_pir_executor_mode", "use_pir_api", "Parameter",
+        "_current_expected_place", "_current_expected_place_", "_set_expected_place", "_get_paddle_place",
+        "_dygraph_tracer", "_no_check_dy2st_diff", "_dygraph_guard", "non_static_only", "static_only", "Block",
+        "Program")},
+    "LayerHelper": ("paddle_on_torch.base.layer_helper", "LayerHelper"),
     "convert_np_dtype_to_dtype_": ("paddle_on_torch.framework.dtype", "convert_dtype"),
-    "base": ("paddle_on_torch", "base"),
+    "core": ("paddle_on_torch.base.core", None),
+    "base": ("paddle_on_torch.base.dygraph.base", None),  # as in Paddle: paddle.framework.base is dygraph.base
+    "recall_error": ("paddle_on_torch.framework.recall_error", None),
 }
-
-
-def use_pir_api():
-    """True, as in Paddle 3.x (its static graphs are PIR programs; here fx graphs play that part)."""
-    return True
 
 
 def is_parameter(var):
     return isinstance(var, _attr("Parameter"))
+
+
+def is_persistable(var):
+    """A parameter, or a Tensor marked persistable."""
+    return bool(getattr(var, "persistable", False))
 
 
 def _only_in(dynamic, func, message):
@@ -56,7 +61,8 @@ def dygraph_not_support(func):
 
 def _attr(name):
     module, attr = _ELSEWHERE[name]
-    return getattr(importlib.import_module(module), attr)
+    mod = importlib.import_module(module)
+    return mod if attr is None else getattr(mod, attr)
 
 
 def __getattr__(name):

@@ -19,12 +19,28 @@ _builtin_bool = bool
 
 
 class dtype:
-    """A Paddle data type.  Instances are singletons; compare with `==` or `is`."""
+    """A Paddle data type (also paddle.base.core.DataType).  Instances are singletons; compare with `==` or `is`.
+    `paddle.dtype(10)` is Paddle's constructor from the enum value."""
 
     __slots__ = ("name", "value", "_torch", "_short")
 
-    def __init__(self, name, value, torch_dtype, short):
-        self.name, self.value, self._torch, self._short = name, value, torch_dtype, short
+    def __new__(cls, value, *spec):
+        if spec:  # the module's own table below
+            return object.__new__(cls)
+        if isinstance(value, _builtin_bool) or not isinstance(value, int) or value not in _by_value:
+            raise TypeError(f"__init__(): incompatible constructor arguments. The following argument types are "
+                            f"supported:\n    1. paddle.base.libpaddle.DataType(value: int)\n\nInvoked with: {value!r}")
+        return _by_value[value]
+
+    def __init__(self, value, *spec):
+        if spec:
+            self.name, self.value, self._torch, self._short = spec[0], value, spec[1], spec[2]
+
+    def __int__(self):
+        return self.value
+
+    def __hash__(self):
+        return self.value
 
     def __repr__(self):
         return f"<DataType.{self.name}: {self.value}>"
@@ -67,17 +83,113 @@ _SPECS = [  # enum name, value, torch dtype, short name (str() and repr tables)
     ("FLOAT8_E4M3FN", 17, torch.float8_e4m3fn, "float8_e4m3fn"),
     ("FLOAT8_E5M2", 18, torch.float8_e5m2, "float8_e5m2"),
 ]
-_by_short = {s: dtype(n, v, t, s) for n, v, t, s in _SPECS}
+_by_short = {s: dtype(v, n, t, s) for n, v, t, s in _SPECS}
 _by_torch = {d._torch: d for d in _by_short.values()}
 globals().update(_by_short)
 # Paddle's legacy alias: uint16 is the old spelling of bfloat16 (`paddle.uint16` prints paddle.bfloat16).
-uint16 = dtype("UINT16", 4, torch.uint16, "bfloat16")
+uint16 = dtype(4, "UINT16", torch.uint16, "bfloat16")
 _by_short["uint16"] = uint16
 # Paddle's string and undefined types: names that exist, with no torch twin (using one is a TypeError).
-pstring = dtype("PSTRING", 14, None, "pstring")
-raw = dtype("UNDEFINED", 0, None, "raw")
+pstring = dtype(14, "PSTRING", None, "pstring")
+raw = dtype(0, "UNDEFINED", None, "raw")
+_by_value = {}
 for _d in list(_by_short.values()) + [pstring, raw]:
     setattr(dtype, _d.name, _d)
+    _by_value[_d.value] = _d
+dtype.ALL_DTYPE = raw  # Paddle's alias of UNDEFINED
+
+dtype.__members__ = {n: getattr(dtype, n) for n in (
+    "UNDEFINED", "BOOL", "UINT8", "INT8", "UINT16", "INT16", "UINT32", "INT32", "UINT64", "INT64", "FLOAT32", "FLOAT64",
+    "COMPLEX64", "COMPLEX128", "FLOAT16", "BFLOAT16", "FLOAT8_E4M3FN", "FLOAT8_E5M2", "PSTRING", "ALL_DTYPE")}
+
+
+class PybindEnum:
+    """A member of one of Paddle's C++ enums as pybind11 shows it: `<VarType.FP32: 5>`, `str` gives
+    `VarType.FP32`, int() and hashing by value, equal to the members of its own enum with the same value.
+    Subclasses list their members with `_define`; `Cls(value)` is the member with that value."""
+
+    __slots__ = ("name", "value")
+    _int_eq = False  # pybind11's arithmetic enums (VarType) also equal plain ints
+
+    def __new__(cls, value, name=None):
+        if name is not None:
+            return object.__new__(cls)
+        try:
+            return cls._by_value[int(value)]
+        except (KeyError, TypeError, ValueError):
+            raise TypeError(f"__init__(): incompatible constructor arguments for {cls.__name__}: {value!r}") from None
+
+    def __init__(self, value, name=None):
+        if name is not None:
+            self.name, self.value = name, value
+
+    @classmethod
+    def _define(cls, members):
+        cls._by_value, cls.__members__ = {}, {}
+        for name, value in members:
+            m = cls._by_value.get(value) or cls(value, name)  # a second name for a value is an alias
+            cls._by_value[value] = m
+            cls.__members__[name] = m
+            setattr(cls, name, m)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}.{self.name}: {self.value}>"
+
+    def __str__(self):
+        return f"{type(self).__name__}.{self.name}"
+
+    def __int__(self):
+        return self.value
+
+    __index__ = __int__
+
+    def __hash__(self):
+        return self.value
+
+    def __eq__(self, other):
+        if type(other) is type(self):
+            return self.value == other.value
+        if self._int_eq and isinstance(other, int) and not isinstance(other, _builtin_bool):
+            return self.value == other
+        return False
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __reduce__(self):
+        return (type(self), (self.value,))
+
+
+class VarType(PybindEnum):
+    """paddle.base.core.VarDesc.VarType: the legacy (pre-PIR) type codes.  Its dtype members print as Paddle's
+    dtypes (`str(VarType.FP32)` is 'paddle.float32') but do not equal them, as in Paddle 3.3; every dtype
+    argument accepts them."""
+
+    __slots__ = ()
+    _int_eq = True
+
+    def __str__(self):
+        d = _VARTYPE_DTYPE.get(self.value)
+        return str(d) if d is not None else f"VarType.{self.name}"
+
+
+VarType._define([
+    ("BOOL", 0), ("INT16", 1), ("INT32", 2), ("INT64", 3), ("FP16", 4), ("FP32", 5), ("FP64", 6),
+    ("DENSE_TENSOR", 7), ("LOD_TENSOR", 7), ("SELECTED_ROWS", 8), ("FEED_MINIBATCH", 9), ("FETCH_LIST", 10),
+    ("STEP_SCOPES", 11), ("DENSE_TENSOR_ARRAY", 13), ("LOD_TENSOR_ARRAY", 13), ("PLACE_LIST", 14), ("READER", 15),
+    ("RAW", 17), ("UINT8", 20), ("INT8", 21), ("BF16", 22), ("COMPLEX64", 23), ("COMPLEX128", 24), ("STRING", 25),
+    ("STRINGS", 26), ("VOCAB", 27), ("SPARSE_COO", 30), ("FP8_E4M3FN", 32), ("FP8_E5M2", 33), ("UINT16", 36),
+    ("UINT32", 37), ("UINT64", 38)])
+_VARTYPE_DTYPE = {0: _by_short["bool"], 1: int16, 2: int32, 3: int64, 4: float16, 5: float32, 6: float64,
+                  17: raw, 20: uint8, 21: int8, 22: bfloat16, 23: complex64, 24: complex128, 25: pstring,
+                  32: float8_e4m3fn, 33: float8_e5m2}
+_DTYPE_VARTYPE = {d: VarType(v) for v, d in _VARTYPE_DTYPE.items()}
+
+
+def to_vartype(d):
+    """The VarType code of a dtype (Paddle's convert_np_dtype_to_dtype_ in its legacy mode)."""
+    return _DTYPE_VARTYPE[convert_dtype(d)]
+
 
 def _from_string(s):
     """Paddle's reading of a dtype string: its own short names, else what NumPy makes of it ('float' and 'double'
@@ -98,6 +210,11 @@ def convert_dtype(d):
     """Any dtype spelling -> paddle dtype (None stays None)."""
     if d is None or type(d) is dtype:
         return d
+    if type(d) is VarType:
+        t = _VARTYPE_DTYPE.get(d.value)
+        if t is None:
+            raise TypeError(f"Unsupported data type: {d}")
+        return t
     if isinstance(d, str):
         return _from_string(d)
     if isinstance(d, torch.dtype):
@@ -160,7 +277,9 @@ def default_float_torch():
     return _by_short[_default[0]]._torch
 
 
-class iinfo:
+class IInfo:
+    """paddle.base.core.iinfo: what paddle.iinfo returns."""
+
     def __init__(self, d):
         i = torch.iinfo(to_torch_dtype(d))
         self.min, self.max, self.bits, self.dtype = i.min, i.max, i.bits, dtype_name(d)
@@ -169,7 +288,9 @@ class iinfo:
         return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
 
 
-class finfo:
+class FInfo:
+    """paddle.base.core.finfo: what paddle.finfo returns."""
+
     def __init__(self, d):
         f = torch.finfo(to_torch_dtype(d))
         self.min, self.max, self.eps, self.resolution = f.min, f.max, f.eps, f.resolution
@@ -179,3 +300,13 @@ class finfo:
     def __repr__(self):
         return (f"paddle.finfo(min={self.min}, max={self.max}, eps={self.eps}, resolution={self.resolution}, "
                 f"smallest_normal={self.smallest_normal}, tiny={self.tiny}, bits={self.bits}, dtype={self.dtype})")
+
+
+def iinfo(dtype):
+    """The limits of an integer dtype (min, max, bits)."""
+    return IInfo(dtype)
+
+
+def finfo(dtype):
+    """The limits of a floating dtype (min, max, eps, resolution, smallest_normal / tiny, bits)."""
+    return FInfo(dtype)

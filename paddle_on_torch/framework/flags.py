@@ -35,3 +35,44 @@ def get_flags(flags):
             raise ValueError(f"Flag {name} cannot get its value through this function.")
         out[name] = _values.get(name, _known()[name])
     return out
+
+
+class GlobalVarGetterSetterRegistry:
+    """What paddle.base.core.globals() returns: the flag table as a mapping (`g["FLAGS_x"]`, `g["FLAGS_x"] = v`,
+    `in`, keys(), get(), get_default(), is_public()), over the same values as set_flags / get_flags."""
+
+    def _check(self, name):
+        if name not in _known():
+            raise RuntimeError(f"(NotFound) Cannot find global variable {name}")
+
+    def __getitem__(self, name):
+        self._check(name)
+        return _values.get(name, _known()[name])
+
+    def __setitem__(self, name, value):
+        self._check(name)
+        _values[name] = value
+
+    def __contains__(self, name):
+        return name in _known()
+
+    def keys(self):
+        return list(_known())
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def get_default(self, name):
+        self._check(name)
+        return _known()[name]
+
+    def is_public(self, name):
+        self._check(name)
+        return True
+
+
+_registry = GlobalVarGetterSetterRegistry()
+
+
+def globals():  # noqa: A001 - Paddle's name (paddle.base.core.globals)
+    return _registry

@@ -439,10 +439,41 @@ def _convert(obj, condition, convert):
         return tuple(_convert(list(obj), condition, convert))
     if t is set:
         return set(_convert(list(obj), condition, convert))
-    if isinstance(obj, collections.abc.Iterable) and not isinstance(obj, (str, np.ndarray)):
+    if isinstance(obj, collections.abc.Iterable) and not isinstance(obj, (str, np.ndarray, _tensor_cls())):
         raise NotImplementedError("The iterable objects supported are tuple, list, dict, OrderedDict, string. "
                                   f"But received {type(obj)}.")
     return obj
+
+
+_parse_every_object = _convert  # Paddle's name (PaddleNLP imports it)
+
+
+def _transformed_from_lodtensor(obj):
+    """Paddle 2.1 saved a DenseTensor as a bare ndarray: such values load as Tensors."""
+    return isinstance(obj, np.ndarray)
+
+
+def _transformed_from_varbase(obj):
+    """Paddle 2.1 saved a Tensor as (name, ndarray)."""
+    return _is_named_array(obj)
+
+
+def _to_LodTensor(ndarray):  # noqa: N802 - Paddle's name
+    """An ndarray as a tensor on the current place.  Paddle makes a DenseTensor (the storage under a Tensor);
+    here the storage is a torch tensor, so the result is a Tensor."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"Type of `ndarray` should be numpy.ndarray, but received {type(ndarray)}.")
+    return _to_tensor(ndarray)
+
+
+def __getattr__(name):
+    if name == "EagerParamBase":  # (paddle.framework.io imports it from paddle.base.framework)
+        from ..nn.layer.layers import EagerParamBase
+
+        return EagerParamBase
+    from .. import _report
+
+    return _report.module_getattr("paddle.framework.io")(name)
 
 
 def _parse_loaded(obj, return_numpy):

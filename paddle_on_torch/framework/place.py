@@ -10,7 +10,7 @@ import os
 
 import torch
 
-__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPUPinnedPlace", "CustomPlace",
+__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPUPinnedPlace", "CustomPlace", "IPUPlace",
            "set_device", "get_device", "is_compiled_with_cuda", "is_compiled_with_rocm",
            "is_compiled_with_xpu", "is_compiled_with_custom_device", "is_compiled_with_cinn",
            "is_compiled_with_distribute", "current_torch_device"]
@@ -23,12 +23,17 @@ def _backends():
 
 
 class Place:
-    """Where a tensor lives.  Equal places name the same torch device."""
+    """Where a tensor lives (paddle.base.core.Place).  Equal places name the same torch device.
+
+    `Tensor.place` is a plain Place, as in Paddle; `paddle.CPUPlace()`, `CUDAPlace(i)` and the other kinds are
+    subclasses, so `isinstance(p, paddle.CPUPlace)` answers as Paddle does (True for `paddle.CPUPlace()`, False
+    for `tensor.place`) while equality ignores the kind.  `Place()` is Paddle's undefined place; paddle_on_torch
+    also builds one from a torch device (`Place("cpu")`), which Paddle's constructor does not take."""
 
     __slots__ = ("_device",)
 
-    def __init__(self, device="cpu"):
-        self._device = torch.device(device)
+    def __init__(self, device=None):
+        self._device = None if device is None else torch.device(device)
 
     def _paddle_type(self):
         t = self._device.type
@@ -38,6 +43,8 @@ class Place:
 
     def __repr__(self):
         d = self._device
+        if d is None:
+            return "Place(undefined:0)"
         if d.type == "cpu":
             return "Place(cpu)"
         return f"Place({self._paddle_type()}:{d.index or 0})"
@@ -50,40 +57,66 @@ class Place:
     def __hash__(self):
         return hash(self._device)
 
+    def __reduce__(self):
+        return (Place, (self._device,)) if type(self) is Place else (typed_place, (self._device,))
+
+    def _equals(self, other):
+        return self == other
+
+    def set_place(self, place):
+        """Make this place name the same device as `place` (Paddle's Place.set_place)."""
+        if not isinstance(place, Place):
+            raise TypeError(f"set_place(): incompatible function arguments: {type(place).__name__} is not a Place")
+        self._device = place._device
+
     def is_cpu_place(self):
-        return self._device.type == "cpu"
+        return self._device is not None and self._device.type == "cpu"
 
     def is_gpu_place(self):
-        return self._device.type == "cuda"
+        return self._device is not None and self._device.type == "cuda"
 
     def is_xpu_place(self):
-        return self._device.type == "xpu"
+        return self._device is not None and self._device.type == "xpu"
 
     def is_custom_place(self):
-        return self._device.type not in ("cpu", "cuda", "xpu")
+        return self._device is not None and self._device.type not in ("cpu", "cuda", "xpu", "meta")
 
     def is_cuda_pinned_place(self):
+        return False
+
+    def is_xpu_pinned_place(self):
+        return False
+
+    def is_ipu_place(self):
         return False
 
     def gpu_device_id(self):
         return self._device.index or 0
 
-    def get_device_id(self):
-        return self._device.index or 0
+    xpu_device_id = ipu_device_id = custom_device_id = get_device_id = gpu_device_id
+
+    def custom_device_type(self):
+        return self._paddle_type() if self.is_custom_place() else ""
 
     def get_device_type(self):
         return self._paddle_type()
 
 
-def CPUPlace():
-    return Place("cpu")
+class CPUPlace(Place):
+    """paddle.CPUPlace(): the host."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self._device = torch.device("cpu")
+
 
 
 def _wrong_place(what):
     return ValueError(f"(InvalidArgument) use wrong place, Please check. ({what} is not available to torch here)")
 
 
-def _checked_place(backend_name, device_id):
+def _checked_device(backend_name, device_id):
     b = _backends().get(backend_name)
     if b is None or not b.is_available():
         raise _wrong_place(backend_name.upper() if backend_name in ("gpu", "xpu") else backend_name)
@@ -94,34 +127,94 @@ def _checked_place(backend_name, device_id):
         raise ValueError(f"(InvalidArgument) Invalid {'CUDAPlace' if b.name == 'gpu' else b.name + ' place'}"
                          f"({device_id}), must inside [0, {n}), because {b.name.upper()} number on your machine "
                          f"is {n}")
-    return Place(b.torch_device(device_id))
+    return b.torch_device(device_id)
 
 
-def CUDAPlace(device_id=0):
-    return _checked_place("gpu", device_id)
+def _checked_place(backend_name, device_id):
+    """The Place subclass of a backend's device `device_id` (CUDAPlace, XPUPlace or CustomPlace)."""
+    b = _backends().get(backend_name)
+    if backend_name == "gpu":
+        return CUDAPlace(device_id)
+    if backend_name == "xpu":
+        return XPUPlace(device_id)
+    return CustomPlace(b.name if b is not None else backend_name, device_id)
 
 
-def CUDAPinnedPlace():
-    if torch.cuda.is_available():  # pinned host memory is a flag of torch tensors, not a device: no Place for it
-        raise NotImplementedError("paddle.CUDAPinnedPlace is not supported by paddle_on_torch; use a CPU tensor's "
-                                  "pin_memory() for pinned host memory")
-    raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only version, "
-                       "Please recompile or reinstall Paddle with CUDA support.")
+class CUDAPlace(Place):
+    """paddle.CUDAPlace(i): GPU i, when torch can use CUDA."""
+
+    __slots__ = ()
+
+    def __init__(self, device_id):
+        self._device = _checked_device("gpu", device_id)
 
 
-def XPUPinnedPlace():
-    raise RuntimeError("(PermissionDenied) Cannot use XPUPinnedPlace: no XPU is available to torch here.")
+
+class XPUPlace(Place):
+    """paddle.XPUPlace(i): XPU i, when torch has an XPU backend."""
+
+    __slots__ = ()
+
+    def __init__(self, device_id):
+        self._device = _checked_device("xpu", device_id)
 
 
-def XPUPlace(device_id=0):
-    return _checked_place("xpu", device_id)
+
+class CustomPlace(Place):
+    """paddle.CustomPlace(device_type, i): a device of a registered custom type (mps, xla, a PrivateUse1 device)."""
+
+    __slots__ = ()
+
+    def __init__(self, device_type, device_id=0):
+        b = _backends().get(device_type)
+        if b is None or not b.custom or not b.is_available():
+            raise ValueError(f"(InvalidArgument) use wrong place, Please check. (Invalid CustomPlace({device_type}, "
+                             f"{device_id}), the device type is not registered as a custom device)")
+        self._device = _checked_device(b.name, device_id)
 
 
-def CustomPlace(device_type, device_id=0):
-    b = _backends().get(device_type)
-    if b is not None and b.custom:
-        return _checked_place(b.name, device_id)
-    return Place(f"{device_type}:{device_id}")
+
+class CUDAPinnedPlace(Place):
+    """paddle.CUDAPinnedPlace(): page-locked host memory.  torch keeps pinning as a flag of CPU tensors, not a
+    device, so there is no such place here (pin a CPU tensor with pin_memory() instead)."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        if torch.cuda.is_available():
+            raise NotImplementedError("paddle.CUDAPinnedPlace is not supported by paddle_on_torch; use a CPU "
+                                      "tensor's pin_memory() for pinned host memory")
+        raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only version, "
+                           "Please recompile or reinstall Paddle with CUDA support.")
+
+
+class XPUPinnedPlace(Place):
+    """paddle.XPUPinnedPlace(): page-locked host memory for XPUs (not a device torch has)."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        raise RuntimeError("(PermissionDenied) Cannot use XPUPinnedPlace in CPU only version, "
+                           "Please recompile or reinstall Paddle with XPU support.")
+
+
+class IPUPlace(Place):
+    """paddle.framework.IPUPlace(): Graphcore IPUs, which torch has no backend for."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        raise ValueError("(InvalidArgument) use wrong place, Please check. (torch has no IPU backend)")
+
+
+def typed_place(device):
+    """The Place of a torch device as Paddle's place constructors make it: CPUPlace for the host, CUDAPlace,
+    XPUPlace or CustomPlace for an accelerator (what set_device and _current_expected_place return)."""
+    device = torch.device(device)
+    cls = {"cpu": CPUPlace, "cuda": CUDAPlace, "xpu": XPUPlace}.get(device.type, CustomPlace)
+    p = object.__new__(cls)
+    p._device = device
+    return p
 
 
 def _startup_device():
@@ -156,7 +249,7 @@ def _place_from_string(device):
         s = "gpu" + s[4:]
     kind, sep, index = s.partition(":")
     if kind == "cpu" and not sep:
-        return Place("cpu")
+        return CPUPlace()
     backends = _backends()
     b = backends.get(kind)
     if b is None or b.name == "cpu" or (sep and not index.isdigit()):
@@ -178,10 +271,10 @@ def _device_to_place(device):
     if isinstance(device, Place):
         return device
     if isinstance(device, torch.device):
-        return Place(device)
+        return typed_place(device)
     if isinstance(device, bool) or not isinstance(device, (int, str)):
         if device is None:
-            return Place(_current[0])
+            return typed_place(_current[0])
         raise ValueError(f"The device must be a string, an int or a Place, but received {type(device).__name__}")
     if isinstance(device, int):
         if device < 0:
@@ -190,7 +283,7 @@ def _device_to_place(device):
         if cur == "cpu":
             if device != 0:
                 raise ValueError(f"CPU device only supports index 0, got {device}")
-            return Place("cpu")
+            return CPUPlace()
         return _place_from_string(f"{cur.split(':')[0]}:{device}")
     return _place_from_string(device)
 
@@ -216,6 +309,11 @@ def get_device(input=None):
 
 def current_torch_device():
     return _current[0]
+
+
+def current_place():
+    """The current device as Paddle's _current_expected_place() gives it (CPUPlace(), CUDAPlace(i), ...)."""
+    return typed_place(_current[0])
 
 
 def to_torch_device(place):

@@ -48,4 +48,12 @@ def data(name, shape, dtype=None, lod_level=0):
     return v
 
 
-__getattr__ = _report.module_getattr("paddle.static")
+_missing = _report.module_getattr("paddle.static")
+
+
+def __getattr__(name):
+    if name == "amp":  # Paddle imports paddle.static.amp with paddle.static; here on first touch
+        import importlib
+
+        return importlib.import_module(f"{__name__}.amp")
+    return _missing(name)

@@ -757,13 +757,6 @@ def name_scope(prefix=None):
         _scopes.pop()
 
 
-class _VariableMeta(type):
-    def __instancecheck__(cls, obj):
-        return is_var(getattr(obj, "_t", None))
-
-
-class Variable(metaclass=_VariableMeta):
-    """paddle.static.Variable: in static mode a Variable is a paddle Tensor over a fake tensor."""
-
-    def __new__(cls, *args, **kwargs):
-        raise TypeError("paddle.static.Variable is made by paddle.static.data and by ops, not directly")
+# paddle.static.Variable answers isinstance as Paddle 3.3 does (every Tensor in dynamic mode; static mode's values
+# are paddle.pir.Value, see paddle_on_torch/pir)
+Variable = _fw.Variable

@@ -567,21 +567,17 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return to_tensor(obj, dtype, device, stop_gradient=not requires_grad)
 
 
-class _DTypeTensorFactory:
-    """paddle.FloatTensor and friends: `FloatTensor([1, 2])` (data) or `FloatTensor(2, 3)` (a shape)."""
+def _DTypeTensorFactory(name, dtype):  # noqa: N802 - makes a class
+    """paddle.FloatTensor and friends: classes, as in Paddle, whose constructor returns a paddle.Tensor of their
+    dtype: `FloatTensor([1, 2])` (data) or `FloatTensor(2, 3)` (a shape)."""
 
-    def __init__(self, name, dtype):
-        self.__name__ = self.__qualname__ = name
-        self._dtype = dtype
-
-    def __call__(self, *args, device=None):
+    def __new__(cls, *args, device=None):
         if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return wrap(torch.empty(args, dtype=_dtypes.to_torch_dtype(self._dtype), device=to_torch_device(device)))
+            return wrap(torch.empty(args, dtype=_dtypes.to_torch_dtype(dtype), device=to_torch_device(device)))
         data = args[0] if args else []
-        return to_tensor(data, self._dtype, device)
+        return to_tensor(data, dtype, device)
 
-    def __repr__(self):
-        return f"<class 'paddle.{self.__name__}'>"
+    return type(name, (), {"__new__": __new__, "__module__": "paddle", "__doc__": __new__.__doc__})
 
 
 BFloat16Tensor = _DTypeTensorFactory("BFloat16Tensor", "bfloat16")

@@ -19,6 +19,7 @@ import torch
 from ...framework import dtype as _dtypes
 from ...framework import unique_name
 from ...base import framework as _fw
+from ...base.dygraph.base import in_declarative_mode  # noqa: F401  (Paddle's modeling code imports it from here)
 from ...framework.param_attr import ParamAttr
 from ...tensor.tensor import Tensor
 
@@ -101,6 +102,19 @@ class EagerParamBase(Tensor):
         if name == "_t":
             MUTATIONS[0] += 1
         object.__setattr__(self, name, value)
+
+    @classmethod
+    def from_tensor(cls, tensor, **kwargs):
+        """A parameter over `tensor`'s storage (Paddle's EagerParamBase.from_tensor); kwargs are the parameter
+        attributes (trainable, name, ...)."""
+        if kwargs.pop("process_mesh", None) is not None and kwargs.pop("placements", None) is not None:
+            from ..._report import unsupported
+
+            raise unsupported("paddle.base.framework.EagerParamBase.from_tensor", " with process_mesh / placements")
+        kwargs.pop("placements", None)
+        p = cls.__new__(cls)
+        p._setup(tensor._t.detach(), kwargs.pop("trainable", True), **kwargs)
+        return p
 
     def _init_by_shape(self, shape, dtype, **kwargs):
         if shape is None:
