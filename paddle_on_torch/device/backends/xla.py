@@ -12,7 +12,16 @@ class XLABackend(Backend):
     custom = True
     compile_backend = "openxla"  # to_static compiles through torch_xla's dynamo backend
 
+    _runtime = False  # not looked up yet
+
     def _xla(self):
+        # looked up once: find_spec walks sys.path (about a millisecond), and libraries ask which devices exist
+        # on every step (PaddleNLP's get_env_device, in each layer's forward)
+        if self._runtime is False:
+            self._runtime = self._load()
+        return self._runtime
+
+    def _load(self):
         if importlib.util.find_spec("torch_xla") is None:
             return None
         try:
