@@ -10,6 +10,18 @@ def paddle_api():
         return json.load(f)
 
 
+@functools.lru_cache(maxsize=None)
+def paddle_semipublic():
+    """The names of Paddle's semi-public modules (paddle.base.core, paddle.base.framework, paddle.pir, ...), recorded by
+    tools/record_api_kinds.py: libraries reach them, the API table does not list them."""
+    with open(os.path.join(os.path.dirname(__file__), "_paddle_semipublic.json")) as f:
+        return json.load(f)
+
+
+@functools.lru_cache(maxsize=None)
 def paddle_names(namespace):
-    """{name: kind} of a Paddle namespace such as 'paddle.nn.functional' ({} if unknown)."""
-    return paddle_api()["namespaces"].get(namespace, {})
+    """{name: kind} of a Paddle namespace such as 'paddle.nn.functional' ({} if unknown): its public names, and for
+    the namespaces libraries reach past them (paddle.utils, paddle.base.core, ...) the others too."""
+    public = paddle_api()["namespaces"].get(namespace, {})
+    semi = paddle_semipublic().get(namespace)
+    return public if semi is None else {**semi, **public}

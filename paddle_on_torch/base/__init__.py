@@ -28,6 +28,8 @@ _ELSEWHERE = {  # Paddle's name -> (module here, attribute); None: the module it
     "core": ("paddle_on_torch.base.core", None),
     "libpaddle": ("paddle_on_torch.base.libpaddle", None),
     "unique_name": ("paddle_on_torch.framework.unique_name", None),
+    "data_feeder": ("paddle_on_torch.base.data_feeder", None),
+    "layer_helper": ("paddle_on_torch.base.layer_helper", None),
 }
 _missing = _report.module_getattr("paddle.base")
 

@@ -2,6 +2,7 @@
 calls (through paddle.common_ops_import).  The checks run in static mode only, as in Paddle."""
 import numpy as np
 
+from .. import _report
 from ..framework import dtype as _dtypes
 from ..framework.dtype import VarType as _VarType, dtype as _DataType
 
@@ -64,9 +65,11 @@ def check_dtype(input_dtype, input_name, expected_dtype, op_name, extra_message=
 
 
 def check_variable_and_dtype(input, input_name, expected_dtype, op_name, extra_message=""):
-    if not _static():
-        return
+    """check_type and check_dtype of `input` (which must have a dtype, in either mode)."""
     from ..pir import Value
 
     check_type(input, input_name, Value, op_name, extra_message)
     check_dtype(input.dtype, input_name, expected_dtype, op_name, extra_message)
+
+
+__getattr__ = _report.module_getattr("paddle.base.data_feeder")

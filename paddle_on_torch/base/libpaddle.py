@@ -2,7 +2,10 @@
 round, and `libpaddle.pir` is paddle.pir."""
 import importlib
 
+from .. import _report
 from . import core as _core
+
+_missing = _report.module_getattr("paddle.base.libpaddle")
 
 
 def __getattr__(name):
@@ -12,5 +15,5 @@ def __getattr__(name):
         return getattr(_core, name)
     except AttributeError as e:
         if type(e) is AttributeError:  # (an UnsupportedAPIError names the API; keep it)
-            raise AttributeError(f"module 'paddle.base.libpaddle' has no attribute '{name}'") from None
+            return _missing(name)
         raise

@@ -7,8 +7,8 @@ import os
 
 from .. import _report
 
-HOME = os.path.expanduser("~/.cache/paddle/dataset")
-DATA_HOME = HOME
+HOME = os.path.expanduser("~")
+DATA_HOME = os.path.join(HOME, ".cache", "paddle", "dataset")
 
 __all__ = ["DATA_HOME", "HOME", "md5file", "must_mkdirs", "download"]
 

@@ -170,7 +170,7 @@ class VarType(PybindEnum):
 
     def __str__(self):
         d = _VARTYPE_DTYPE.get(self.value)
-        return str(d) if d is not None else f"VarType.{self.name}"
+        return f"paddle.{d._short}" if d is not None else f"VarType.{self.name}"
 
 
 VarType._define([

@@ -11,6 +11,8 @@ import os.path as osp
 import tarfile
 import zipfile
 
+from .. import _report
+
 __all__ = ["get_weights_path_from_url"]
 
 logger = logging.getLogger(__name__)
@@ -114,3 +116,6 @@ def _decompress(fname):
             z.extractall(where)
         return path
     raise TypeError(f"Unsupported compress file type {fname}")
+
+
+__getattr__ = _report.module_getattr("paddle.utils.download")

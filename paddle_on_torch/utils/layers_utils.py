@@ -4,6 +4,8 @@ entries are visited in sorted key order (a rebuilt dict keeps its own key order)
 import collections.abc
 import copy
 
+from .. import _report
+
 __all__ = ["convert_to_list", "is_sequence", "to_sequence", "flatten", "pack_sequence_as", "map_structure",
            "assert_same_structure", "padding_to_same_structure", "hold_mutable_vars", "copy_mutable_vars",
            "NotSupportedTensorArgumentError"]
@@ -182,3 +184,6 @@ def padding_to_same_structure(nest1, nest2, obj=None):
         return obj if value is None else value
 
     return fill(nest1), fill(nest2)
+
+
+__getattr__ = _report.module_getattr("paddle.utils.layers_utils")

@@ -3,6 +3,7 @@ import contextlib
 
 import torch
 
+from ... import _report
 from .. import framework as _fw
 from ...framework.grad_mode import (  # noqa: F401
     enable_grad, is_grad_enabled, no_grad as no_grad_, set_grad_enabled)
@@ -68,3 +69,6 @@ def grad(*args, **kwargs):
     from ...autograd.backward import grad as _grad
 
     return _grad(*args, **kwargs)
+
+
+__getattr__ = _report.module_getattr("paddle.base.dygraph.base")
