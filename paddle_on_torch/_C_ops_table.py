@@ -478,7 +478,7 @@ _SAME = {
         increment index_put index_sample index_select inverse isclose isfinite isinf isnan kron lerp less_equal less_than
         lgamma lgamma_ log log10 log10_ log1p log2 log2_ log_ logical_and logical_not logical_not_ logical_or
         logical_xor logit logsumexp masked_fill masked_select matmul max maximum mean min minimum multinomial multiplex
-        multiply mv nanmedian nansum nextafter not_equal poisson polygamma pow put_along_axis real reciprocal
+        multiply mv nansum nextafter not_equal poisson polygamma pow put_along_axis real reciprocal
         reduce_as remainder renorm reshape reverse roll round rsqrt scale scatter_nd_add searchsorted shard_index
         sigmoid sign sin sin_ sinh sinh_ sqrt square square_ stack standard_gamma stanh strided_slice
         subtract sum take_along_axis tan tan_ tanh tanh_ tile trace transpose tril triu trunc unbind unsqueeze

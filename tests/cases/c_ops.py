@@ -383,3 +383,50 @@ def grads_positional(paddle):
             C.cumsum_grad(x4, g4, 1, False, True, True), C.roll_grad(x4, g4, [1], [1]),
             C.squeeze_grad(paddle.unsqueeze(x, 0), g, [0]), C.unsqueeze_grad(x, paddle.unsqueeze(g, 1), [1]),
             list(C.layer_norm_grad(x4, w, b, mean, var, g4, 1e-5, 1))]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def same_name_math(paddle):
+    C = paddle._C_ops
+    x, y = _t(paddle, [3, 3], 1), _t(paddle, [3, 3], 2)
+    v = _t(paddle, [3], 3)
+    i = paddle.to_tensor([0, 2, 2, 1])
+    return [C.addmm(x, x, y, 0.5, 2.0), C.allclose(x, x + 1e-9, 1e-5, 1e-8, False), C.bincount(i, None, 4),
+            C.broadcast_tensors([v, x]), C.complex(v, v), C.crop(x, [2, 2], [1, 0]), C.diag(v, 1, 0.0),
+            C.diag_embed(x, 0, -2, -1), C.diagonal(x, 1, 0, 1), C.dist(x, y, 2.0), C.dot(v, v),
+            C.histogram(v, None, 4, 0.0, 1.0, False), C.increment(paddle.to_tensor([1.0]), 2.0),
+            C.index_put(x, (paddle.to_tensor([0, 2]),), paddle.to_tensor([9.0]), False),
+            C.index_sample(x, paddle.to_tensor([[0, 2], [1, 1], [2, 0]])), C.isclose(x, y, 1e-5, 1e-8, False),
+            C.kron(v, v), C.lerp(x, y, paddle.to_tensor(0.3)), C.masked_fill(x, x > 0.5, paddle.to_tensor(-1.0)),
+            C.multiplex([x, y], paddle.to_tensor([[1], [0], [1]], dtype="int32")), C.mv(x, v),
+            C.polygamma(x, 1), C.reduce_as(x, v),
+            C.renorm(x, 2.0, 0, 0.5), C.reverse(x, [0]), C.round(x * 10, 0),
+            C.scatter_nd_add(x, paddle.to_tensor([[1], [1]]), _t(paddle, [2, 3], 4)),
+            C.searchsorted(paddle.to_tensor([0.1, 0.4, 0.8]), v, False, True),
+            C.shard_index(paddle.to_tensor([[1], [7]]), 10, 2, 0, -1), C.stanh(x, 0.67, 1.7159),
+            C.trace(x, 0, 0, 1)]
+
+
+@case(rtol=1e-4, atol=1e-5)  # LAPACK-backed: the two libraries' routines differ in the last bits
+def same_name_linalg(paddle):
+    C = paddle._C_ops
+    a = paddle.to_tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+    b = _t(paddle, [3, 2], 5)
+    lower = paddle.to_tensor([[2.0, 0.0, 0.0], [1.0, 3.0, 0.0], [0.5, 0.2, 1.0]])
+    w, vec = C.eigh(a, "L")
+    return [C.cholesky(a, False), C.cholesky_solve(b, lower, False), C.det(a), C.matrix_power(a, 3),
+            C.multi_dot([a, a, b]), C.solve(a, b), C.svdvals(a), C.triangular_solve(lower, b, False, False, False),
+            w, paddle.abs(vec), C.inverse(a)]
+
+
+@case
+def same_name_nn(paddle):
+    C = paddle._C_ops
+    x = _t(paddle, [1, 4, 4, 4], 1, -1, 1)
+    return [C.channel_shuffle(x, 2, "NCHW"), C.pixel_shuffle(x, 2, "NCHW"), C.pixel_unshuffle(x, 2, "NCHW"),
+            C.maxout(x, 2, 1), C.label_smooth(paddle.to_tensor([[0.0, 1.0, 0.0]]), None, 0.1),
+            C.log_loss(paddle.to_tensor([[0.3], [0.8]]), paddle.to_tensor([[0.0], [1.0]]), 1e-4),
+            C.unfold(x, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1]),
+            C.fold(_t(paddle, [1, 8, 4], 2), [3, 3], [2, 2], [1, 1], [0, 0, 0, 0], [1, 1]),
+            C.temporal_shift(_t(paddle, [4, 4, 2, 2], 3), 2, 0.25, "NCHW"),
+            C.grid_sample(x, _t(paddle, [1, 2, 2, 2], 4, -1, 1), "bilinear", "zeros", True)]
