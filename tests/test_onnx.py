@@ -193,3 +193,13 @@ def test_port_cli_writes_onnx(tmp_path, monkeypatch):
     sess = ort.InferenceSession(str(tmp_path / "out" / "model.onnx"), providers=["CPUExecutionProvider"])
     assert [i.name for i in sess.get_inputs()] == ["x0"]
     assert isinstance(sess.get_inputs()[0].shape[0], str)
+
+
+def test_missing_exporter_is_an_import_error(paddle, tmp_path, monkeypatch):
+    """Without the exporter's packages: ImportError, as Paddle's try_import('paddle2onnx') raises; no file."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "onnxscript", None)  # makes `import onnxscript` fail
+    with pytest.raises(ImportError, match=r"paddle_on_torch\[onnx\]"):
+        paddle.onnx.export(_Net.make(paddle), str(tmp_path / "net"), input_spec=_spec(paddle))
+    assert os.listdir(tmp_path) == []
