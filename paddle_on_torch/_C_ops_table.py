@@ -417,6 +417,43 @@ def c_embedding(weight, x, start_index, vocab_size):
     return mp_ops._c_lookup_table(weight, x, start_index, vocab_size)
 
 
+def _ring(ring_id):
+    """Paddle's ring id is its group's id (0: the global group)."""
+    from .distributed.communication.group import _groups
+
+    if ring_id not in _groups:
+        raise ValueError(f"(InvalidArgument) no communication group with ring_id {ring_id}: call "
+                         "paddle.distributed.init_parallel_env / new_group first")
+    return _groups[ring_id]
+
+
+def c_identity(x, ring_id, use_calc_stream, use_model_parallel):
+    return paddle.distributed.collective._c_identity(x, group=_ring(ring_id))
+
+
+def c_concat(x, rank, nranks, ring_id, use_calc_stream, use_model_parallel):
+    return paddle.distributed.collective._c_concat(x, group=_ring(ring_id))
+
+
+def c_split(x, rank, nranks, ring_id, use_model_parallel):
+    return paddle.distributed.collective._c_split(x, group=_ring(ring_id))
+
+
+def mp_allreduce_sum(x, ring_id):
+    return paddle.distributed.collective._mp_allreduce(x, group=_ring(ring_id))
+
+
+def c_softmax_with_cross_entropy(logits, label, ignore_index, ring_id, rank, nranks):
+    loss, softmax = paddle.distributed.collective._c_softmax_with_cross_entropy(
+        logits, label, group=_ring(ring_id), return_softmax=True, ignore_index=ignore_index)
+    return softmax, loss
+
+
+def all_reduce_(x, ring_id, reduce_type):
+    paddle.distributed.all_reduce(x, reduce_type, group=_ring(ring_id))
+    return x
+
+
 def cross_entropy_with_softmax(input, label, soft_label, use_softmax, numeric_stable_mode, ignore_index, axis):
     F = paddle.nn.functional
     if use_softmax:

@@ -95,11 +95,13 @@ with paddle.amp.auto_cast(False):
 with paddle.amp.auto_cast(True, level="O2", dtype="bfloat16"):
     inside2 = amp_state()
 print(json.dumps({"fn": isinstance(paddle.amp.auto_cast, types.FunctionType),
+                  "attr": hasattr(paddle.amp.auto_cast, "amp_state"),
                   "bound": isinstance(bound, types.FunctionType),
                   "outside": outside, "inside": inside, "inside2": inside2,
                   "after": amp_state()}))
 """)
     assert res["fn"] and res["bound"]
+    assert res["attr"] is False  # as in Paddle: amp_state is the submodule's, not an attribute of the function
     # Paddle's amp_state() is None outside auto_cast and the guard's arguments inside (also when disabled)
     assert res["outside"] is None and res["after"] is None
     assert res["inside"] == {"enable": False, "custom_white_list": None, "custom_black_list": None, "level": "O1",

@@ -144,6 +144,21 @@ if rank == 1:
     assert collective._c_identity(paddle.ones([2]), group=solo) is None
 ok("non-member group")
 
+# the same ops as paddle._C_ops functions, by ring id (the group's id), as Paddle's own mp_ops call them
+C = paddle._C_ops
+x = paddle.to_tensor(full * (rank + 1), stop_gradient=False)
+y = C.c_identity(x, group.id, True, True)
+(y * paddle.to_tensor(g_full)).sum().backward()
+eq(x.grad, 2 * g_full)
+eq(C.c_concat(paddle.to_tensor(mine), rank, 2, group.id, True, True), full)
+eq(C.c_split(paddle.to_tensor(full), rank, 2, group.id, True), mine)
+eq(C.mp_allreduce_sum(paddle.to_tensor(full * (rank + 1)), group.id), 3 * full)
+sm, ce = C.c_softmax_with_cross_entropy(paddle.to_tensor((full @ w_full)[:, 3 * rank:3 * rank + 3]), label, -100,
+                                        group.id, rank, 2)
+eq(ce, ref.numpy(), rtol=1e-5)
+t = v.clone(); C.all_reduce_(t, group.id, int(ReduceOp.MAX)); eq(t, [2, 4])
+ok("_C_ops by ring id")
+
 dist.barrier()
 ok("ALL")
 if rank == 0:
