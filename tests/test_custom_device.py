@@ -79,3 +79,16 @@ def test_to_static_on_the_device_matches_the_cpu(run):
     assert dev["eager_close"] is True and cpu["eager_close"] is True
     _close(dev["losses"], cpu["losses"], 1e-5, "to_static losses")
     _close(dev["eval_out"], cpu["eval_out"], 1e-5, "to_static eval output")
+
+
+def test_to_static_compile_backend_by_device():
+    """inductor where it generates code for the device, a backend's own compile_backend (torch-xla: openxla), and an
+    explicitly asked backend always."""
+    import torch
+
+    from paddle_on_torch.device import backends
+
+    assert backends.compile_backend_for(torch.device("cpu"), "inductor") == "inductor"
+    assert backends.compile_backend_for(torch.device("mps"), "inductor") == "inductor"  # inductor has mps codegen
+    assert backends.compile_backend_for(torch.device("xla", 0), "inductor") == "openxla"
+    assert backends.compile_backend_for(torch.device("xla", 0), "aot_eager") == "aot_eager"

@@ -5,8 +5,8 @@ An extension renames PrivateUse1 (`torch.utils.rename_privateuse1_backend('npu')
 module (`torch._register_device_module('npu', ...)`, with is_available / device_count / synchronize / memory
 statistics / RNG state).  The backend is registered under that name, the same for Paddle and torch, as soon as
 the registry is next asked (`refresh`, called by backends.get / backends.backends), so importing the extension
-before or after paddle both work.  An extension that wants another Paddle name, aliases or a compile backend
-registers its own `PrivateUse1Backend(...)` (or Backend subclass) with backends.register instead.
+before or after paddle both work.  An extension that wants other spellings accepted (aliases) or a compile backend
+registers its own `PrivateUse1Backend(name, aliases=..., compile_backend=...)` with backends.register instead.
 """
 import torch
 
@@ -26,9 +26,8 @@ def _name():
 class PrivateUse1Backend(Backend):
     custom = True
 
-    def __init__(self, name, torch_type=None, aliases=(), compile_backend=None):
-        self.name = name
-        self.torch_type = torch_type or name
+    def __init__(self, name, aliases=(), compile_backend=None):
+        self.name = self.torch_type = name  # one name for Paddle and torch: reprs and get_device spell it
         self.aliases = tuple(aliases)
         self.compile_backend = compile_backend
 
