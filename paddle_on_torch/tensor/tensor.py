@@ -240,7 +240,10 @@ class Tensor:
 
     # ------------------------------------------------------------ conversion
     def numpy(self, force=False):
-        t = _global(self._t).detach()
+        t = _global(self._t)
+        if t is None:  # a distributed Tensor this process holds no part of: Paddle's empty array
+            t = torch.empty(list(self._t.shape) + [0], dtype=self._t.dtype)  # (no elements: nothing is read)
+        t = t.detach()
         if t.dtype is torch.bfloat16:  # numpy has no bfloat16: Paddle hands out the raw uint16
             t = t.view(torch.uint16)
         # Paddle's numpy() is a copy: later in-place updates (clear_grad, optimizer steps) must not show
@@ -252,6 +255,8 @@ class Tensor:
 
     def item(self, *args):
         t = _global(self._t)
+        if t is None:  # a distributed Tensor this process holds no part of: None, as in Paddle
+            return None
         if args:
             t = t[args] if len(args) > 1 else t.reshape(-1)[args[0]]
         elif t.numel() != 1:
@@ -260,7 +265,8 @@ class Tensor:
         return t.item()
 
     def tolist(self):
-        return _global(self._t).tolist()
+        t = _global(self._t)
+        return self.numpy().tolist() if t is None else t.tolist()
 
     def __len__(self):
         if self._t.dim() == 0:
@@ -272,16 +278,27 @@ class Tensor:
             # Paddle raises AssertionError here (its check is an assert)
             raise AssertionError("When Variable is used as the condition of if/while , Variable can only "
                                  "contain one element.")
-        return bool(_global(self._t))
+        t = _global(self._t)
+        return False if t is None else bool(t)  # (held by no part here: an empty value, as in Paddle)
 
     def __int__(self):
-        return int(self.item())
+        return int(self._number("int"))
 
     def __float__(self):
-        return float(self.item())
+        return float(self._number("float"))
 
     def __complex__(self):
-        return complex(self.item())
+        return complex(self._number("complex"))
+
+    def _number(self, what):
+        if self._t.numel() != 1 and self._t.dim() != 0:  # (Paddle's check is an assert)
+            raise AssertionError(f"only one element variable can be converted to {what}.")
+        v = self.item()
+        if v is None:
+            from ..distributed.auto_parallel.api import not_held_error
+
+            raise not_held_error(self, what)
+        return v
 
     def __index__(self):
         if self._t.dtype.is_floating_point or self._t.dtype.is_complex or self._t.numel() != 1:
@@ -410,8 +427,13 @@ class Tensor:
         return process_mesh_of(self) if self.is_dist() else None
 
     def _local_value(self):
-        """This rank's shard of a distributed Tensor (the Tensor itself when it is dense)."""
-        return _normalize.wrap(self._t.to_local()) if self.is_dist() else self
+        """This rank's shard of a distributed Tensor (the Tensor itself when it is dense).  A process outside the
+        tensor's mesh has none: it gets the tensor back, which reads as Paddle's uninitialised one does."""
+        if not self.is_dist():
+            return self
+        from ..distributed.auto_parallel.api import holds_piece
+
+        return _normalize.wrap(self._t.to_local()) if holds_piece(self._t) else self
 
     def is_sparse(self):
         return self._t.layout is not torch.strided  # COO and CSR alike, as Paddle counts them
@@ -426,6 +448,10 @@ class Tensor:
         return False
 
     def _is_initialized(self):
+        if self.is_dist():  # False where this process holds no part of a distributed Tensor, as in Paddle
+            from ..distributed.auto_parallel.api import holds_piece
+
+            return holds_piece(self._t)
         return True
 
     def value(self):

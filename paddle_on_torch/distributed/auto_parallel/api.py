@@ -31,11 +31,19 @@ def _coordinate(dm):
     return dm.get_coordinate()  # None when this rank is not in the mesh
 
 
+def _no_piece(like, dtype=None, device=None):
+    """What a process outside a DTensor's mesh keeps as its local tensor: nothing (one unread element for a 0-D
+    tensor: torch's from_local takes an empty `shape` for "none given" and would infer [0] from an empty piece)."""
+    dtype, device = dtype or like.dtype, device or like.device
+    return torch.empty((), dtype=dtype, device=device) if like.dim() == 0 else torch.empty(0, dtype=dtype,
+                                                                                          device=device)
+
+
 def _local_piece(t, dm, placements):
     """This rank's piece of the global tensor `t` under Paddle's placements (no communication)."""
     coord = _coordinate(dm)
     if coord is None:
-        return t.new_empty(0)
+        return _no_piece(t)
     local = t
     for mesh_dim, p in enumerate(placements):
         n = dm.size(mesh_dim)
@@ -205,7 +213,7 @@ class _CrossMesh(torch.autograd.Function):
         got = _move_pieces(local, dt.device_mesh, dst_dm, _local_shape(dt.shape, dst_dm, placements), dt.dtype,
                            _device_of(dst_dm))
         if got is None:
-            got = torch.empty(0, dtype=dt.dtype, device=_device_of(dst_dm))
+            got = _no_piece(dt, dt.dtype, _device_of(dst_dm))
         return DTensor.from_local(got, dst_dm, placements, run_check=False, shape=dt.shape, stride=dt.stride())
 
     @staticmethod
@@ -223,7 +231,7 @@ class _CrossMesh(torch.autograd.Function):
         got = _move_pieces(local, ctx.dst_dm, ctx.src_dm, _local_shape(ctx.shape, ctx.src_dm, placements),
                            grad.dtype, _device_of(ctx.src_dm))
         if got is None:
-            got = torch.empty(0, dtype=grad.dtype, device=_device_of(ctx.src_dm))
+            got = _no_piece(grad, grad.dtype, _device_of(ctx.src_dm))
         return DTensor.from_local(got, ctx.src_dm, placements, run_check=False, shape=ctx.shape,
                                   stride=_contiguous_stride(ctx.shape)), None
 
@@ -336,6 +344,25 @@ def process_mesh_of(x):
     return core_mesh_of(t.device_mesh) if _is_dt(t) else None
 
 
+def holds_piece(t):
+    """Whether this process is in the mesh of DTensor `t` (else it holds no part of it)."""
+    return _coordinate(t.device_mesh) is not None
+
+
 def global_value(t):
-    """The dense global value of a DTensor on every rank (what item(), numpy() and tolist() read)."""
+    """The dense global value of a DTensor on every rank of its mesh (what item(), numpy() and tolist() read);
+    None on a process outside the mesh, which holds no part of it.  (There Paddle's tensor is uninitialised:
+    numpy() gives an empty array, item() None, float() an AssertionError; torch's DTensor ops give a local
+    0.0, which must not be read as the value.)"""
+    if not holds_piece(t):
+        return None
     return _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
+
+
+def not_held_error(x, what):
+    """Paddle's error for reading a number from a distributed Tensor this process holds no part of."""
+    import torch.distributed as tdist
+
+    return AssertionError(f"variable's tensor is not initialized: {what}() of a distributed Tensor that lives on the "
+                          f"process mesh {process_mesh_of(x)}, which process {tdist.get_rank()} is not in (it holds "
+                          f"no part of it; read it on the mesh's processes)")

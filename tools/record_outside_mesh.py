@@ -1,0 +1,45 @@
+"""Record what real Paddle gives on a process outside a distributed Tensor's mesh (run under the oracle).
+
+    ~/oracle/bin/python tools/record_outside_mesh.py     # writes tests/golden/dist_outside_mesh.json
+
+Runs tests/dist_scripts/outside_mesh.py on 2 CPU ranks with paddle.distributed.launch and keeps, per
+rank, each probe's answer (tests/test_dist_outside_mesh.py runs the same script under the shim).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, "tests", "dist_scripts", "outside_mesh.py")
+
+
+def answers(lines):
+    """{rank: {probe: answer}} from the JSON lines a run printed (other lines are the launcher's)."""
+    out = {}
+    for line in lines:
+        if line.startswith('{"rank"'):
+            rec = json.loads(line)
+            out.setdefault(str(rec["rank"]), {})[rec["probe"]] = rec["answer"]
+    return out
+
+
+def main():
+    with tempfile.TemporaryDirectory() as logs:
+        env = dict(os.environ, GLOG_minloglevel="3", OUTSIDE_MESH_OPS="0")
+        subprocess.run([sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir", logs,
+                        SCRIPT], cwd=logs, env=env, check=True, capture_output=True, timeout=600)
+        lines = [line for f in sorted(glob.glob(os.path.join(logs, "workerlog.*"))) for line in open(f)]
+    out = answers(lines)
+    assert sorted(out) == ["0", "1"], out
+    path = os.path.join(ROOT, "tests", "golden", "dist_outside_mesh.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+    print(f"{sum(map(len, out.values()))} answers -> {os.path.relpath(path, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
