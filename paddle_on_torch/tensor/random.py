@@ -145,6 +145,19 @@ def _tensor_or_number(v):
     return v._t if hasattr(v, "_t") else v
 
 
+def normal_fill_(t, mean, std):
+    """Fill torch tensor `t` with mean + std * N(0, 1) in place.  Paddle accepts a negative (or NaN) std: its
+    samples are N(mean, |std|) (NaN for NaN); torch's normal_ refuses them."""
+    mean, std = float(mean), float(std)
+    if std >= 0:
+        return t.normal_(mean, std)
+    return t.normal_().mul_(std).add_(mean)
+
+
+def _normal(mean, std, shape, dtype, device):
+    return normal_fill_(torch.empty(shape, dtype=dtype, device=device), mean, std)
+
+
 @op
 def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
     """Normal samples: of `shape` for scalar mean and std, else shaped (and typed) like the Tensor mean / std."""
@@ -164,8 +177,7 @@ def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
     if isinstance(m, complex):  # a complex mean gives complex samples (each part with variance std**2 / 2)
         cdtype = torch.complex128 if _dtypes.get_default_dtype() == "float64" else torch.complex64
         return torch.randn(_check_shape(shape), dtype=cdtype, device=to_torch_device(None)) * float(s) + m
-    return torch.normal(float(m), float(s), _check_shape(shape), dtype=_dtypes.default_float_torch(),
-                        device=to_torch_device(None))
+    return _normal(m, s, _check_shape(shape), _dtypes.default_float_torch(), to_torch_device(None))
 
 
 @op
@@ -178,8 +190,7 @@ def log_normal(mean=1.0, std=2.0, shape: ShapeLike = None, name=None):
 def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None, *, out=None,
              device=None, requires_grad=False):
     """paddle.tensor.random.gaussian: normal samples of `shape`."""
-    t = torch.normal(float(mean), float(std), _check_shape(shape), dtype=_float(dtype, "gaussian"),
-                     device=to_torch_device(device))
+    t = _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), to_torch_device(device))
     return _grad(t, requires_grad)
 
 
@@ -260,12 +271,14 @@ def uniform_(x, min=0, max=1.0, seed=0, name=None):
 
 def normal_(x, mean=0.0, std=1.0, name=None):
     """Fill x in place with normal samples."""
-    return _fill_inplace(x, lambda t: t.normal_(float(mean), float(std)))
+    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std))
 
 
 def log_normal_(x, mean=1.0, std=2.0, name=None):
     """Fill x in place with log-normal samples (exp of normal(mean, std))."""
-    return _fill_inplace(x, lambda t: t.log_normal_(float(mean), float(std)))
+    if float(std) > 0:
+        return _fill_inplace(x, lambda t: t.log_normal_(float(mean), float(std)))
+    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std).exp_())  # (Paddle takes std <= 0 too)
 
 
 def bernoulli_(x, p=0.5, name=None):

@@ -17,6 +17,9 @@ def _channel_last(data_format):
     return data_format in ("NLC", "NHWC", "NDHWC")
 
 
+_F32_F64 = (torch.float32, torch.float64)
+
+
 @op
 def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike, weight: OptionalTensor = None,
                bias: OptionalTensor = None, training=False, momentum=0.9, epsilon=1e-05, data_format="NCHW",
@@ -24,6 +27,12 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     last = _channel_last(data_format)
     if x.dim() < 2:
         raise ValueError(f"The input of batch_norm must have at least 2 dims, but got {x.dim()}.")
+    if x.dtype in _F32_F64:
+        for t in (running_mean, running_var, weight, bias):
+            if t is not None and t.dtype in _F32_F64 and t.dtype != x.dtype:  # (float16 / bfloat16 x: AMP, allowed)
+                raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                                 f"({str(x.dtype)[6:]}) does not match the type of data ({str(t.dtype)[6:]}) currently "
+                                 "contained in the container.")
     use_global = (not training) if use_global_stats is None else use_global_stats
     xt = x.movedim(-1, 1) if last else x  # torch's fused kernel wants channels at dim 1
     if use_global:

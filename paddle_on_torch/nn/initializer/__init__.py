@@ -10,6 +10,7 @@ import math
 import numpy as np
 import torch
 
+from ...tensor.random import normal_fill_
 from ...tensor.tensor import Tensor
 
 __all__ = ["Bilinear", "Constant", "KaimingUniform", "KaimingNormal", "XavierNormal", "XavierUniform", "Assign",
@@ -90,7 +91,7 @@ class Normal(Initializer):
         self._mean, self._std_dev = mean, std
 
     def _init(self, t):
-        _sample(t, "gaussian", lambda x: x.normal_(self._mean, self._std_dev))
+        _sample(t, "gaussian", lambda x: normal_fill_(x, self._mean, self._std_dev))
 
 
 class TruncatedNormal(Initializer):

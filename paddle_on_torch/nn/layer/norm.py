@@ -5,6 +5,7 @@ import warnings
 import torch
 
 from ..._normalize import wrap
+from ...framework.dtype import get_default_dtype
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from ..initializer import Constant, Normal
@@ -30,10 +31,14 @@ class _BatchNormBase(Layer):
         super().__init__()
         self._num_features, self._weight_attr, self._bias_attr = num_features, weight_attr, bias_attr
         self._use_global_stats = use_global_stats
+        # Paddle: parameters and statistics in the default dtype, float32 when that is float16
+        default = get_default_dtype()
+        self._dtype = "float32" if default == "float16" else default
         shape = [num_features]
         self.weight = None if weight_attr is False else self.create_parameter(
-            attr=weight_attr, shape=shape, default_initializer=Constant(1.0))
-        self.bias = None if bias_attr is False else self.create_parameter(attr=bias_attr, shape=shape, is_bias=True)
+            attr=weight_attr, shape=shape, dtype=self._dtype, default_initializer=Constant(1.0))
+        self.bias = None if bias_attr is False else self.create_parameter(attr=bias_attr, shape=shape,
+                                                                          dtype=self._dtype, is_bias=True)
         self._mean = _stat(self, shape, 0.0, None if name is None else name + "_mean", self._dtype)
         self._variance = _stat(self, shape, 1.0, None if name is None else name + "_variance", self._dtype)
         self._data_format = data_format or self._default_format
@@ -135,8 +140,9 @@ class BatchNorm(Layer):
         self._param_attr, self._bias_attr, self._act = param_attr, bias_attr, act
         self._dtype = dtype if isinstance(dtype, str) else str(dtype).replace("paddle.", "")
         shape = [num_channels]
-        self.weight = self.create_parameter(attr=param_attr, shape=shape, default_initializer=Constant(1.0))
-        self.bias = self.create_parameter(attr=bias_attr, shape=shape, is_bias=True)
+        self.weight = self.create_parameter(attr=param_attr, shape=shape, dtype=self._dtype,
+                                            default_initializer=Constant(1.0))
+        self.bias = self.create_parameter(attr=bias_attr, shape=shape, dtype=self._dtype, is_bias=True)
         self._mean = _stat(self, shape, 0.0, moving_mean_name, self._dtype)
         self._variance = _stat(self, shape, 1.0, moving_variance_name, self._dtype)
         self._in_place, self._data_layout, self._momentum, self._epsilon = in_place, data_layout, momentum, epsilon

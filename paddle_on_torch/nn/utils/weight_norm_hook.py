@@ -47,13 +47,15 @@ class WeightNorm:
         fn = WeightNorm(name, dim)
         w = getattr(layer, name)
         del layer._parameters[name]
-        with torch.no_grad():
+        from ...static.program import quiet
+
+        with torch.no_grad(), quiet():  # (in static mode: the initial values, not ops of the program)
             g_value = _norm_except_dim(w._t, dim)
         v = layer.create_parameter(w.shape, dtype=w.dtype)
         layer.add_parameter(name + "_v", v)
         g = layer.create_parameter(list(g_value.shape), dtype=w.dtype)
         layer.add_parameter(name + "_g", g)
-        with torch.no_grad():
+        with torch.no_grad(), quiet():
             v._t.copy_(w._t)
             g._t.copy_(g_value)
         setattr(layer, name, fn.compute_weight(layer))
@@ -61,13 +63,16 @@ class WeightNorm:
         return fn
 
     def remove(self, layer):
-        w_value = self.compute_weight(layer)
+        from ...static.program import quiet
+
+        with torch.no_grad(), quiet():
+            w_value = self.compute_weight(layer)
         delattr(layer, self.name)
         del layer._parameters[self.name + "_g"]
         del layer._parameters[self.name + "_v"]
         w = layer.create_parameter(w_value.shape, dtype=w_value.dtype)
         layer.add_parameter(self.name, w)
-        with torch.no_grad():
+        with torch.no_grad(), quiet():
             w._t.copy_(w_value._t)
 
     def __call__(self, layer, inputs):
