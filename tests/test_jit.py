@@ -294,7 +294,8 @@ def test_save_static_function_and_loaded_layer_trains(paddle, tmp_path):
     want = net(x).numpy()
     paddle.jit.save(net, str(tmp_path / "net"))  # input_spec from to_static
     manifest = json.load(open(tmp_path / "net.json"))
-    assert manifest["inputs"] == [{"name": "x", "shape": [-1, 4], "dtype": "float32", "program_shape": [-1, 4]}]
+    assert manifest["inputs"] == [{"name": "x", "shape": [-1, 4], "dtype": "float32", "program_shape": [-1, 4],
+                                   "stop_gradient": False}]
     assert [w["name"] for w in manifest["weights"]] == ["fc.bias", "fc.weight"]  # sorted by Paddle name
     loaded = paddle.jit.load(str(tmp_path / "net"))
     np.testing.assert_allclose(loaded(x).numpy(), want, rtol=1e-6)

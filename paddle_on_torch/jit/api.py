@@ -327,9 +327,10 @@ def enable_to_static(enable_to_static_bool):
 
 
 def set_code_level(level=100, also_to_stdout=False):
-    """Paddle prints the transformed code; dynamo's equivalent is its bytecode / graph log.
+    """Paddle prints the transformed code of each function it converts.
 
-    level > 0 turns on torch's `graph_code` log (the code of each captured graph), 0 turns it off.
+    level > 0: the control-flow conversion (jit/dy2static) prints each function it rewrites, to stdout, and
+    torch's `graph_code` log shows the code of each captured graph; 0 turns both off.
     """
     if not isinstance(level, int):
         raise TypeError(f"level must be int, but received {type(level).__name__}")
@@ -340,6 +341,7 @@ def set_code_level(level=100, also_to_stdout=False):
 def set_verbosity(level=0, also_to_stdout=False):
     """Paddle's dy2static log verbosity; > 0 turns on torch's graph-break and recompile logs."""
     if not isinstance(level, int):
+    _state["print_code"] = level > 0
         raise TypeError(f"level must be int, but received {type(level).__name__}")
     _state["verbosity"] = level
     torch._logging.set_logs(graph_breaks=level > 0, recompiles=level > 0)

@@ -104,9 +104,9 @@ def _spec_of(value, name):
     if isinstance(value, InputSpec):
         return value
     if isinstance(value, _normalize.Tensor):
-        return InputSpec(list(value.shape), value.dtype, value.__dict__.get("name") or name)
+        return InputSpec(list(value.shape), value.dtype, value.__dict__.get("name") or name, value.stop_gradient)
     if isinstance(value, torch.Tensor):
-        return InputSpec(list(value.shape), _normalize.wrap(value).dtype, name)
+        return InputSpec(list(value.shape), _normalize.wrap(value).dtype, name, not value.requires_grad)
     return value  # a non-tensor constant argument
 
 
@@ -246,8 +246,12 @@ class _Exportable(torch.nn.Module):
 
 def _tensor_leaves(obj):
     """The Tensors of a nested result in Paddle's flatten order (dict values by sorted key)."""
+    from .dy2static import UndefinedVar
+
     if isinstance(obj, (_normalize.Tensor, torch.Tensor)):
         return [obj]
+    if isinstance(obj, UndefinedVar):
+        obj._fail()  # returning a variable a converted branch left unassigned: Python's UnboundLocalError
     if isinstance(obj, dict):
         obj = [obj[k] for k in sorted(obj)]
     if isinstance(obj, (list, tuple)):
@@ -338,7 +342,7 @@ def save(layer, path, input_spec=None, **configs):
             warnings.warn(f"paddle.jit.save: input '{s.name}' dims {fixed} were declared dynamic (None/-1) but "
                           f"the model's code fixes them; the saved program takes shape {program_shape} only.")
         inputs.append({"name": s.name, "shape": list(s.shape), "dtype": _spec_dtype_name(s),
-                       "program_shape": program_shape})
+                       "program_shape": program_shape, "stop_gradient": bool(s.stop_gradient)})
     out_node = next(n for n in ep.graph.nodes if n.op == "output")
     outs = [getattr(v, "meta", {}).get("val") for v in out_node.args[0]]
     manifest = {
@@ -707,11 +711,26 @@ class TranslatedLayer(Layer):
             from ..inference import _flatten_values
 
             out = _flatten_values(out)
-        leaves = weights + args
-        deps = self.__dict__["_artifact"].output_deps
-        outs = [_normalize.wrap(t if not t.requires_grad or any(leaves[i].requires_grad for i in d) else t.detach())
-                for t, d in zip(out, deps)]
+        outs = [_normalize.wrap(t) for t in out]
+        self._set_stop_gradient(outs, weights + args)
         return outs[0] if len(outs) == 1 else outs
+
+    def _set_stop_gradient(self, outs, leaves):
+        """Paddle's flags: an output is stop_gradient=False when the program computes it from a trainable weight
+        or from an input whose InputSpec has stop_gradient=False (integer outputs included); torch's
+        control-flow operators would mark every output of theirs as requiring grad."""
+        if not torch.is_grad_enabled():
+            return
+        specs = self.__dict__["_artifact"].manifest["inputs"]
+        params = list(self.__dict__["_parameters"].values())
+        n = len(params)
+        for o, deps in zip(outs, self.__dict__["_artifact"].output_deps):
+            claims = any(not params[i].stop_gradient if i < n else not specs[i - n].get("stop_gradient", False)
+                         for i in deps)
+            if claims:
+                o.stop_gradient = False
+            elif o._t.requires_grad and not any(leaves[i].requires_grad for i in deps):
+                o.stop_gradient = True
 
 
 def load(path, **configs):

@@ -94,6 +94,11 @@ def _transformed_code(fn):
     exec(compile(module, code.co_filename, "exec"), ns)  # noqa: S102 - our own rewrite of the user's function
     inner = ns["_pot_factory"](*([None] * (len(freevars) + 1)))
     _code_cache[code] = (inner.__code__, ast.unparse(fdef), tr.called_globals, tr.called_self_attrs)
+    from ..api import _state
+
+    if _state.get("print_code"):  # paddle.jit.set_code_level
+        print(f"# paddle.jit: {fn.__qualname__} converted ({code.co_filename}:{code.co_firstlineno})\n"
+              f"{_code_cache[code][1]}\n")
     return _code_cache[code]
 
 

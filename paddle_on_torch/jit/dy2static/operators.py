@@ -180,12 +180,16 @@ def range_args(*args):
 
 
 def range_cond(i, stop, step):
-    """The loop test of a converted `for i in range(...)`."""
+    """The loop test of a converted `for i in range(...)` (also of `for x in seq`, over its length)."""
     if isinstance(step, _normalize.Tensor):
         if _traced(step):
             raise ConversionError("`for ... in range(start, stop, step)` with a traced Tensor step is not "
                                   "supported; use a Python int step")
         step = int(step.item())
+    if isinstance(i, _normalize.Tensor) and isinstance(stop, (torch.SymInt, int)):
+        # a traced loop counter against a Python or symbolic length: compared in torch (a SymInt is no Tensor)
+        t = i._t
+        return _normalize.wrap(t < stop if step > 0 else t > stop)
     return i < stop if step > 0 else i > stop
 
 

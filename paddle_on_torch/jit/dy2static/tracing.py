@@ -219,6 +219,8 @@ def cond(pred, true_fn, false_fn, args, names):
         from .operators import UndefinedVar
 
         keep = [k for k, (_, bits, idx) in enumerate(names) if bits == 3 or not isinstance(args[idx], UndefinedVar)]
+        if not keep:  # nothing the branches assign survives them
+            return tuple(UndefinedVar(n) for n, _, _ in names)
         if len(keep) < len(names):
             kept = _cond(pred, _select(true_fn, keep), _select(false_fn, keep), args, [names[k][0] for k in keep])
             res = [UndefinedVar(n) for n, _, _ in names]
