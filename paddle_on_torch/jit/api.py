@@ -119,6 +119,12 @@ def {name}(*args, **kwargs):
 """
 
 
+def _set_dynamo_config(key, value):
+    """Set a dynamo option where this torch has it (an older torch, such as the XLA lane's 2.9, lacks some)."""
+    if hasattr(torch._dynamo.config, key):
+        setattr(torch._dynamo.config, key, value)
+
+
 class StaticFunction:
     """What to_static returns for a function or a Layer method: calls run the torch.compile'd code."""
 
@@ -137,13 +143,13 @@ class StaticFunction:
         self._joint = None  # _joint.Joint, or False where that pattern does not apply; None: not known yet
         self._bound = weakref.WeakKeyDictionary()
         self._last_inputs = None  # (args, kwargs) shapes/dtypes of the last call, for jit.save
+        self._patches = None  # full_graph: the sublayer forwards converted for the compile (dy2static)
         functools.update_wrapper(self, function)
 
     # a StaticFunction defined in a class body binds to each instance (`@to_static def forward`)
     def __get__(self, instance, owner=None):
         if instance is None or self._instance is not None:
             return self
-        self._patches = None  # full_graph: the sublayer forwards converted for the compile (dy2static)
         bound = self._bound.get(instance)
         if bound is None:
             bound = StaticFunction(types.MethodType(self._dygraph_function, instance), self._input_spec,
@@ -185,13 +191,13 @@ class StaticFunction:
         # paddle.grad inside a static function is part of Paddle's program (PINNs differentiate twice in
         # it): let dynamo trace torch.autograd.grad into the graph instead of breaking there.  Set once,
         # globally: toggling dynamo's config around each call costs ~30 us.
-        torch._dynamo.config.trace_autograd_ops = True
+        _set_dynamo_config("trace_autograd_ops", True)
         # The same object reached through two sources (torch.Tensor through each op wrapper's globals, the
         # parameter class through each parameter's type) gets an aliasing guard.  A Layer is no nn.Module,
         # so dynamo's dict-tag shortcut never skips its subtree, and the default Python-lambda form of
         # these guards only costs: as C++ relational guards they evaluate ~12% faster (gpt 23.7 -> 20.4 us,
         # resnet 86.8 -> 76.0 us per call).  Same guards, same semantics; set once, globally.
-        torch._dynamo.config.use_lamba_guard_for_object_aliasing = False
+        _set_dynamo_config("use_lamba_guard_for_object_aliasing", False)
         self._entry_fn = ns[entry_name]
         return CompiledEntry(self._entry_fn, self._torch_backend, self._full_graph)
 
@@ -235,15 +241,15 @@ class StaticFunction:
     def rollback(self):
         """Undo to_static: the Layer's forward (or the function) becomes the dygraph one again."""
         layer = self._layer
+        if self._patches is not None:
+            self._patches.restore()
+            self._patches = None
         if layer is not None and layer.__dict__.get("forward") is self:
             del layer.__dict__["forward"]
             return layer.forward
         return self._dygraph_function
 
 
-        if self._patches is not None:
-            self._patches.restore()
-            self._patches = None
 # ------------------------------------------------------------------ public API
 def _check_build_strategy(build_strategy):
     # paddle.static.BuildStrategy (issue 9) is not implemented here, so only None can pass
@@ -335,13 +341,13 @@ def set_code_level(level=100, also_to_stdout=False):
     if not isinstance(level, int):
         raise TypeError(f"level must be int, but received {type(level).__name__}")
     _state["code_level"] = level
+    _state["print_code"] = level > 0
     torch._logging.set_logs(graph_code=level > 0)
 
 
 def set_verbosity(level=0, also_to_stdout=False):
     """Paddle's dy2static log verbosity; > 0 turns on torch's graph-break and recompile logs."""
     if not isinstance(level, int):
-    _state["print_code"] = level > 0
         raise TypeError(f"level must be int, but received {type(level).__name__}")
     _state["verbosity"] = level
     torch._logging.set_logs(graph_breaks=level > 0, recompiles=level > 0)
