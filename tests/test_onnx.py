@@ -203,3 +203,24 @@ def test_missing_exporter_is_an_import_error(paddle, tmp_path, monkeypatch):
     with pytest.raises(ImportError, match=r"paddle_on_torch\[onnx\]"):
         paddle.onnx.export(_Net.make(paddle), str(tmp_path / "net"), input_spec=_spec(paddle))
     assert os.listdir(tmp_path) == []
+
+
+def test_weight_names_that_are_torch_module_attributes(paddle, tmp_path):
+    """A sublayer named like a torch.nn.Module method ('share_memory') cannot be a module path: the initializers are
+    named w0, w1, ... instead, and the model is the same."""
+
+    class Odd(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.share_memory = paddle.nn.Linear(3, 3)
+            self.scale = self.create_parameter([3, 3])
+
+        def forward(self, x):
+            return self.share_memory(x @ self.scale)
+
+    net = Odd()
+    paddle.onnx.export(net, str(tmp_path / "odd"), input_spec=[paddle.static.InputSpec([None, 3], "float32", "x")])
+    m = onnx.load(str(tmp_path / "odd.onnx"))
+    assert sorted(i.name for i in m.graph.initializer) == ["w0", "w1", "w2"]
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    _close(_run(str(tmp_path / "odd.onnx"), [x])[1][0], _eager(paddle, net, [x])[0], "odd names")

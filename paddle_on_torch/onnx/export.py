@@ -55,8 +55,16 @@ class _WithWeights(torch.nn.Module):
     def __init__(self, exportable, keys, tensors):
         super().__init__()
         self.__dict__["_inner"] = exportable  # a plain attribute: not a submodule
+        try:
+            if any(not self._fits(k) for k in keys):
+                raise ValueError("not a module path")
+            self._register(keys, tensors, flat=False)
+        except (KeyError, ValueError):  # a key that cannot be a module path (or clashes with one): w0, w1, ...
+            self._parameters.clear(), self._buffers.clear(), self._modules.clear()
+            self._register(keys, tensors, flat=True)
+
+    def _register(self, keys, tensors, flat):
         self._slots = []
-        flat = any(not self._fits(k) for k in keys)  # a key that cannot be a module path: flat names instead
         for i, (key, t) in enumerate(zip(keys, tensors)):
             owner, leaf = (self, f"w{i}") if flat else self._holder(key)
             if isinstance(t._t, torch.nn.Parameter):
@@ -74,8 +82,10 @@ class _WithWeights(torch.nn.Module):
         owner = self
         for part in path:
             if part not in owner._modules:
-                owner.add_module(part, torch.nn.Module())
+                owner.add_module(part, torch.nn.Module())  # KeyError where `part` names an attribute already
             owner = owner._modules[part]
+        if hasattr(owner, leaf):  # a torch.nn.Module attribute ('training', 'forward', ...) or a submodule
+            raise KeyError(leaf)
         return owner, leaf
 
     def forward(self, *inputs):
