@@ -20,9 +20,17 @@ def fleet(paddle):
 
     yield fleet
     topology._HYBRID_PARALLEL_GROUP = None
-    fleet.fleet._hcg = None
+    vars(fleet.fleet).pop("_hcg", None)  # as before fleet.init: no attribute at all, as in Paddle
+    vars(fleet.fleet).pop("_topology", None)
     for gid in [g for g in communication._groups if g != 0]:
         communication._groups.pop(gid)
+
+
+def test_no_hybrid_group_before_init(fleet):
+    # as in Paddle, where PaddleNLP's Trainer tells by hasattr(fleet.fleet, "_hcg") whether fleet was initialised
+    assert not hasattr(fleet.fleet, "_hcg")
+    with pytest.raises(AttributeError):
+        fleet.get_hybrid_communicate_group()
 
 
 def test_strategy_defaults_and_updates(fleet):

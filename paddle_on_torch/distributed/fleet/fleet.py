@@ -24,8 +24,8 @@ class Fleet:
         self._role_maker = None
         self._is_collective = False
         self._user_defined_strategy = DistributedStrategy()
-        self._hcg = None
-        self._topology = None
+        # no _hcg / _topology before init, as in Paddle: libraries test hasattr(fleet.fleet, "_hcg") to tell
+        # whether hybrid parallelism was set up (PaddleNLP's Trainer seeds by it)
         self.user_defined_optimizer = None
 
     def init(self, role_maker=None, is_collective=False, strategy=None, log_level="INFO"):
@@ -73,12 +73,12 @@ class Fleet:
             model_parallel_random_seed(None if seed == -1 else seed)
 
     def get_hybrid_communicate_group(self):
-        if self._hcg is None:  # Paddle: AttributeError (no _hcg before init)
+        if getattr(self, "_hcg", None) is None:  # Paddle: AttributeError (no _hcg before init)
             raise AttributeError("fleet has no hybrid communicate group: call fleet.init(is_collective=True) first")
         return self._hcg
 
     def get_hybrid_parallel_topology(self):
-        assert self._topology is not None
+        assert getattr(self, "_topology", None) is not None
         return self._topology
 
     def is_first_worker(self):
