@@ -25,6 +25,7 @@ SEMI_PUBLIC = [
     "paddle.base.core.eager", "paddle.base.core.eager.Tensor", "paddle.framework.core.eager.Tensor",
     "paddle.core.eager.Tensor", "paddle.base.core.eager.PyLayer", "paddle.base.core.eager._run_custom_op",
     "paddle.base.core.eager.register_saved_tensors_hooks", "paddle.base.core.eager.reset_saved_tensors_hooks",
+    "paddle.base.core.eager.ops", "paddle.base.core.eager.ops.legacy", "paddle.base.core.eager.ops.matmul",
     "paddle.base.core.Place", "paddle.base.core.CPUPlace", "paddle.base.core.CUDAPlace",
     "paddle.base.core.CUDAPinnedPlace", "paddle.base.core.XPUPlace", "paddle.base.core.XPUPinnedPlace",
     "paddle.base.core.CustomPlace", "paddle.base.core.IPUPlace", "paddle.core.CPUPlace",

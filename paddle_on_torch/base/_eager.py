@@ -39,11 +39,6 @@ def __getattr__(name):
     if name == "PyLayer":
         return importlib.import_module("paddle_on_torch.autograd.py_layer").PyLayer
     if name == "ops":
-        try:
-            return importlib.import_module("paddle_on_torch._C_ops")
-        except ModuleNotFoundError as e:
-            if e.name != "paddle_on_torch._C_ops":
-                raise
-            raise _report.unsupported("paddle.base.core.eager.ops") from None
+        return importlib.import_module("paddle_on_torch.base._eager_ops")
     return _missing(name)
 
