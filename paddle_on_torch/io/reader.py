@@ -182,6 +182,14 @@ class DataLoader:
 class _IterBase:
     def __init__(self, loader):
         self._loader = loader
+        # the loader's settings under the names Paddle's iterators keep them (PaddleNLP's Trainer reads
+        # _batch_sampler / _dataset from an iterator it is handed)
+        self._dataset = loader.dataset
+        self._batch_sampler = loader.batch_sampler
+        self._drop_last = loader.drop_last
+        self._auto_collate_batch = loader.auto_collate_batch
+        self._num_workers = loader.num_workers
+        self._dataset_kind = loader.dataset_kind
         self._device = loader._device if loader._device.type != "cpu" else None
         self._done = False
 
