@@ -86,7 +86,7 @@ SEMI_PUBLIC = [
     "paddle.framework.io._transformed_from_lodtensor", "paddle.framework.recall_error",
     "paddle.framework.recall_error.LOSS_NAN_ERROR", "paddle.framework.recall_error.LOSS_INF_ERROR",
     "paddle.framework.recall_error.AADIFF_ERROR", "paddle.framework.recall_error.check_naninf",
-    "paddle.framework.random", "paddle.framework.Variable",
+    "paddle.framework.random", "paddle.framework.Variable", "paddle.framework.random._manual_program_seed",
     # paddle.pir, paddle.pir_utils
     "paddle.pir", "paddle.pir.Value", "paddle.pir.Block", "paddle.pir.Program", "paddle.pir.core",
     "paddle.pir.core.convert_np_dtype_to_dtype_", "paddle.pir.core.vartype_to_datatype",
@@ -112,6 +112,8 @@ SEMI_PUBLIC = [
     "paddle.utils.unique_name.generate", "paddle.utils.unique_name.guard", "paddle.utils.dlpack",
     "paddle.utils.dlpack.from_dlpack", "paddle.utils.cpp_extension", "paddle.utils.cpp_extension.CppExtension",
     "paddle.utils.cpp_extension.CUDAExtension", "paddle.utils.cpp_extension.setup", "paddle.utils.try_import",
+    "paddle.utils.cpp_extension.extension_utils", "paddle.utils.cpp_extension.load_op_meta_info_and_register_op",
+    "paddle.utils.cpp_extension.extension_utils.load_op_meta_info_and_register_op", "paddle.base.libpaddle.pir.ops",
     "paddle.dataset", "paddle.dataset.common", "paddle.dataset.common.md5file", "paddle.dataset.common.DATA_HOME",
     "paddle.dataset.common.download",
 ]

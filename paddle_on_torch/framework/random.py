@@ -81,6 +81,16 @@ def seed(value):
     return default_generator("cpu")
 
 
+def _manual_program_seed(seed_value):
+    """Paddle's seed for static programs: the default programs' random_seed, and (static programs drawing from
+    torch's generator here) the generator paddle.seed seeds."""
+    from ..static import default_main_program, default_startup_program
+
+    default_main_program().random_seed = seed_value
+    default_startup_program().random_seed = seed_value
+    seed(seed_value)
+
+
 def get_rng_state(device=None, use_index=False):
     return [torch.get_rng_state()]
 

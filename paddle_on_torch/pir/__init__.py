@@ -39,6 +39,8 @@ _missing = _report.module_getattr("paddle.pir")
 
 
 def __getattr__(name):
+    if name == "ops":  # (paddle.base.libpaddle.pir.ops, PIR's op builders)
+        raise _report.unsupported("paddle.base.libpaddle.pir.ops", ": PIR's C++ op builders do not exist on torch")
     where = _ELSEWHERE.get(name)
     if where is not None:
         mod = importlib.import_module(where[0])

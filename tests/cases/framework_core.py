@@ -200,6 +200,14 @@ def default_generators(paddle):
 
 
 @case
+def manual_program_seed(paddle):
+    paddle.framework.random._manual_program_seed(123)
+    out = [paddle.static.default_main_program().random_seed, paddle.static.default_startup_program().random_seed]
+    paddle.framework.random._manual_program_seed(0)
+    return out
+
+
+@case
 def dygraph_tracer(paddle):
     fw = paddle.base.framework
     tr = fw._dygraph_tracer()

@@ -63,3 +63,17 @@ def CppExtension(sources, *args, **kwargs):
 def CUDAExtension(sources, *args, **kwargs):
     """A Paddle CUDA custom-operator extension: not possible on PyTorch (raises NotImplementedError)."""
     raise _cannot_build("CUDAExtension")
+
+
+def load_op_meta_info_and_register_op(lib_filename):
+    """Register the custom operators of a compiled Paddle extension library: Paddle's C++ operators cannot be
+    loaded on PyTorch (raises NotImplementedError)."""
+    raise _cannot_build("load_op_meta_info_and_register_op")
+
+
+def __getattr__(name):
+    if name == "extension_utils":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.extension_utils")
+    return _report.module_getattr("paddle.utils.cpp_extension")(name)
