@@ -8,7 +8,6 @@ shapes, the repr).  This file holds only what is intrinsic to the object;
 the hundreds of math / manipulation methods are the `paddle.*` functions,
 bound onto the class by `paddle_on_torch.tensor.methods` from one table.
 """
-import enum
 import itertools
 
 import numpy as np
@@ -16,6 +15,7 @@ import torch
 
 from .. import _normalize
 from ..framework import dtype as _dtypes
+from ..framework.dtype import VarType
 from ..framework.place import Place
 
 __all__ = ["Tensor", "Size", "TensorSize"]
@@ -198,7 +198,7 @@ class Tensor:
 
     @property
     def type(self):
-        return VarType.DENSE_TENSOR
+        return VarType.DENSE_TENSOR  # paddle.base.core.VarDesc.VarType: paddle_on_torch has dense tensors only
 
     @property
     def layout(self):
@@ -688,12 +688,6 @@ class _DenseTensorView:
 
 def _is_device_name(s):
     return s.split(":")[0] in ("cpu", "gpu", "cuda", "xpu", "npu", "mps", "meta", "xla")
-
-
-class VarType(enum.Enum):
-    """What `Tensor.type` reports; paddle_on_torch has dense tensors only."""
-
-    DENSE_TENSOR = 7
 
 
 def _rebuild(data, stop_gradient):
