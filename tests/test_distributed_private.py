@@ -55,6 +55,10 @@ PADDLENLP_IMPORTS = [
     ("paddle.distributed.collective", "_mp_allreduce"),
     ("paddle.distributed.collective", "_c_lookup_table"),
     ("paddle.distributed.collective", "_c_softmax_with_cross_entropy"),
+    # used by PaddleNLP's refined recompute (refined_recompute.py)
+    ("paddle.distributed.fleet.layers.mpu.mp_layers", "MPScale"),
+    ("paddle.distributed.fleet.layers.mpu.mp_layers", "InnerOverlapLinear"),
+    ("paddle.distributed.fleet.utils.sequence_parallel_utils", "SPInnerOverlapLinear"),
 ]
 
 

@@ -144,6 +144,22 @@ if rank == 1:
     assert collective._c_identity(paddle.ones([2]), group=solo) is None
 ok("non-member group")
 
+# the PyLayers PaddleNLP's refined-recompute layers call: MPScale and InnerOverlapLinear
+from paddle.distributed.fleet.layers.mpu import mp_layers  # noqa: E402
+
+bias = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+scaled = mp_layers.MPScale.apply(bias, 2)
+eq(scaled, [0.5, 1.0])
+scaled.sum().backward()
+eq(bias.grad, [1.0, 1.0])
+x = paddle.to_tensor(full, stop_gradient=False)
+w = paddle.to_tensor(w_full[:, 3 * rank:3 * rank + 3], stop_gradient=False)
+out = mp_layers.InnerOverlapLinear.apply(x, w, None, False, True, False, False, group)
+eq(out, (full @ w_full)[:, 3 * rank:3 * rank + 3], rtol=1e-5)
+out.sum().backward()
+eq(x.grad, np.ones([3, 6], "float32") @ w_full.T, rtol=1e-5)  # both ranks' halves summed
+ok("MPScale/InnerOverlapLinear")
+
 # the same ops as paddle._C_ops functions, by ring id (the group's id), as Paddle's own mp_ops call them
 C = paddle._C_ops
 x = paddle.to_tensor(full * (rank + 1), stop_gradient=False)

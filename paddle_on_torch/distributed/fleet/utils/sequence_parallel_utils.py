@@ -22,7 +22,8 @@ from ..layers.mpu.mp_layers import _sharded_init
 
 __all__ = ["ScatterOp", "GatherOp", "AllGatherOp", "ReduceScatterOp", "ColumnSequenceParallelLinear",
            "RowSequenceParallelLinear", "mark_as_sequence_parallel_parameter", "is_sequence_parallel_parameter",
-           "register_sequence_parallel_allreduce_hooks", "scatter", "all_gather", "reduce_scatter"]
+           "register_sequence_parallel_allreduce_hooks", "scatter", "all_gather", "reduce_scatter",
+           "SPInnerOverlapLinear"]
 
 
 def _group():
@@ -180,3 +181,14 @@ class RowSequenceParallelLinear(Layer):
             return F.linear(x, self.weight, self.bias, name=self._name)
         out = ReduceScatterOp.apply(F.linear(x, self.weight, name=self._name))
         return out + self.bias if self.bias is not None else out
+
+
+class SPInnerOverlapLinear:
+    """Paddle's PyLayer behind ColumnSequenceParallelLinear(mp_async_allreduce=True): the sequence-parallel input
+    all-gathered along axis 0, then x @ weight + bias; the input gradient reduce-scattered back (Paddle overlaps
+    it with the weight-gradient matmul; the values are those of AllGatherOp followed by linear)."""
+
+    @staticmethod
+    def apply(x, weight, bias, fuse_matmul_bias, recompute_allgather, mp_fused_linear_param_grad_add,
+              model_parallel_group):
+        return F.linear(AllGatherOp.apply(x), weight, bias)

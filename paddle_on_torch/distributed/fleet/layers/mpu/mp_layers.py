@@ -11,6 +11,9 @@ Sharded weights are created inside the RNG tracker's model-parallel state (diffe
 """
 import contextlib
 
+import torch
+
+from ....._normalize import wrap
 from .....nn import functional as F
 from .....nn.layer.layers import Layer
 from .....nn.initializer import Constant
@@ -154,3 +157,34 @@ class ParallelCrossEntropy(Layer):
     def forward(self, input, label):
         return mp_ops._c_softmax_with_cross_entropy(input, label, group=self.model_parallel_group,
                                                     ignore_index=self.ignore_index)
+
+
+class _Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, factor):
+        return x * factor
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+class MPScale:
+    """Paddle's PyLayer for a bias shared by the model-parallel ranks: x / mp_degree forward (the ranks' outputs
+    are summed later), the gradient passed through unchanged."""
+
+    @staticmethod
+    def apply(x, mp_degree):
+        return wrap(_Scale.apply(x._t, 1.0 / mp_degree))
+
+
+class InnerOverlapLinear:
+    """Paddle's PyLayer behind ColumnParallelLinear(mp_async_allreduce=True): x @ weight + bias, with the input
+    gradient all-reduced over the model-parallel group (Paddle overlaps that all-reduce with the weight-gradient
+    matmul; the values are those of _c_identity followed by linear).  The fused matmul-bias and fused
+    gradient-add flags choose kernels only."""
+
+    @staticmethod
+    def apply(x, weight, bias, fuse_matmul_bias, mp_async_allreduce, mp_skip_c_identity,
+              mp_fused_linear_param_grad_add, model_parallel_group):
+        return F.linear(mp_ops._c_identity(x, group=model_parallel_group), weight, bias)
