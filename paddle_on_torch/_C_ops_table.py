@@ -505,14 +505,16 @@ def generate_proposals(scores, bbox_deltas, im_shape, anchors, variances, pre_nm
 
 # ops whose paddle function takes the op's arguments under the same names (checked by tests/test_c_ops.py)
 _SAME = {
-    "paddle": """abs abs_ acos acos_ acosh add add_n addmm all allclose amax amin angle any argmax argmin as_complex as_real asin
+    "paddle": """abs abs_ acos acos_ acosh add add_n addmm all allclose amax amin angle any argmax argmin as_complex
+        as_real asin
         asinh assign atan atan2 atan_ atanh baddbmm bernoulli bincount binomial bitwise_and bitwise_left_shift
         bitwise_not bitwise_not_ bitwise_or bitwise_right_shift bitwise_xor bmm broadcast_tensors cast ceil cholesky
         expand_as
         clip complex concat conj copysign cos cos_ cosh crop diag diag_embed diagonal digamma digamma_ dist divide
         dot equal equal_all erf erf_ erfinv exp expand expm1 expm1_ flatten flip floor floor_divide fmax fmin
         gammaincc gammaln gammaln_ gather_nd greater_equal greater_than heaviside histogram i0 i0_ i0e i1 i1e imag
-        increment index_put index_sample index_select inverse isclose isfinite isinf isnan kron lerp less_equal less_than
+        increment index_put index_sample index_select inverse isclose isfinite isinf isnan kron lerp less_equal
+        less_than
         lgamma lgamma_ log log10 log10_ log1p log2 log2_ log_ logical_and logical_not logical_not_ logical_or
         logical_xor logit logsumexp masked_fill masked_select matmul max maximum mean min minimum multinomial multiplex
         multiply mv nansum nextafter not_equal poisson polygamma pow put_along_axis real reciprocal

@@ -14,7 +14,8 @@ from paddle_on_torch._C_ops_table import TABLE, Target, Vjp
 SIGS = _C_ops.signatures()["ops"]
 
 # what PaddleNLP 3.0.0b4, PaddleFormers 1.2 and PaddleDetection 2.6 call (grep for `_C_ops.` in their sources)
-LIBRARY_OPS = """flash_attn flash_attn_grad numel matmul_grad swiglu_grad fused_rms_norm_ext_grad cross_entropy_with_softmax
+LIBRARY_OPS = """flash_attn flash_attn_grad numel matmul_grad swiglu_grad fused_rms_norm_ext_grad
+    cross_entropy_with_softmax
     topk_grad reshape_grad put_along_axis_grad gather_grad flatten_grad box_coder prior_box matrix_nms
     distribute_fpn_proposals generate_proposals""".split()
 # and what the brief names

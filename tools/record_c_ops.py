@@ -161,7 +161,8 @@ def sunk_api_signatures(stub_text):
         for a, d in zip(params, defaults):
             note = ast.unparse(a.annotation) if a.annotation is not None else ""
             many = any(w in note for w in ("Sequence", "list", "tuple"))
-            typ = "any" if "Tensor" not in note else ("Tensor[]" if many else "Tensor") + ("?" if "None" in note else "")
+            typ = "any" if "Tensor" not in note else \
+                ("Tensor[]" if many else "Tensor") + ("?" if "None" in note else "")
             args.append([a.arg, typ] + ([] if d is None else [ast.literal_eval(d)]))
         out[node.name] = args
     return out

@@ -127,7 +127,8 @@ def argmax_cumsum_topk(paddle):
     C = paddle._C_ops
     x = _t(paddle, [3, 4], lo=-1, hi=1)
     # argmax / argmin are Paddle's public API bound onto the op: the API's arguments (x, axis, keepdim, dtype)
-    return [C.argmax(x, 1, False, paddle.int64), C.argmin(x, 0, True, "int32"), C.argmax(x), C.cumsum(x, 1, False, False, False),
+    return [C.argmax(x, 1, False, paddle.int64), C.argmin(x, 0, True, "int32"), C.argmax(x),
+            C.cumsum(x, 1, False, False, False),
             C.cumsum(x, 0, True, False, False), C.cumsum(x, 1, False, True, True), C.cumprod(x, 1, True, False),
             C.cumprod(x, 0, False, True), list(C.topk(x, 2, 1, True, True)), list(C.argsort(x, 1, True, True)),
             list(C.kthvalue(x, 2, 1, False)), list(C.cummax(x, 1, paddle.int64))]
@@ -229,7 +230,8 @@ def other_grads(paddle):
     _, idx = C.topk(x, 2, 1, True, True)
     w = _t(paddle, [5, 4], 3)
     ids = paddle.to_tensor([[0, 2], [4, 2]])
-    return [C.topk_grad(x, idx, g, 2, 1, True, True), C.gather_grad(x, paddle.to_tensor([2, 0]), _t(paddle, [2, 4], 4), 0),
+    return [C.topk_grad(x, idx, g, 2, 1, True, True),
+            C.gather_grad(x, paddle.to_tensor([2, 0]), _t(paddle, [2, 4], 4), 0),
             C.reshape_grad(x, _t(paddle, [2, 6], 5)), C.flatten_grad(x, _t(paddle, [12], 6)),
             C.embedding_grad(ids, w, _t(paddle, [2, 2, 4], 7), -1, False),
             list(C.put_along_axis_grad(x, paddle.to_tensor([[1], [0], [3]]), _t(paddle, [3, 1], 8), x,

@@ -109,7 +109,8 @@ out = paddle.zeros([4]); stream.alltoall(out, src); eq(out, [[10, 11, 110, 111],
 out = paddle.zeros([4]); stream.alltoall_single(out, src, None, None, group, True, True)  # moe_layer.py's call
 eq(out, [[10, 11, 110, 111], [12, 13, 112, 113]][rank])
 out = paddle.zeros([2]); stream.reduce_scatter(out, src); eq(out, [[120, 122], [124, 126]][rank])
-out = paddle.zeros([2]); stream.scatter(out, paddle.to_tensor([5.0, 6.0, 7.0, 8.0]), src=0); eq(out, [[5, 6], [7, 8]][rank])
+out = paddle.zeros([2]); stream.scatter(out, paddle.to_tensor([5.0, 6.0, 7.0, 8.0]), src=0)
+eq(out, [[5, 6], [7, 8]][rank])
 t = v.clone(); stream.broadcast(t, src=1); eq(t, [2, 4])
 t = v.clone(); stream.reduce(t, dst=0); eq(t, [3, 6]) if rank == 0 else None
 if rank == 0:

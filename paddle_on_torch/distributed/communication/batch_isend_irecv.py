@@ -21,7 +21,8 @@ def batch_isend_irecv(p2p_op_list):
     from . import _Task, _data, _group, isend
 
     if not isinstance(p2p_op_list, list) or not all(isinstance(p, P2POp) for p in p2p_op_list):
-        raise RuntimeError("Invalid ``p2p_op_list``. Each op is expected to to be of type ``paddle.distributed.P2POp``.")
+        raise RuntimeError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                           "``paddle.distributed.P2POp``.")
     groups = {id(p.group) for p in p2p_op_list}
     if len(groups) > 1:
         raise RuntimeError("All groups need to use the same backend.")
