@@ -5,9 +5,9 @@ headers missing, ...); callers then take their torch-op path.  Where it comes fr
 
 1. the extension setup.py built at install time (`pip install --no-build-isolation -e .` with a compiler), when
    it was built for this torch and this CPU's capability;
-2. else a build of the same sources with torch.utils.cpp_extension.load, which caches it (keyed by sources and
-   flags) in $PADDLE_ON_TORCH_EXT_CACHE, default torch's extensions folder; a first build says one line on
-   stderr, as it takes minutes.
+2. else a build of the same sources with torch.utils.cpp_extension.load (ninja: only what changed is rebuilt)
+   in a folder per torch installation and flags (`build_dir`); a first build says one line on stderr, as it
+   takes minutes.
 
 This file is also read by setup.py (by path, before the package is installed), so it imports nothing of the
 package and imports torch only inside functions.
@@ -53,8 +53,18 @@ def compile_flags(cap=None):
 LINK_FLAGS = ["-fopenmp"]
 
 
-def cache_root():
-    return os.environ.get("PADDLE_ON_TORCH_EXT_CACHE") or None  # None: torch's own extensions folder
+def build_dir(flags):
+    """Where the JIT build of `flags` against this torch lives: $PADDLE_ON_TORCH_EXT_CACHE (default
+    ~/.cache/paddle_on_torch/ext), one folder per torch installation and flags, so that two environments (or two
+    CPU capabilities) on one machine do not rebuild over each other's objects."""
+    import hashlib
+
+    import torch
+
+    root = os.environ.get("PADDLE_ON_TORCH_EXT_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "paddle_on_torch", "ext")
+    key = hashlib.sha256("\n".join([torch.__file__, torch.__version__, *flags]).encode()).hexdigest()[:12]
+    return os.path.join(root, key)
 
 
 def _installed():
@@ -71,11 +81,25 @@ def _installed():
 
 
 def _jit_build(verbose):
+    import fcntl
+
     from torch.utils import cpp_extension
 
-    root = cache_root()
-    if root:
-        os.makedirs(root, exist_ok=True)
+    flags = compile_flags()
+    folder = build_dir(flags)
+    os.makedirs(folder, exist_ok=True)
+    # torch's own lock (a `lock` file) outlives a build killed mid-way, and every later load then waits on it
+    # forever.  Ours is an flock, released by the kernel when its process dies: whoever holds it is the only
+    # builder, so a torch lock found then is stale.
+    with open(os.path.join(folder, "pot.lock"), "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        stale = os.path.join(folder, "lock")
+        if os.path.exists(stale):
+            os.remove(stale)
+        return _load_announced(cpp_extension, folder, flags, verbose)
+
+
+def _load_announced(cpp_extension, folder, flags, verbose):
     # a load of an up-to-date build returns in well under a second; anything slower is a build: say so once
     start, building = time.monotonic(), threading.Event()
 
@@ -89,7 +113,7 @@ def _jit_build(verbose):
     timer.start()
     try:
         mod = cpp_extension.load(name="paddle_on_torch_C", sources=sources(), extra_include_paths=[SOURCE_DIR],
-                                 extra_cflags=compile_flags(), extra_ldflags=LINK_FLAGS, build_directory=root,
+                                 extra_cflags=flags, extra_ldflags=LINK_FLAGS, build_directory=folder,
                                  verbose=verbose)
     finally:
         timer.cancel()
