@@ -43,7 +43,7 @@ setup(
     + ["paddle_on_torch.kernels", "paddle_on_torch.parallel", "paddle_on_torch.ext"],
     package_dir={"paddle_on_torch.kernels": "kernels", "paddle_on_torch.parallel": "parallel",
                  "paddle_on_torch.ext": "ext"},
-    package_data={"paddle_on_torch": ["_paddle_api.json"], "paddle_on_torch.ext": ["*.cpp", "*.h"]},
+    package_data={"paddle_on_torch": ["*.json"], "paddle_on_torch.ext": ["*.cpp", "*.h"]},
     ext_modules=ext_modules,
     cmdclass=cmdclass,
     python_requires=">=3.10",
@@ -52,7 +52,9 @@ setup(
         "kernels": ["ninja>=1.11", "triton>=3.0"],
         "test": ["pytest>=8", "hypothesis>=6"],
         "accelerate": ["accelerate>=1.0"],
-        "xla": ["torch-xla"],
+        # paddle.onnx.export on torch.onnx's dynamo exporter, and ONNX Runtime to run what it writes
+        "onnx": ["onnx>=1.18", "onnxscript>=0.5", "onnxruntime>=1.20"],
+        # (no torch-xla extra: its wheels pin their own torch; tools/xla_lane.sh builds that environment)
     },
     entry_points={"console_scripts": ["paddle-on-torch=paddle_on_torch.cli:main"]},
 )

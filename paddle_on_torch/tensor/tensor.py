@@ -76,10 +76,16 @@ class Tensor:
     # numpy defers to our reflected operators (np.float32(2) * x gives a Tensor)
     __array_priority__ = 100
 
-    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
-        from .creation import _as_torch
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None, persistable=False,
+                 zero_copy=False):
+        from .creation import _as_torch, to_torch_device
 
-        self._t = _as_torch(np.zeros([0], np.float32) if data is None else data, dtype, place)
+        if zero_copy and isinstance(data, np.ndarray) and dtype is None and to_torch_device(place).type == "cpu":
+            self._t = torch.from_numpy(data)  # Paddle's zero_copy: the Tensor shares the array's memory
+        else:
+            self._t = _as_torch(np.zeros([0], np.float32) if data is None else data, dtype, place)
+        if persistable:
+            self.persistable = True
         if not stop_gradient:
             self.stop_gradient = False
         if name is not None:
