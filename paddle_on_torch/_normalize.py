@@ -19,6 +19,7 @@ Paddle 3.3's torch-style keyword aliases (`input=`, `dim=`, `other=`,
 `keepdims=`) and the `out=` keyword where the signature has one.
 """
 import inspect
+import linecache
 import numbers
 
 import numpy as np
@@ -309,6 +310,12 @@ def public_name(fn):
     return ".".join(["paddle"] + mod[1:] + [fn.__name__])
 
 
+def _define(src, filename, ns):
+    """Run generated source into `ns`, registered with linecache so tracebacks and inspect show its lines."""
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), ns)
+
+
 def op(fn=None, *, aliases=None, binary=None):
     """Make a Paddle API function from an annotated torch implementation.
 
@@ -422,7 +429,7 @@ def op(fn=None, *, aliases=None, binary=None):
     body.append("    if t is None: raise")
     body.append("    raise t from None")
     src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
-    exec(compile(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", "exec"), ns)
+    _define(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", ns)
     _OP_NAMESPACES.append(ns)
     wrapper = ns[fn.__name__]
     wrapper.__module__ = fn.__module__
@@ -476,7 +483,7 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
         "return _wrap_result(r)",
     ]
     src = f"def {name}(self, other):\n" + "".join(f"    {line}\n" for line in body)
-    exec(compile(src, f"<paddle_on_torch.operator {name}>", "exec"), ns)
+    _define(src, f"<paddle_on_torch.operator {name}>", ns)
     _OP_NAMESPACES.append(ns)
     method = ns[name]
     method.__qualname__ = f"Tensor.{name}"
