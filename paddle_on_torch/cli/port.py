@@ -14,7 +14,7 @@ is one size across inputs, each -1 a size of its own).
 --check runs the Paddle layer under paddle_on_torch and the written module in a fresh Python
 process that never imports paddle_on_torch, on random inputs of the example shapes (floats
 from a normal distribution, integers in [0, 10)), and again with other sizes for the variable
-dimensions, and compares every output to 1e-5 (exit 1 on a mismatch).  DIR is written atomically: a temporary directory renamed into place.
+dimensions, and compares every output to 1e-4 relative, 1e-5 absolute (exit 1 on a mismatch).  DIR is written atomically: a temporary directory renamed into place.
 """
 import argparse
 import json
@@ -76,7 +76,7 @@ def add_parser(sub):
     p.add_argument("--out", metavar="DIR", required=True, help="the output directory (model.py, model.safetensors)")
     p.add_argument("--class-name", default="PortedModel", help="the generated nn.Module's class name")
     p.add_argument("--check", action="store_true", help="compare the Paddle layer and the written module on a "
-                                                        "random input (1e-5), the latter in a fresh process")
+                                                        "random input (rtol 1e-4), the latter in a fresh process")
     p.add_argument("--force", action="store_true", help="replace DIR if it exists")
     p.add_argument("--onnx", action="store_true", help="also write DIR/model.onnx with paddle.onnx.export (needs the "
                                                        "onnx extra); --check runs it in ONNX Runtime (1e-4)")
@@ -367,7 +367,9 @@ def _check(model, out_dir, specs, int_high=10):
     for i, (g, e) in enumerate(zip(got, expected)):
         if g.shape != e.shape or g.dtype != e.dtype:
             problems.append(f"output {i} on {shapes}: {g.dtype}{list(g.shape)} vs {e.dtype}{list(e.shape)}")
-        elif not torch.allclose(g, e, rtol=1e-5, atol=1e-5, equal_nan=True):
+        # rtol 1e-4: the port runs torch's own kernels, the layer the shim's (small convolutions on a GEMM path):
+        # float32 sums in another order, which through a deep network differ by ~1e-5 relative
+        elif not torch.allclose(g, e, rtol=1e-4, atol=1e-5, equal_nan=True):
             problems.append(f"output {i} on {shapes}: max abs difference "
                             f"{(g.double() - e.double()).abs().max().item():.3g}")
     return problems
@@ -411,7 +413,7 @@ def run(args):
             for p in problems:
                 print(f"paddle-on-torch port: mismatch: {p}", file=sys.stderr)
             return EXIT_FAILED
-        print("check: the written module matches the Paddle layer (1e-5)"
+        print("check: the written module matches the Paddle layer (rtol 1e-4)"
               + (f"; model.onnx in ONNX Runtime too ({port_onnx.ONNX_TOL:g})" if args.onnx else ""))
     return EXIT_OK
 
