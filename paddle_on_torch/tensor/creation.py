@@ -98,7 +98,11 @@ def _as_torch(data, dtype=None, place=None):
                 tdtype = {0: torch.bool, 1: torch.int64, 2: _dtypes.default_float_torch(),
                           3: torch.complex64}.get(kind, _dtypes.default_float_torch())
             try:
-                t = torch.tensor(data, dtype=tdtype)
+                if any([isinstance(v, np.ndarray) for v in data]):
+                    # a batch of arrays (data collators build these): torch.tensor is slow on them, and warns so
+                    t = torch.from_numpy(np.array(data)).to(tdtype)
+                else:
+                    t = torch.tensor(data, dtype=tdtype)
             except (TypeError, ValueError):
                 t = torch.from_numpy(np.array(data)).to(tdtype)
     elif isinstance(data, numbers.Number):
