@@ -15,7 +15,7 @@ LR = 1e-2
 VOCAB = 64
 BATCH, SEQ = 2, 8
 
-Case = namedtuple("Case", "model config kind weights reference", defaults=(None,))
+Case = namedtuple("Case", "model config kind weights reference patch", defaults=(None, None))
 
 _LLAMA = dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4,
               max_position_embeddings=32, seq_length=32, rms_norm_eps=1e-6)
@@ -41,6 +41,11 @@ CASES = {
                            moe_intermediate_size=16, shared_expert_intermediate_size=16), "causal", "qwen2_moe"),
     "mixtral": Case("MixtralForCausalLM", dict(_LLAMA, num_key_value_heads=2, intermediate_size=16, num_local_experts=4,
                                                num_experts_per_tok=2), "causal", "mixtral"),
+    # the rest of Mixtral (attention, router, experts, aux-free loss) with our dense reference for the block that
+    # fails in Paddle 3.x (see _dense_mixtral_moe): recorded from real Paddle too
+    "mixtral_dense_moe": Case("MixtralForCausalLM", dict(_LLAMA, num_key_value_heads=2, intermediate_size=16,
+                                                         num_local_experts=4, num_experts_per_tok=2), "causal",
+                              "mixtral", patch="dense_mixtral_moe"),
     "gpt": Case("GPTForCausalLM", _GPT, "causal", "gpt"),
     "gpt_flash_attention": Case("GPTForCausalLM", dict(_GPT, use_flash_attention=True), "causal", "gpt"),
     # fast_ln, like fused_ln, is a PaddleNLP custom op Paddle's CPU build cannot load
@@ -68,7 +73,38 @@ def build(transformers, case):
     """The case's model, built from its config (weights: the model's own seeded initialisation)."""
     model_cls = getattr(transformers, case.model)
     config = model_cls.config_class(**case.config)
-    return model_cls(config)
+    model = model_cls(config)
+    if case.patch:
+        globals()[case.patch](model)
+    return model
+
+
+def dense_mixtral_moe(model):
+    """Give each MixtralSparseMoeBlock a dense reference forward: the same routing (softmax over the router's
+    logits, top-k, weights renormalised over the k), every expert applied to every token and weighted by a
+    one-hot mask.  PaddleNLP 3.0.0b4's own forward indexes with paddle.where's results as Paddle 2.x returned
+    them ([N, 1]) and fails under Paddle 3.x on every device."""
+    import types
+
+    import paddle
+
+    def forward(block, hidden_states):
+        b, s, h = hidden_states.shape
+        x = hidden_states.reshape([-1, h])
+        router_logits = block.gate(x)
+        probs = paddle.nn.functional.softmax(router_logits.astype("float32"), axis=1)
+        top_w, top_i = paddle.topk(probs, block.top_k, axis=-1)
+        top_w = top_w / top_w.sum(axis=-1, keepdim=True)
+        mask = paddle.nn.functional.one_hot(top_i, block.num_experts).astype(top_w.dtype)  # [T, k, E]
+        weights = (mask * top_w.unsqueeze(-1)).sum(axis=1)  # [T, E]
+        out = paddle.zeros_like(x)
+        for e, expert in enumerate(block.experts):
+            out = out + expert(x) * weights[:, e:e + 1]
+        return out.reshape([b, s, h]), router_logits
+
+    for _, layer in model.named_sublayers():
+        if type(layer).__name__ == "MixtralSparseMoeBlock":
+            layer.forward = types.MethodType(forward, layer)
 
 
 def inputs(case):
