@@ -184,3 +184,51 @@ def train_with_trainer(trainer_module, model, output_dir):
                                      callbacks=[_Losses()])
     trainer.train()
     return losses
+
+
+def _shim_worker(out_dir):
+    """Run every case and the Trainer under the shim and store what they computed (<case>.npz in out_dir).
+
+    tests/test_paddlenlp.py runs this in its own process: `import paddlenlp` patches paddle at import
+    (paddle.nn.functional.linear, the Transformer layers' forward, EagerParamBase.to), which must not leak into
+    the other tests of the pytest process."""
+    import os
+    import tempfile
+    import traceback
+
+    import paddle
+
+    import paddlenlp.data  # noqa: F401  (before paddlenlp.transformers: an import cycle in PaddleNLP)
+    import paddlenlp.trainer
+    import paddlenlp.transformers
+
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddlenlp")
+    paddle.set_device("cpu")
+
+    def model_for(case):
+        paddle.seed(SEED)
+        model = build(paddlenlp.transformers, case)
+        state = paddle.load(os.path.join(data, case.weights + ".pdparams"))
+        own = model.state_dict()
+        assert sorted(state) == sorted(own), "state dict keys differ from the Paddle-saved file"
+        for k, v in state.items():
+            assert list(v.shape) == list(own[k].shape), f"{k}: shape {v.shape} != {own[k].shape}"
+        model.set_state_dict(state)
+        return model
+
+    for name, case in CASES.items():
+        try:
+            logits, losses = run(paddle, model_for(case), case)
+            result = {"logits": logits, "losses": np.array(losses, dtype=np.float64)}
+        except Exception as e:  # noqa: BLE001  (compared with what real Paddle raised)
+            result = {"error_type": np.array(type(e).__name__), "error": np.array(traceback.format_exc()[-2000:])}
+        np.savez(os.path.join(out_dir, name + ".npz"), **result)
+    with tempfile.TemporaryDirectory() as tmp:
+        losses = train_with_trainer(paddlenlp.trainer, model_for(CASES[TRAINER_CASE]), tmp)
+    np.savez(os.path.join(out_dir, "trainer.npz"), losses=np.array(losses, dtype=np.float64))
+
+
+if __name__ == "__main__":
+    import sys
+
+    _shim_worker(sys.argv[1])
