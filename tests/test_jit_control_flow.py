@@ -124,6 +124,40 @@ class RowLoop(__import__("paddle_on_torch").nn.Layer):
         return total
 
 
+def _halve_or_shift(h):
+    if h.mean() > 0:
+        return h * 2
+    return h - 3
+
+
+class CallsHelpers(__import__("paddle_on_torch").nn.Layer):
+    """Control flow in a method called on self and in a module-level function."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = __import__("paddle_on_torch").nn.Linear(3, 3)
+
+    def pick(self, h):
+        if h.max() > 1:
+            h = h / 2
+        return h
+
+    def forward(self, x):
+        return _halve_or_shift(self.pick(self.fc(x)))
+
+
+def test_methods_and_helper_functions_are_converted(paddle, tmp_path):
+    net = fill_parameters(CallsHelpers(), seed=2)
+    net.eval()
+    inputs = [paddle.full([2, 3], v) for v in (2.0, -2.0, 0.1)]
+    want = [net(x) for x in inputs]
+    paddle.jit.save(net, str(tmp_path / "m"), input_spec=[paddle.static.InputSpec([None, 3])])
+    loaded = paddle.jit.load(str(tmp_path / "m"))
+    _close(want, [loaded(x) for x in inputs])
+    static = paddle.jit.to_static(net, full_graph=True, backend="eager")
+    _close(want, [static(x) for x in inputs])
+
+
 def test_return_inside_a_loop_under_a_tensor_condition(paddle, tmp_path):
     net = ReturnInLoop()
     inputs = [paddle.full([2], v) for v in (30.0, 3.0, 0.5)]

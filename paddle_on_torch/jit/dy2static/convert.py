@@ -9,6 +9,7 @@ and Layers are converted in turn (a Layer's forward through its class's function
 is returned as it is.
 """
 import ast
+import functools
 import inspect
 import sys
 import textwrap
@@ -278,7 +279,11 @@ def convert_call(callee):
         return convert_call(callee._dygraph_function)
     if isinstance(callee, types.MethodType):
         conv = convert_function(callee.__func__)
-        return callee if conv is callee.__func__ else types.MethodType(conv, callee.__self__)
+        if conv is callee.__func__:
+            return callee
+        if torch.compiler.is_dynamo_compiling():  # dynamo cannot build a bound method; a partial it can
+            return functools.partial(conv, callee.__self__)
+        return types.MethodType(conv, callee.__self__)
     if isinstance(callee, types.FunctionType):
         return convert_function(callee)
     return callee
