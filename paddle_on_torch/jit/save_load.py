@@ -365,7 +365,14 @@ def save(layer, path, input_spec=None, **configs):
     _atomic_write(path + PROGRAM_SUFFIX, lambda f: torch.export.save(ep, f))
     if tensors:  # as Paddle: no params file for a program without weights
         _atomic_write(path + PARAMS_SUFFIX, lambda f: [f.write(_tensor_record(t._t)) for t in tensors])
-    _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
+    # path.json: Paddle's PIR program for real Paddle (jit/pir_writer.py), our manifest keys beside it (Paddle reads
+    # only base_code / program); the manifest alone when an op has no Paddle form (jit.save warns)
+    from .pir_writer import for_jit_save
+
+    program = for_jit_save(ep, [(pname, t._t, not t.stop_gradient) for pname, _, t in entries], inputs)
+    text = json.dumps({**manifest, "torch_program": manifest["program"], **program}) if program else \
+        json.dumps(manifest, indent=1)
+    _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(text.encode()))
 
 
 def _tidy_graph(gm, subgraph=False):
