@@ -414,3 +414,9 @@ def dataset_common(paddle):
             f.write(b"paddle")
         return [common.md5file(path), common.DATA_HOME.endswith(os.path.join(".cache", "paddle", "dataset")),
                 common.HOME == common.DATA_HOME]
+
+
+@case
+def sysconfig_include(paddle):
+    inc = paddle.sysconfig.get_include()
+    return [os.path.basename(inc), os.path.isfile(os.path.join(inc, "paddle", "extension.h"))]
