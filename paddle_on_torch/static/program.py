@@ -32,6 +32,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 from .. import _normalize
 from ..base import framework as _fw
 from ..framework import unique_name
+from .._report import unsupported
 
 __all__ = ["Program", "program_guard", "default_main_program", "default_startup_program", "name_scope",
            "Variable", "is_var", "current_program"]
@@ -387,16 +388,23 @@ def _node_name(t):
 
 
 def flatten_fetch_list(fetch_list):
-    """Executor.run's fetch_list as Paddle reads it: one entry, or a list / tuple nesting Variables and names
-    (the result of an op returning several values fetched as one entry: `fetch_list=[paddle.linalg.eigh(x)]`),
-    flattened in order."""
+    """Executor.run's fetch_list as Paddle reads it: one entry, or a list / tuple whose entries are Variables,
+    names, or lists / tuples of Variables (the result of an op returning several values, fetched as one entry:
+    `fetch_list=[paddle.linalg.eigh(x)]`), flattened one level; deeper nesting is Paddle's TypeError."""
     if fetch_list is None:
         return []
     if not isinstance(fetch_list, (list, tuple)):
         return [fetch_list]
     out = []
     for f in fetch_list:
-        out.extend(flatten_fetch_list(f) if isinstance(f, (list, tuple)) else [f])
+        if isinstance(f, (list, tuple)):
+            for g in f:
+                if isinstance(g, (list, tuple)):
+                    raise TypeError(f"Require fetch_list's items to be one of (Value, str) or a list of Values, but "
+                                    f"received a {type(g).__name__} nested inside a {type(f).__name__}.")
+            out.extend(f)
+        else:
+            out.append(f)
     return out
 
 
@@ -522,7 +530,7 @@ class Program:
             while src is None and prog is not None:
                 src, prog = prog._syms.get(sym), prog._parent
             if src is None:
-                raise NotImplementedError(f"paddle.static: a size derived from {expr} cannot be recorded")
+                raise unsupported("paddle.static", f" for a size derived from {expr}: it cannot be recorded")
             node = self._lookup(src[0].meta["val"])[1] if src[0].graph is not self.graph else src[0]
             sizes.append(self.graph.call_function(torch.ops.aten.sym_size.int, (node, src[1])))
         if len(free) == 1 and expr == free[0]:
