@@ -159,6 +159,8 @@ class Writer:
         self.types, self.sg = {}, {}
         self.blocks = [_Block()]
         self.symbols = {}  # sympy symbol name -> (value id, dim) it is read from
+        self.scalars = {}  # value id of a one-element `full` -> its Python value
+        self.unsqueezed = {}  # value id of a one-element tensor reshaped to 0-d -> the tensor
 
     # ------------------------------------------------------------------ values
     def type(self, vid):
@@ -201,10 +203,14 @@ class Writer:
 
     # ------------------------------------------------------------------ constants
     def full(self, shape, value, dtype, place=1):
-        """Paddle's `full`: one per use, as Paddle's to_static writes them."""
-        return self.op1("full", [], [("shape", a_intarray(shape)), ("value", a_f64(_f(value, dtype == "float32"))),
-                                     ("dtype", a_dtype(dtype)), ("place", a_place(place))], (dtype, list(shape)),
-                        sg=[True])
+        """Paddle's `full`: one per use, as Paddle's to_static writes them (place 1, the CPU, for the constants
+        an op needs; 0, undefined, for the user's own `paddle.full` and Python numbers in comparisons)."""
+        v = self.op1("full", [], [("shape", a_intarray(shape)), ("value", a_f64(_f(value, dtype == "float32"))),
+                                  ("dtype", a_dtype(dtype)), ("place", a_place(place))], (dtype, list(shape)),
+                     sg=[True])
+        if int(np.prod(shape)) == 1:
+            self.scalars[v] = value
+        return v
 
     def int_array(self, values):
         return self.op1("full_int_array", [], [("value", a_i64s(values)), ("dtype", a_dtype("int64")),
@@ -382,7 +388,7 @@ def _operand(w, v, dtype):
     if _is_value(v):
         return w.cast(v, dtype)
     if isinstance(v, (bool, int, float)):
-        return w.full([], v, dtype)
+        return w.full([], v, dtype, place=0)
     raise unsupported("paddle.jit.save", f" (Paddle program): an operand {v!r}")
 
 
@@ -409,6 +415,11 @@ def _binary(name, pd):
                 return w.op1("floor_divide", [xv, yv], [], t)
             q = w.op1("divide", [xv, yv], [], t)
             return q if t[0] not in _FLOATS else w.op1("trunc", [q], [], t)
+        if _is_value(y) and y in w.scalars and _is_value(x) and len(w.shape(y)) <= len(w.shape(x)):
+            y = w.scalars[y]  # a Python number the trace made a 0-d tensor: Paddle's scale, as for a number
+        elif _is_value(x) and x in w.scalars and _is_value(y) and name in ("add", "mul") and \
+                len(w.shape(x)) <= len(w.shape(y)):
+            x, y = y, w.scalars[x]
         if not _is_value(x) and _is_value(y) and name in ("add", "mul"):  # a number first: commute
             x, y = y, x
         number = isinstance(y, (int, float)) and not isinstance(y, bool) and not _is_value(y)
@@ -676,7 +687,7 @@ def _batch_norm_op(w, x, weight, bias, mean, var, training, momentum, eps):
                   [("is_test", a_bool(True)), ("momentum", a_f32(momentum)), ("epsilon", a_f32(eps)),
                    ("data_format", a_str("NCHW")), ("use_global_stats", a_bool(True)),
                    ("trainable_statistics", a_bool(False))],
-                  [xt, stat, stat, stat, stat, ("uint8", [-1])])
+                  [xt, stat, stat, stat, stat, ("uint8", [-1])], sg=[w.sg.get(x, True)] * 6)
     return outs
 
 
@@ -873,15 +884,14 @@ def _reshape_to(w, x, target, t):
     """reshape(x, target): sizes equal to the input's size at the same position are written 0 (Paddle's copy of
     an input dim), so a dynamic batch stays a constant shape where it can."""
     src = w.shape_vals.get(x)
+    if src is not None and len(src) == len(target) and all(
+            _same_size(a, b.value) if isinstance(b, _Sym) else isinstance(a, int) and a == b for a, b in zip(src, target)):
+        return x  # the shape it has
     out = []
     for i, d in enumerate(target):
-        if isinstance(d, _Sym):
-            if src is not None and i < len(src) and _same_size(src[i], d.value):
-                out.append(0)
-                continue
-            out.append(d)
-        else:
-            out.append(d)
+        same = src is not None and i < len(src) and (
+            _same_size(src[i], d.value) if isinstance(d, _Sym) else isinstance(src[i], int) and src[i] == d)
+        out.append(0 if same and (len(target) > 1) else d)
     if all(isinstance(d, int) for d in out):
         return w.op1("reshape", [x, w.int_array(out)], [], t)
     return w.op1("reshape", [x, w.ints(out)], [], t)
@@ -895,7 +905,10 @@ def _same_size(a, b):
 
 @pir(torch.ops.aten.view.default, torch.ops.aten.reshape.default, torch.ops.aten._unsafe_view.default)
 def _reshape(w, node, args):
-    return _reshape_to(w, args[0], list(args[1]), _out(node))
+    y = _reshape_to(w, args[0], list(args[1]), _out(node))
+    if not list(args[1]) and w.shape(args[0]) == [1]:
+        w.unsqueezed[y] = args[0]
+    return y
 
 
 @pir(torch.ops.aten.flatten.using_ints)
@@ -1309,8 +1322,7 @@ def _full(w, node, args):
     if isinstance(value, _Sym):
         raise unsupported("paddle.jit.save", " (Paddle program): full with a run-time fill value")
     if all(isinstance(s, int) for s in sizes):
-        return w.op1("full", [], [("shape", a_intarray(sizes)), ("value", a_f64(_f(value, t[0] == "float32"))),
-                                  ("dtype", a_dtype(t[0])), ("place", a_place(1))], t, sg=[True])
+        return w.full(sizes, value, t[0], place=0)
     return w.op1("full_with_tensor", [w.full([1], value, t[0]), w.ints(sizes)], [("dtype", a_dtype(t[0]))], t,
                  sg=[True])
 
@@ -1431,6 +1443,7 @@ def _bool_pred(w, pred):
         raise unsupported("paddle.jit.save", " (Paddle program): a branch on a run-time size")
     if not _is_value(pred):
         return w.full([], bool(pred), "bool")
+    pred = w.unsqueezed.get(pred, pred)  # Paddle's if / while take a [1] condition as it is
     return w.cast(pred, "bool")
 
 
