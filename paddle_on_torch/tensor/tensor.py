@@ -393,6 +393,14 @@ class Tensor:
     def cpu(self):
         return _normalize.wrap(self._t.cpu())
 
+    def _copy_to(self, place, blocking=True):
+        """A copy on `place`, outside the autograd graph (PaddleNLP's checkpoint loading moves tensors so)."""
+        from ..framework.place import to_torch_device
+
+        copy = _normalize.wrap(self._t.detach().to(to_torch_device(place), copy=True))
+        copy.name = self.name  # (Paddle copies the name; its op outputs, unnamed until asked, get fresh ones)
+        return copy
+
     def cuda(self, device_id=None, blocking=True):
         return _normalize.wrap(self._t.cuda(device_id, non_blocking=not blocking))
 

@@ -164,6 +164,13 @@ class EagerParamBase(Tensor):
         MUTATIONS[0] += 1  # a compiled forward was traced for the old requires_grad
         Tensor.stop_gradient.fset(self, value)
 
+    def _copy_to(self, place, blocking=True):
+        """A parameter copy on `place` with this one's name and attributes (Paddle's EagerParamBase._copy_to)."""
+        copy = Tensor._copy_to(self, place, blocking)
+        return type(self).from_tensor(copy, trainable=self.trainable, name=self.name, optimize_attr=self.optimize_attr,
+                                      regularizer=self.regularizer, do_model_average=self.do_model_average,
+                                      need_clip=self.need_clip, is_distributed=self.is_distributed)
+
     @property
     def trainable(self):
         return not self.stop_gradient
