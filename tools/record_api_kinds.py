@@ -35,7 +35,7 @@ SEMI_PUBLIC_MODULES = [
     "paddle.base.dygraph.base", "paddle.base.data_feeder", "paddle.base.libpaddle", "paddle.pir", "paddle.pir.core",
     "paddle.pir_utils", "paddle.common_ops_import", "paddle.static.amp", "paddle.static.amp.bf16", "paddle.utils",
     "paddle.utils.download", "paddle.utils.layers_utils", "paddle.framework.io", "paddle.dataset",
-    "paddle.dataset.common",
+    "paddle.dataset.common", "paddle.static",
 ]
 
 
