@@ -21,13 +21,22 @@ class UnsupportedAPIError(NotImplementedError, AttributeError):
     """A Paddle API that paddle_on_torch does not implement (yet)."""
 
 
+class UnsupportedInPropertyError(NotImplementedError):
+    """The same, raised from a property getter: an AttributeError there would make Python fall back to the
+    class's __getattr__ (or make hasattr() False) and hide the message, so this one is not an AttributeError."""
+
+
 def record(api):
     _misses[api] += 1
 
 
-def unsupported(api, detail=""):
+def unsupported(api, detail="", *, in_property=False):
+    """The error to raise for a Paddle API (or a use of one: `detail` says which) that paddle_on_torch lacks,
+    counted for the report: `raise unsupported("paddle.x.y", ": with z=True")`.  The one way to say so
+    (tests/test_unsupported_sites.py checks that no other NotImplementedError is raised for our gaps)."""
     record(api)
-    e = UnsupportedAPIError(f"{api} is not supported by paddle_on_torch yet{detail}")
+    cls = UnsupportedInPropertyError if in_property else UnsupportedAPIError
+    e = cls(f"{api} is not supported by paddle_on_torch yet{detail}")
     e._recorded = True
     return e
 

@@ -3,6 +3,7 @@ distributed Tensors) and at most some of the parameters (the rest still dense), 
 from the first batch and apply the plan before the DistModel is built.  Opt-in with
 `dist.Strategy({"auto_plan": True})` or `{"auto_plan": {plan() keyword arguments}}` (an extension:
 Paddle's Strategy has no such key)."""
+from .._report import unsupported
 from ..distributed.auto_parallel.api import is_dist_tensor, placements_of, process_mesh_of
 from ..tensor.tensor import Tensor
 from .planner import plan
@@ -20,7 +21,7 @@ def plan_for_to_static(layer, loader, loss, config):
         raise ValueError("to_static with auto_plan needs the loader (its first batch gives the shapes and marks)")
     batch = next(iter(loader))
     if isinstance(batch, dict):
-        raise NotImplementedError("to_static auto_plan with dict batches (paddle_on_torch.parallel)")
+        raise unsupported("paddle.distributed.to_static", " with auto_plan and a loader of dict batches")
     batch = list(batch) if isinstance(batch, (list, tuple)) else [batch]
     inputs, labels = ([batch[0]], batch[1:]) if loss is not None else (batch, [])
     if not all(isinstance(x, Tensor) for x in inputs + labels):

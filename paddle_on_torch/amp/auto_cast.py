@@ -14,6 +14,7 @@ from ..framework import dtype as _dtypes
 from ..framework.place import current_torch_device, get_device
 from . import _state
 from .amp_lists import black_list, white_list
+from .._report import unsupported
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "decorate", "amp_decorate", "is_autocast_enabled",
            "get_autocast_dtype", "amp_global_state", "amp_state"]
@@ -114,8 +115,7 @@ def amp_guard(enable=True, custom_white_list=None, custom_black_list=None, level
                           "so it makes no effect.")
             enable = False
         if enable and _amp_global_state.use_master_grad:
-            raise NotImplementedError("paddle.amp.auto_cast after decorate(master_grad=True) is not supported by "
-                                      "paddle_on_torch")
+            raise unsupported("paddle.amp.auto_cast", " after decorate(master_grad=True)")
         new = None
         if enable and level != "O0":
             new = _state.AmpState(level, _dtypes.to_torch_dtype(dtype), frozenset(white), frozenset(black),
@@ -245,7 +245,7 @@ def amp_decorate(models, optimizers=None, level="O1", dtype="float16", master_we
     if current_torch_device().type == "cuda" and not _gpu_supports(dtype):
         return unchanged
     if master_grad:
-        raise NotImplementedError("paddle.amp.decorate(master_grad=True) is not supported by paddle_on_torch")
+        raise unsupported("paddle.amp.decorate", " with master_grad=True")
     single_model = isinstance(models, Layer)
     model_list = [models] if single_model else models
     if not isinstance(model_list, list):

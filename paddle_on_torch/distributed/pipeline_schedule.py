@@ -11,6 +11,7 @@ Paddle's schedule names map onto torch's schedules:
                       with one stage per rank it is 1F1B
 """
 import torch
+from .._report import unsupported
 
 __all__ = ["stage_device", "make_stage", "make_schedule"]
 
@@ -46,8 +47,8 @@ def make_schedule(stages, schedule_mode, n_microbatches, loss_fn):
         return ScheduleInterleaved1F1B(stages, n_microbatches=n_microbatches, loss_fn=loss_fn, scale_grads=False)
     stage = stages[0]
     if schedule_mode not in ("FThenB", "1F1B", "Eager1F1B", "VPP"):
-        raise NotImplementedError(f"pipeline schedule_mode {schedule_mode!r} is not supported by paddle_on_torch "
-                                  "(FThenB, 1F1B, Eager1F1B, VPP)")
+        raise unsupported("paddle.distributed.Strategy.pipeline.schedule_mode",
+                          f" {schedule_mode!r} (FThenB, 1F1B, Eager1F1B and VPP are)")
     one_f_one_b = schedule_mode != "FThenB" and n_microbatches >= stage.num_stages
     cls = Schedule1F1B if one_f_one_b else ScheduleGPipe
     return cls(stage, n_microbatches=n_microbatches, loss_fn=loss_fn, scale_grads=False)

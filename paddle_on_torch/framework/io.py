@@ -35,6 +35,7 @@ import warnings
 import numpy as np
 import torch
 
+from .. import _report
 from . import safe_pickle
 from .safe_pickle import UnsafePickleError  # noqa: F401  (paddle.framework.io.UnsafePickleError)
 
@@ -560,8 +561,9 @@ def _save_safetensors(obj, path):
     tensors = {}
     for k, v in obj.items():
         if not isinstance(v, Tensor):
-            raise NotImplementedError("safetensors saving supports a state dict of Tensors only, but "
-                                      f"'{k}' is a {type(v).__name__}")
+            # (Paddle then writes a pickle under the name it was given, which its safetensors load cannot read)
+            raise _report.unsupported("paddle.save", f" with safetensors=True for a dict whose '{k}' is a "
+                                                     f"{type(v).__name__} (safetensors files hold Tensors only)")
         tensors[k] = v._t.detach().cpu().contiguous()
     if _is_buffer(path):
         path.write(save(tensors))

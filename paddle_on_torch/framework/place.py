@@ -9,6 +9,7 @@ a PrivateUse1 extension).  The interface the rest of the package uses is `to_tor
 import os
 
 import torch
+from .._report import unsupported
 
 __all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPUPinnedPlace", "CustomPlace", "IPUPlace",
            "set_device", "get_device", "is_compiled_with_cuda", "is_compiled_with_rocm",
@@ -182,8 +183,7 @@ class CUDAPinnedPlace(Place):
 
     def __init__(self):
         if torch.cuda.is_available():
-            raise NotImplementedError("paddle.CUDAPinnedPlace is not supported by paddle_on_torch; use a CPU "
-                                      "tensor's pin_memory() for pinned host memory")
+            raise unsupported("paddle.CUDAPinnedPlace", ": use a CPU tensor's pin_memory() for pinned host memory")
         raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only version, "
                            "Please recompile or reinstall Paddle with CUDA support.")
 

@@ -90,9 +90,9 @@ class _DynamicAdapter:
         self.model = model
         env = distributed.ParallelEnv()
         if env.nranks > 1:
-            raise NotImplementedError("paddle.Model under a multi-process launch (nranks > 1) is not supported by "
-                                      "paddle_on_torch yet; wrap the network in paddle.DataParallel and write the "
-                                      "loop, or run one process")
+            raise _report.unsupported("paddle.Model", " under a multi-process launch (nranks > 1); wrap the "
+                                                      "network in paddle.DataParallel and write the loop, or run "
+                                                      "one process")
         self._merge_count = {"eval_total": 0, "test_total": 0, "eval_batch": 0, "test_batch": 0}
         self._input_info = None
         self._amp_level = "O0"

@@ -41,6 +41,7 @@ from .. import _normalize
 from ..nn.layer import layers as _layers
 from ..nn.layer.layers import Layer
 from .api import StaticFunction, _to_paddle_tree, _to_torch_tree
+from .._report import unsupported as _unsupported
 
 __all__ = ["save", "load", "TranslatedLayer"]
 
@@ -141,7 +142,7 @@ def _last_call_specs(sf, call):
             if kind == inspect.Parameter.VAR_POSITIONAL:
                 values.extend(v)
             elif kind == inspect.Parameter.VAR_KEYWORD:
-                raise NotImplementedError("paddle.jit.save: a **kwargs argument in the last call; give `input_spec`")
+                raise _unsupported("paddle.jit.save", " for a **kwargs argument in the last call; give `input_spec`")
             else:
                 values.append(v)
     names = _param_names(call)
@@ -197,8 +198,8 @@ def _resolve_inputs(layer, fn, input_spec, call=None):
         default_name = names[i] if i < len(names) else f"x{i}"
         s = _spec_of(s, default_name)
         if isinstance(s, (list, tuple, dict)):
-            raise NotImplementedError("paddle.jit.save: nested input_spec structures are not supported; pass one "
-                                      "InputSpec per positional argument")
+            raise _unsupported("paddle.jit.save", " with a nested input_spec structure; pass one InputSpec per "
+                                                  "positional argument")
         if isinstance(s, InputSpec):
             from_call = getattr(s, "_pot_from_call", False)
             s = InputSpec([-1 if d is None else d for d in s.shape], s.dtype, s.name or default_name,
@@ -214,7 +215,7 @@ def _split_specs(specs, api):
 
     n = next((i for i, s in enumerate(specs) if not isinstance(s, InputSpec)), len(specs))
     if any(isinstance(s, InputSpec) for s in specs[n:]):
-        raise NotImplementedError(f"{api}: non-Tensor arguments must come after all Tensor arguments")
+        raise _unsupported(api, " with a Tensor argument after a non-Tensor one (constants must come last)")
     return specs[:n], specs[n:]
 
 

@@ -17,6 +17,7 @@ import torch
 
 from .timer import benchmark
 from .utils import RecordEvent
+from .._report import unsupported
 
 __all__ = ["ProfilerState", "ProfilerTarget", "make_scheduler", "export_chrome_tracing", "export_protobuf",
            "Profiler", "SortedKeys", "SummaryView"]
@@ -248,8 +249,8 @@ class Profiler:
         if self.profiler_result is None:
             return
         if format != "json":
-            raise NotImplementedError("paddle.profiler: exporting a trace as protobuf ('pb') is not supported by "
-                                      "paddle_on_torch; use format='json' (a Chrome trace)")
+            raise unsupported("paddle.profiler.Profiler.export", " as protobuf (format='pb'); use format='json' "
+                                                                 "(a Chrome trace)")
         if self._saved_trace is not None and os.path.exists(self._saved_trace):
             shutil.copyfile(self._saved_trace, path)
         else:

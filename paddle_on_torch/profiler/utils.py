@@ -3,6 +3,7 @@ load_profiler_result (Paddle's protobuf result files: not readable here)."""
 from contextlib import ContextDecorator
 
 import torch
+from .._report import unsupported
 
 __all__ = ["RecordEvent", "load_profiler_result"]
 
@@ -34,5 +35,5 @@ class RecordEvent(ContextDecorator):
 
 
 def load_profiler_result(filename):
-    raise NotImplementedError("paddle.profiler.load_profiler_result: Paddle's protobuf profiler results cannot be "
-                              "read by paddle_on_torch (traces are written as Chrome trace JSON)")
+    raise unsupported("paddle.profiler.load_profiler_result", ": Paddle's protobuf profiler results cannot be read "
+                                                              "(traces are written as Chrome trace JSON)")

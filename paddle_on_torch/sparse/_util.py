@@ -10,6 +10,7 @@ per-batch crows/cols/values concatenated into 1-D (torch keeps a batch axis).
 import warnings
 
 import torch
+from .._report import unsupported
 
 COO, CSR = torch.sparse_coo, torch.sparse_csr
 
@@ -71,7 +72,7 @@ def flat_csr(t):
     return crows, cols, vals
 
 
-def csr_from_flat(crows, cols, values, shape):
+def csr_from_flat(crows, cols, values, shape, api="paddle.sparse.sparse_csr_tensor"):
     """A torch CSR tensor from Paddle's (possibly batch-concatenated) arrays."""
     shape = list(shape)
     if len(shape) == 2:
@@ -82,8 +83,9 @@ def csr_from_flat(crows, cols, values, shape):
     crows = crows.reshape(b, m + 1)
     counts = crows[:, -1].tolist()
     if len(set(counts)) > 1:
-        raise NotImplementedError("paddle_on_torch: a 3-D sparse CSR tensor needs the same number of "
-                                  "non-zero elements in every batch (torch's batched CSR layout)")
+        raise unsupported(api, " for a 3-D tensor with different numbers of "
+                               "non-zero elements per batch (torch's batched CSR "
+                               "layout needs the same number)")
     n = counts[0] if counts else 0
     return csr(crows, cols.reshape(b, n), values.reshape(b, n, *values.shape[1:]), shape)
 
@@ -108,7 +110,7 @@ def coo_to_layout(t, layout):
     lin = idx[0] * m + idx[1]
     counts = torch.bincount(lin, minlength=b * m).reshape(b, m)
     crows = torch.cat([torch.zeros(b, 1, dtype=torch.int64, device=idx.device), counts.cumsum(1)], 1)
-    return csr_from_flat(crows.reshape(-1), idx[2], vals, t.shape)
+    return csr_from_flat(crows.reshape(-1), idx[2], vals, t.shape, "paddle.sparse (an op giving a 3-D SparseCsrTensor)")
 
 
 def require_sparse(t, what):

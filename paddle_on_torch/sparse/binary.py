@@ -10,6 +10,7 @@ import torch
 
 from .. import _normalize
 from . import _util as U
+from .._report import unsupported
 
 __all__ = ["add", "subtract", "multiply", "divide", "is_same_shape", "mask_as", "masked_matmul", "matmul", "mv",
            "addmm"]
@@ -124,7 +125,7 @@ def _sparse_matmul(a, b):
             return torch.bmm(U.to_coo(a), b)
         return torch.matmul(a, b)
     if a.dim() != 2 or b.dim() != 2:
-        raise NotImplementedError("paddle_on_torch: batched sparse @ sparse matmul")
+        raise unsupported("paddle.sparse.matmul", " of two batched (3-D) sparse tensors")
     r = torch.sparse.mm(U.to_coo(a), U.to_coo(b)).coalesce()
     return U.coo_to_layout(r, a.layout)
 

@@ -6,6 +6,7 @@ import torch
 from .. import _normalize
 from ..framework import dtype as _dtypes
 from . import _util as U
+from .._report import unsupported
 
 __all__ = ["sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh", "sqrt", "square", "log1p", "abs", "pow",
            "cast", "neg", "deg2rad", "rad2deg", "expm1", "isnan", "coalesce", "sum", "transpose", "reshape", "slice",
@@ -89,7 +90,8 @@ def cast(x, index_dtype=None, value_dtype=None, name=None):
     crows, cols = t.crow_indices(), t.col_indices()
     if idt is not None:
         if idt not in (torch.int32, torch.int64):
-            raise NotImplementedError(f"paddle_on_torch: torch's CSR indices are int32 or int64, not {index_dtype}")
+            raise unsupported("paddle.sparse.cast", f" of a CSR tensor to index_dtype={index_dtype} (torch's CSR "
+                                                    "indices are int32 or int64)")
         crows, cols = crows.to(idt), cols.to(idt)
     return _wrap(U.csr(crows, cols, v, t.shape))
 
@@ -120,7 +122,8 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
             z = torch.zeros(1, dtype=t.crow_indices().dtype, device=v.device)
             return _wrap(U.csr(torch.cat([z, z + 1]), z, v, [1, 1]))
         if axes != [nd - 1]:
-            raise NotImplementedError("(Unimplemented) `axis` of SumCsrKernel only support None or -1 now.")
+            raise NotImplementedError("(Unimplemented) `axis` of SumCsrKernel only support None or -1 now.More number "
+                                      "will be supported in the future.")
         # rows that hold at least one element keep an entry (column 0 of a [.., M, 1] result)
         c = U.to_coo(t).coalesce()
         rows_idx = c._indices()[:-1]
@@ -141,7 +144,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     sparse_axes = [a for a in axes if a < sd]
     dense_axes = [a for a in axes if a >= sd]
     if sparse_axes and dense_axes:
-        raise NotImplementedError("paddle_on_torch: paddle.sparse.sum over sparse and dense axes at once")
+        raise unsupported("paddle.sparse.sum", " over sparse and dense axes at once")
     if dense_axes:
         v = vals.sum(dim=[a - sd + 1 for a in dense_axes], keepdim=keepdim)
         shape = [1 if i in axes else s for i, s in enumerate(t.shape) if keepdim or i not in axes]
@@ -170,7 +173,7 @@ def transpose(x, perm, name=None):
     c = U.to_coo(t)
     sd = c.sparse_dim()
     if sorted(perm[:sd]) != list(range(sd)):
-        raise NotImplementedError("paddle_on_torch: paddle.sparse.transpose that mixes sparse and dense axes")
+        raise unsupported("paddle.sparse.transpose", " with a perm that mixes sparse and dense axes")
     idx = U.coo_indices(c)[perm[:sd]]
     vals = U.raw_values(c)
     if c.dense_dim():
@@ -188,7 +191,7 @@ def reshape(x, shape, name=None):
     dense_shape = list(c.shape[sd:])
     if dd:
         if shape[len(shape) - dd:] != dense_shape:
-            raise NotImplementedError("paddle_on_torch: paddle.sparse.reshape that changes the dense axes")
+            raise unsupported("paddle.sparse.reshape", " that changes the dense axes")
         sparse_new = shape[:len(shape) - dd]
     else:
         sparse_new = list(shape)

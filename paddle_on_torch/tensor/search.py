@@ -288,8 +288,9 @@ def unique(x: TensorLike, return_index=False, return_inverse=False, return_count
     """Sorted unique values (of the flattened x, or slices along axis), with optional index / inverse / counts."""
     dtype = _dtypes.to_torch_dtype(dtype)
     if dtype not in (torch.int32, torch.int64):
-        raise NotImplementedError(f"(Unimplemented) unique: dtype must be int32 or int64, but received "
-                                  f"{_dname(dtype)}.")
+        # Paddle's own error (its kernel's data-type dispatch), with the dtype's name for its enum number
+        raise NotImplementedError(f"(Unimplemented) Not supported {_dname(dtype)} as data type (unique's dtype must "
+                                  "be int32 or int64).")
     if axis is None:
         x = x.reshape(-1)
         dim = 0

@@ -9,6 +9,7 @@ import torch
 from .. import _normalize
 from ..sparse import _util as U
 from .to_string import format_data
+from .._report import unsupported
 
 __all__ = []
 __tensor_methods__ = ["to_sparse_coo", "to_sparse_csr", "to_dense", "indices", "values", "crows", "cols", "nnz",
@@ -44,14 +45,15 @@ def to_sparse_csr(self):
         raise ValueError("(InvalidArgument) SparseCsrTensor only support 2-D or 3-D Tensor.")
     if U.is_coo(t):
         if t.dense_dim():
-            raise NotImplementedError("paddle_on_torch: to_sparse_csr of a COO tensor with dense dimensions")
+            raise unsupported("paddle.Tensor.to_sparse_csr", " of a COO tensor with dense dimensions")
         return _wrap(U.coo_to_layout(t, U.CSR))
     try:
         return _wrap(t.to_sparse_csr())
     except RuntimeError as e:
         if "same number of specified elements" in str(e):
-            raise NotImplementedError("paddle_on_torch: a 3-D sparse CSR tensor needs the same number of "
-                                      "non-zero elements in every batch (torch's batched CSR layout)") from None
+            raise unsupported("paddle.Tensor.to_sparse_csr", " of a 3-D tensor with different numbers of non-zero "
+                                                             "elements per batch (torch's batched CSR layout "
+                                                             "needs the same number)") from None
         raise
 
 

@@ -75,6 +75,11 @@ def weight_quantize_cols_not_16(paddle):
 
 
 @case
+def weight_quantize_unknown_algo(paddle):
+    return paddle.nn.quant.weight_quantize(_w(paddle), algo="int3", arch=80)
+
+
+@case
 def weight_quantize_3d(paddle):
     return paddle.nn.quant.weight_quantize(paddle.ones([2, 16, 16], "float16"), arch=80)
 

@@ -283,6 +283,21 @@ def sparse_softmax(paddle):
     return [repr(paddle.sparse.nn.functional.softmax(x)), repr(paddle.sparse.nn.Softmax()(_csr(paddle)))]
 
 
+@case
+def sparse_softmax_coo_other_axes(paddle):
+    """A COO tensor takes any axis (sparse or dense ones); unstored entries count as -inf."""
+    d = paddle.to_tensor([[1.0, 0.0, 2.0], [3.0, 2.0, 0.0]])
+    f = paddle.sparse.nn.functional.softmax
+    return [f(d.to_sparse_coo(2), axis=0).to_dense(), f(d.to_sparse_coo(2), axis=-2).to_dense(),
+            f(d.to_sparse_coo(1), axis=0).to_dense(), f(d.to_sparse_coo(1), axis=1).to_dense()]
+
+
+@case
+def sparse_softmax_csr_axis_1(paddle):
+    """A CSR tensor only along axis=-1: Paddle refuses 1 also on a 2-D tensor."""
+    return paddle.sparse.nn.functional.softmax(_csr(paddle), axis=1)
+
+
 # ---------------------------------------------------------------- binary
 
 

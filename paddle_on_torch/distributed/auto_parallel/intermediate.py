@@ -229,7 +229,7 @@ def _split_spec(model, mesh, split_spec):
             if k not in names:
                 raise ValueError(f"wrong split layer {k!r}, expected one of {names}")
             if v is not SplitPoint.END:
-                raise NotImplementedError("paddle.distributed.SplitPoint.BEGINNING is not supported (as in Paddle)")
+                raise NotImplementedError("SplitPoint.BEGINNING is not supported currently")  # Paddle's own
         return dict(split_spec)
     prefixes = [split_spec] if isinstance(split_spec, str) else list(split_spec)
     matched = [n for n in names if any(re.match(rf"{re.escape(p)}\.\d+$", n) or n == p for p in prefixes)]

@@ -13,6 +13,7 @@ import numpy as np
 from .. import parallel as _parallel
 from .base import topology as tp
 from .base.distributed_strategy import DistributedStrategy
+from ..._report import unsupported
 
 __all__ = ["Fleet"]
 
@@ -30,8 +31,8 @@ class Fleet:
 
     def init(self, role_maker=None, is_collective=False, strategy=None, log_level="INFO"):
         if role_maker is not None:
-            raise NotImplementedError("paddle.distributed.fleet.init: role_maker (parameter-server mode) is not "
-                                      "supported by paddle_on_torch; use is_collective=True")
+            raise unsupported("paddle.distributed.fleet.init",
+                              " with role_maker (parameter-server mode); use is_collective=True")
         if not isinstance(is_collective, bool):
             raise ValueError(f"`is_collective` should be instance of `bool`, but got {type(is_collective)}")
         if strategy is None:
@@ -62,8 +63,7 @@ class Fleet:
             raise AssertionError("The order of hybrid_config setting is incorrect.")
         for k in ("ep", "moe_sharding"):
             if hc[f"{k}_degree"] > 1:
-                raise NotImplementedError(f"paddle.distributed.fleet: {k}_degree > 1 (expert parallel) is not "
-                                          "supported by paddle_on_torch")
+                raise unsupported("paddle.distributed.fleet.init", f" with {k}_degree > 1 (expert parallel)")
         self._topology = tp.CommunicateTopology([_NAMES[n] for n in order], [degrees[n] for n in order])
         self._hcg = tp.HybridCommunicateGroup(self._topology, hc)
         if degrees["mp"] > 1:

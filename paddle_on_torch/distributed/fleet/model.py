@@ -1,6 +1,7 @@
 """fleet.distributed_model: wrap a model for the hybrid-parallel mode of fleet.init's strategy."""
 from ..data_parallel import DataParallel
 from .base.topology import ParallelMode
+from ..._report import unsupported
 
 __all__ = ["distributed_model"]
 
@@ -18,8 +19,8 @@ def distributed_model(model):
             "fleet.distributed_model in a single process expects a PipelineLayer (as Paddle 3.3 does)"
         return NoPipelineParallel(model, strategy=strategy)
     if strategy.amp:
-        raise NotImplementedError("fleet.distributed_model with strategy.amp=True is not supported by "
-                                  "paddle_on_torch; use paddle.amp.auto_cast / decorate directly")
+        raise unsupported("paddle.distributed.fleet.distributed_model",
+                          " with strategy.amp=True; use paddle.amp.auto_cast / decorate directly")
     hcg = fleet_env._hcg
     mode = hcg.get_parallel_mode()
     if mode == ParallelMode.PIPELINE_PARALLEL:
@@ -34,8 +35,7 @@ def distributed_model(model):
         return TensorParallel(model, hcg, strategy=strategy)
     if mode == ParallelMode.SHARDING_PARALLEL:
         return ShardingParallel(model, hcg, strategy=strategy)
-    raise NotImplementedError(f"fleet.distributed_model: parallel mode {mode} (segment parallel) is not "
-                              "supported by paddle_on_torch")
+    raise unsupported("paddle.distributed.fleet.distributed_model", f" in parallel mode {mode} (segment parallel)")
 
 
 def __getattr__(name):

@@ -15,6 +15,7 @@ import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
 from ...kernels import fused as _fused
+from ..._report import unsupported
 
 __all__ = ["fused_matmul_bias", "fused_linear", "fused_linear_activation", "fused_dropout_add",
            "fused_bias_dropout_residual_layer_norm", "fused_feedforward", "fused_multi_head_attention",
@@ -173,8 +174,8 @@ def fused_feedforward(x: TensorLike, linear1_weight: TensorLike, linear2_weight:
     _check_rate(dropout2_rate, "dropout_rate")
     _check_mode(mode)
     if ring_id != -1:
-        raise NotImplementedError("paddle.incubate.nn.functional.fused_feedforward: ring_id (tensor-parallel "
-                                  "all-reduce inside the op) is not supported by paddle_on_torch")
+        raise unsupported("paddle.incubate.nn.functional.fused_feedforward",
+                          " with ring_id (a tensor-parallel all-reduce inside the op)")
     if activation not in _FFN_ACTS:
         raise ValueError(f"fused_feedforward: activation must be 'gelu' or 'relu', got {activation!r}")
     h = _norm(x, None, None, ln1_scale, ln1_bias, ln1_epsilon)[0] if pre_layer_norm else x
@@ -221,8 +222,8 @@ def fused_multi_head_attention(x: TensorLike, qkv_weight: TensorLike, linear_wei
     if x.dim() != 3:
         raise ValueError(f"The rank of the x should be 3, but received {x.dim()}.")
     if ring_id != -1:
-        raise NotImplementedError("paddle.incubate.nn.functional.fused_multi_head_attention: ring_id "
-                                  "(tensor-parallel all-reduce inside the op) is not supported by paddle_on_torch")
+        raise unsupported("paddle.incubate.nn.functional.fused_multi_head_attention",
+                          " with ring_id (a tensor-parallel all-reduce inside the op)")
     b, s, e = x.shape
     if not transpose_qkv_wb:
         assert qkv_weight.dim() == 4, "The dims of the shape of qkv_weight should be 4."

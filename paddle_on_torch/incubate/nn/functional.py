@@ -22,8 +22,7 @@ __getattr__ = _report.module_getattr("paddle.incubate.nn.functional")
 
 def _no_quant(api, quant_scale):
     if quant_scale is not None and quant_scale > 0:
-        raise NotImplementedError(f"paddle.incubate.nn.functional.{api}: int8 quantisation (quant_scale > 0) "
-                                  "is not supported by paddle_on_torch")
+        raise _report.unsupported(f"paddle.incubate.nn.functional.{api}", " with int8 quantisation (quant_scale > 0)")
 
 
 def _rows(x, begin_norm_axis, weight, api):
@@ -163,8 +162,8 @@ def fused_bias_act(x: TensorLike, bias: OptionalTensor = None, dequant_scales: O
     """act(x + bias); act_method "swiglu" / "geglu" split the last axis in two halves (act(a) * b)."""
     _no_quant("fused_bias_act", quant_scale)
     if dequant_scales is not None or shift is not None or smooth is not None:
-        raise NotImplementedError("paddle.incubate.nn.functional.fused_bias_act: dequant_scales / shift / "
-                                  "smooth (the int8 path) are not supported by paddle_on_torch")
+        raise _report.unsupported("paddle.incubate.nn.functional.fused_bias_act",
+                                  " with dequant_scales / shift / smooth (the int8 path)")
     if bias is not None:
         x = x + bias
     if act_method == "swiglu":

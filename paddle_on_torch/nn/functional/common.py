@@ -8,6 +8,7 @@ import torch.nn.functional as TF
 from ..._normalize import OptionalTensor, TensorLike, op
 from ...tensor.math import mixed_matmul
 from . import _layout as L
+from ..._report import unsupported
 
 __all__ = ["alpha_dropout", "bilinear", "cosine_similarity", "dropout", "dropout1d", "dropout2d", "dropout3d",
            "feature_alpha_dropout", "fold", "interpolate", "label_smooth", "linear", "pad", "unfold", "upsample",
@@ -311,8 +312,7 @@ def _single_process_group(group, api):
     from ... import distributed
 
     if distributed.get_world_size(group) > 1:
-        raise NotImplementedError(f"{api} across {distributed.get_world_size(group)} processes is not supported by "
-                                  "paddle_on_torch (single-process only)")
+        raise unsupported(api, f" across {distributed.get_world_size(group)} processes (single-process only)")
 
 
 @op

@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
+from ..._report import unsupported
 
 # the names paddle.nn.functional exports; flash_attention and flash_attn_unpadded live only in this module
 # (paddle.nn.functional.flash_attention is the module itself, as in Paddle)
@@ -200,11 +201,12 @@ def flashmask_attention(query: TensorLike, key: TensorLike, value: TensorLike,
     """FlashMask attention on [b, s, h, d]: the column-wise sparse mask is expanded to a dense boolean mask
     for torch's SDPA (memory O(b * h * sq * sk) instead of FlashMask's O(b * h * sk))."""
     if block_mask is not None:
-        raise NotImplementedError("paddle.nn.functional.flashmask_attention: block_mask (block-sparse "
-                                  "FlashMask v3, sm90 only) is not supported by paddle_on_torch")
+        raise unsupported("paddle.nn.functional.flashmask_attention",
+                          " with block_mask (block-sparse FlashMask v3, sm90 only)")
     if return_seed_offset:
-        raise NotImplementedError("paddle.nn.functional.flashmask_attention: return_seed_offset (the CUDA "
-                                  "philox seed/offset pair) has no counterpart in torch's dropout")
+        raise unsupported("paddle.nn.functional.flashmask_attention", " with return_seed_offset=True: the CUDA "
+                                                                      "philox seed/offset pair has no "
+                                                                      "counterpart in torch's dropout")
     b, sq = query.shape[0], query.shape[1]
     if window_size is not None:
         assert startend_row_indices is None, "can't use window_size with startend_row_indices"

@@ -16,6 +16,8 @@ from ..._normalize import OptionalTensor, TensorLike, op
 
 _ARCHS = (70, 75, 80, 86, 89, 90, 100)
 _ALGOS = ("weight_only_int8", "weight_only_int4", "llm.int8")
+# algos Paddle's argument check accepts but its CPU kernel leaves unwritten (the result is uninitialised memory)
+_PADDLE_ALGOS = _ALGOS + ("w4a8", "w4afp8")
 
 
 def _check_group_size(group_size, what="group_size"):
@@ -90,8 +92,11 @@ def weight_quantize(x: TensorLike, algo="weight_only_int8", arch=None, group_siz
     m, n = x.shape
     if n % 16:
         raise ValueError(f"(InvalidArgument) The second dimension of input must be divisible by 16, but got[{n}]")
+    if algo not in _PADDLE_ALGOS:
+        raise ValueError(f"(InvalidArgument) The algo must be in {list(_PADDLE_ALGOS)}, but got[{algo}]")
     if algo not in _ALGOS:
-        raise NotImplementedError(f"(Unimplemented) The algo must be in {list(_ALGOS)}, but got[{algo}]")
+        raise _report.unsupported("paddle.nn.quant.weight_quantize", f" with algo={algo!r} (Paddle's CPU kernel "
+                                                                     "returns uninitialised memory for it)")
     if group_size != -1 and m % group_size:
         raise ValueError(f"(InvalidArgument) The first dimension of input ({m}) must be divisible by group_size "
                          f"({group_size})")

@@ -12,6 +12,7 @@ import torch
 from ... import _normalize
 from ...nn.functional._layout import padding_pairs
 from .. import _util as U
+from ..._report import unsupported
 
 
 def _ints(v, n, what):
@@ -25,18 +26,22 @@ def _ints(v, n, what):
     return v
 
 
-def _paddings(padding, n):
+def _paddings(padding, n, api):
     # Paddle's sparse kernels take one pad per dim; 'SAME'/'VALID' both reach them as zeros
     _, pairs = padding_pairs(padding, n, last=True)
     if any(a != b for a, b in pairs):
-        raise NotImplementedError("paddle_on_torch: asymmetric padding in paddle.sparse.nn convolution/pooling")
+        raise unsupported(api, " with asymmetric padding")
     return [a for a, _ in pairs]
 
 
 def _coo_input(x, n, api):
     t = getattr(x, "_t", None)
-    if t is None or t.layout is not U.COO:  # Paddle: no kernel for other layouts
-        raise NotImplementedError(f"(Unimplemented) paddle.sparse.nn {api} needs a SparseCooTensor input")
+    if t is None or t.layout is not U.COO:  # Paddle's own errors: no conv kernel for other layouts (every sparse
+        # conv runs conv3d's), and max_pool3d's check (which names relu)
+        if api == "max_pool3d":
+            raise AssertionError("Currently, sparse.relu only support the input of SparseCooTensor")
+        raise NotImplementedError("(Unimplemented) The kernel of (conv3d) for input tensors is unimplemented, "
+                                  "please check the type of input tensors.")
     if t.dim() != n + 2:
         raise ValueError(f"Input x should be {n + 2}D tensor, but received x with the shape of {list(t.shape)}")
     if t.sparse_dim() != n + 1 or t.dense_dim() != 1:
@@ -54,7 +59,7 @@ def _linear(batch, coords, sizes):
     return key
 
 
-def rulebook(indices, spatial, kernel, padding, stride, dilation, subm):
+def rulebook(indices, spatial, kernel, padding, stride, dilation, subm, api):
     """(kernel offset, input row, output row) triples, the output's indices and spatial sizes.
 
     `indices` are a coalesced tensor's [1 + n, nnz] indices (batch first).
@@ -68,8 +73,8 @@ def rulebook(indices, spatial, kernel, padding, stride, dilation, subm):
               for i, p, d, k, s in zip(spatial, padding, dilation, kernel, stride)]
     if subm and out_sp != list(spatial):
         # Paddle's kernel then decodes the input's linear sites in the output's shape (scrambled indices)
-        raise NotImplementedError("paddle_on_torch: a submanifold sparse conv needs an odd kernel and dilation 1 "
-                                  "(other sizes change the spatial shape, which Paddle's kernel mishandles)")
+        raise unsupported(api, " with an even kernel size or dilation > 1: the output's spatial shape changes, "
+                               "which Paddle's submanifold kernel mishandles")
     if any(o <= 0 for o in out_sp):
         raise ValueError(f"the output size of the sparse convolution/pooling must be positive, got {out_sp}")
     offs = torch.cartesian_prod(*[torch.arange(k, device=dev) for k in kernel]).reshape(-1, n)
@@ -122,8 +127,8 @@ def sparse_conv(x, weight, bias, stride, padding, dilation, groups, subm, key, d
     if cin != t.shape[-1]:
         raise ValueError(f"{api}: the input has {t.shape[-1]} channels but the weight expects {cin}")
     (k_id, in_row, out_row), out_idx, out_sp = rulebook(
-        idx, list(t.shape[1:-1]), kernel, _paddings(padding, n), _ints(stride, n, "stride"),
-        _ints(dilation, n, "dilation"), subm)
+        idx, list(t.shape[1:-1]), kernel, _paddings(padding, n, f"paddle.sparse.nn.functional.{api}"),
+        _ints(stride, n, "stride"), _ints(dilation, n, "dilation"), subm, f"paddle.sparse.nn.functional.{api}")
     wk = w.reshape(-1, cin, cout)
     order = torch.argsort(k_id, stable=True)
     k_id, in_row, out_row = k_id[order], in_row[order], out_row[order]
@@ -144,8 +149,9 @@ def max_pool(x, kernel_size, stride, padding, ceil_mode, data_format, n=3, api="
     t, idx, vals = _coo_input(x, n, api)
     kernel = _ints(kernel_size, n, "pool_size")
     stride = kernel if stride is None else _ints(stride, n, "pool_stride")
-    (_, in_row, out_row), out_idx, out_sp = rulebook(idx, list(t.shape[1:-1]), kernel, _paddings(padding, n),
-                                                     stride, [1] * n, False)
+    name = f"paddle.sparse.nn.functional.{api}"
+    (_, in_row, out_row), out_idx, out_sp = rulebook(idx, list(t.shape[1:-1]), kernel, _paddings(padding, n, name),
+                                                     stride, [1] * n, False, name)
     c = vals.shape[-1]
     out = torch.zeros(out_idx.shape[1], c, dtype=vals.dtype, device=vals.device)
     out = out.scatter_reduce(0, out_row[:, None].expand(-1, c), vals[in_row], "amax", include_self=False)

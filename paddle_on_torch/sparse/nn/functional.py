@@ -27,15 +27,14 @@ def leaky_relu(x, negative_slope=0.01, name=None):
 
 
 def softmax(x, axis=-1, name=None):
-    """Softmax along the last axis over the stored entries of each row (unstored ones count as -inf)."""
+    """Softmax along `axis` over the stored entries (unstored ones count as -inf); a CSR tensor only along -1."""
     t = _sparse(x, "softmax")
-    if axis not in (-1, t.dim() - 1):
-        raise NotImplementedError("(Unimplemented) sparse softmax only supports axis=-1")
-    c = U.to_coo(t)
-    if c.dense_dim():
-        raise NotImplementedError("paddle_on_torch: sparse softmax of a COO tensor with dense dimensions")
-    r = torch.sparse.softmax(c.coalesce(), -1)
-    return _normalize.wrap(r if U.is_coo(t) else U.coo_to_layout(r, U.CSR))
+    if U.is_coo(t):
+        return _normalize.wrap(torch.sparse.softmax(t.coalesce(), axis))
+    if axis != -1:  # Paddle's own limit (its CSR kernel checks axis == -1, so the last axis as 1 fails too)
+        raise NotImplementedError("(Unimplemented) SparseCsrTensor only support axis=-1 for softmax, which is faster "
+                                  "when reading data by row (axis=-1)")
+    return _normalize.wrap(U.coo_to_layout(torch.sparse.softmax(U.to_coo(t).coalesce(), -1), U.CSR))
 
 
 def __getattr__(name):

@@ -43,7 +43,7 @@ class _ConvNd(Layer):
         self._dilation = _ints(dilation, n, "dilation")
         self._kernel_size = _ints(kernel_size, n, "kernel_size")
         self._padding, self._padding_mode = padding, padding_mode
-        self._updated_padding = _paddings(padding, n)
+        self._updated_padding = _paddings(padding, n, f"paddle.sparse.nn.{type(self).__name__}")
         # He-normal over the receptive field, as Paddle's sparse conv layers
         std = (2.0 / (math.prod(self._kernel_size) * in_channels)) ** 0.5
         self.weight = self.create_parameter(shape=[*self._kernel_size, in_channels, out_channels],

@@ -16,6 +16,7 @@ from .builder import Builder, Sym, torch_dtype
 from .errors import ModelFormatError, UnsupportedOpsError
 from .ops import TABLE, lowering
 from .program import Literal
+from ..._report import unsupported
 
 _UNAVAILABLE = object()
 
@@ -48,7 +49,7 @@ class _Scope(dict):
             self.captured.append(v)
             v = self.b.graph.placeholder(f"captured_{len(self.captured)}")
         elif isinstance(v, list):
-            raise NotImplementedError("a control-flow region reads a vector value from outside")
+            raise unsupported("pd_op.if / pd_op.while", ": a region that reads a vector value from outside it")
         self[vid] = v
         return v
 
@@ -69,8 +70,8 @@ def _inputs(scope, op, where):
         elif i in scope:
             v = scope[i]
             if v is _UNAVAILABLE:
-                raise NotImplementedError(f"{where}: {op.type} reads an output that paddle_on_torch does not "
-                                          "compute (a training-only statistic or mask)")
+                raise unsupported(op.type, f" ({where}) reading an output that paddle_on_torch does not compute "
+                                           "(a training-only statistic or mask)")
             ins.append(v)
         else:
             raise ModelFormatError(f"{where}: {op.type} reads value %{i}, which no earlier op defines")
@@ -145,7 +146,7 @@ def _rt_while(cond, body, loop_vars, captured):
 
 def _lower_if(b, scope, op, ins, where):
     if len(op.blocks) != 2:
-        raise NotImplementedError(f"pd_op.if with {len(op.blocks)} regions")
+        raise unsupported("pd_op.if", f" with {len(op.blocks)} regions")
     t, tc = _region(b, scope, op.blocks[0], [], where, "true")
     f, fc = _region(b, scope, op.blocks[1], [], where, "false")
     out = b.graph.call_function(_rt_if, (_graph_value(b, ins[0]), t, f, tc, fc))
@@ -164,7 +165,7 @@ _CONTROL = {"pd_op.if": _lower_if, "pd_op.while": _lower_while}
 
 @lowering("pd_op.if", "pd_op.while", "cf.yield")
 def _control_placeholder(b, op, ins):  # handled by run_ops; the entries make the missing-op check pass
-    raise NotImplementedError(f"{op.type} outside of its region")
+    raise unsupported(op.type, " outside of its region")
 
 
 def lower(program, params, where):

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from .builder import Sym, torch_dtype
+from ..._report import unsupported
 
 TABLE = {}
 
@@ -586,11 +587,11 @@ def _take_along_axis(b, op, ins):
 
 def _rt_set_value(x, value, axes, starts, ends, steps, decrease, none_axes):
     if none_axes:
-        raise NotImplementedError("set_value with None (new) axes")
+        raise unsupported("pd_op.set_value", " with None (new) axes")
     idx = [slice(None)] * x.dim()
     for a, s, e, st in zip(axes, starts, ends, steps):
         if st <= 0:
-            raise NotImplementedError("set_value with a non-positive step")
+            raise unsupported("pd_op.set_value", " with a non-positive step")
         idx[a] = slice(s, e, st)
     out = x.clone()
     target = out[tuple(idx)]
@@ -943,7 +944,7 @@ def _rt_interp(x, out_size, size_list, scale_t, out_hw, scale, method, align_cor
     mode = {"bilinear": "bilinear", "nearest": "nearest", "bicubic": "bicubic", "linear": "linear",
             "trilinear": "trilinear"}[method]
     if mode != "nearest" and not align_corners and align_mode == 1:
-        raise NotImplementedError(f"{method}_interp with align_mode=1 (asymmetric source coordinates)")
+        raise unsupported(f"pd_op.{method}_interp", " with align_mode=1 (asymmetric source coordinates)")
     kwargs = {} if mode == "nearest" else {"align_corners": bool(align_corners)}
     if size is not None:
         out = F.interpolate(x, size=size, mode=mode, **kwargs)
@@ -993,7 +994,7 @@ def _rt_rnn(x, pre_state, weights, mode, num_layers, bidirec):
 @lowering("pd_op.rnn", "pd_op.rnn_")
 def _rnn(b, op, ins):
     if len(ins) > 3 and ins[3] is not None:
-        raise NotImplementedError("pd_op.rnn with sequence_length (variable-length batches)")
+        raise unsupported("pd_op.rnn", " with sequence_length (variable-length batches)")
     mode = op.attrs["mode"]
     out = b.call(_rt_rnn, ins[0], list(ins[1]), list(ins[2]), mode, int(op.attrs["num_layers"]),
                  bool(op.attrs["is_bidirec"]))

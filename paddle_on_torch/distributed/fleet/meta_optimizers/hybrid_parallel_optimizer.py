@@ -14,6 +14,7 @@ import torch.distributed as tdist
 
 from ....nn.clip import ClipGradByGlobalNorm
 from ..base.topology import ParallelMode
+from ...._report import unsupported
 
 __all__ = ["HybridParallelOptimizer", "HybridParallelClipGrad"]
 
@@ -105,8 +106,8 @@ class HybridParallelOptimizer:
     def __init__(self, optimizer, hcg, strategy):
         if hcg.get_sharding_parallel_world_size() > 1:
             if strategy.hybrid_configs["sharding_configs"].split_param:
-                raise NotImplementedError("fleet sharding_configs.split_param (DygraphShardingOptimizerV2) is not "
-                                          "supported by paddle_on_torch")
+                raise unsupported("paddle.distributed.fleet.distributed_optimizer",
+                                  " with sharding_configs.split_param (DygraphShardingOptimizerV2)")
             from .dygraph_sharding_optimizer import DygraphShardingOptimizer
 
             optimizer = DygraphShardingOptimizer(optimizer, hcg)

@@ -22,6 +22,7 @@ from ....tensor.tensor import Tensor
 from ..recompute.recompute import _to_paddle, _to_torch
 from .meta_parallel_base import MetaParallelBase
 from .parallel_layers.pp_layers import PipelineLayer
+from ...._report import unsupported
 
 __all__ = ["PipelineParallel", "NoPipelineParallel"]
 
@@ -62,8 +63,8 @@ class PipelineParallel(MetaParallelBase):
         self.accumulate_steps = cfg["accumulate_steps"]
         self.schedule_mode = cfg["schedule_mode"]
         if self.schedule_mode not in ("1F1B", "FThenB"):
-            raise NotImplementedError(f"pipeline schedule_mode {self.schedule_mode!r} is not supported by "
-                                      "paddle_on_torch's fleet (1F1B, FThenB)")
+            raise unsupported("paddle.distributed.fleet.meta_parallel.PipelineParallel",
+                              f" with schedule_mode {self.schedule_mode!r} (1F1B and FThenB are)")
         self._delay_scale_loss = strategy.hybrid_configs["pp_configs"].delay_scale_loss
         self.num_stages = hcg.get_pipe_parallel_world_size()
         self.stage_id = hcg.get_stage_id()
@@ -150,7 +151,7 @@ class PipelineParallel(MetaParallelBase):
                     return_micro_batch_loss=False):
         assert self._layers._loss_fn[loss_fn_idx] is not None, f"loss function {loss_fn_idx} should exist"
         if scaler is not None:
-            raise NotImplementedError("PipelineParallel.train_batch(scaler=...) is not supported by paddle_on_torch")
+            raise unsupported("paddle.distributed.fleet.meta_parallel.PipelineParallel.train_batch", " with scaler=")
         self._layers.train()
         self.optimizer, self.lr_scheduler = optimizer, lr_scheduler
         _, losses = self._run(data, True, True, loss_fn_idx)

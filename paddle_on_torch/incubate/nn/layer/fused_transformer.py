@@ -5,6 +5,7 @@ from ....nn import Layer
 from ....nn.initializer import Constant
 from ....nn.layer.transformer import _convert_attention_mask, _convert_param_attr_to_list
 from .. import functional as F
+from ...._report import unsupported
 
 __all__ = ["FusedBiasDropoutResidualLayerNorm", "FusedMultiHeadAttention", "FusedFeedForward",
            "FusedTransformerEncoderLayer"]
@@ -58,8 +59,8 @@ class FusedMultiHeadAttention(Layer):
         assert need_weights is False, "Only support need_weight is False now."
         assert num_heads % nranks == 0
         if nranks > 1:
-            raise NotImplementedError("paddle.incubate.nn.FusedMultiHeadAttention: nranks > 1 (tensor parallel "
-                                      "inside the fused op) is not supported by paddle_on_torch")
+            raise unsupported("paddle.incubate.nn.FusedMultiHeadAttention",
+                              " with nranks > 1 (tensor parallel inside the fused op)")
         self.num_heads = num_heads // nranks
         self.transpose_qkv_wb = transpose_qkv_wb
         width = self.num_heads * self.head_dim
@@ -115,8 +116,8 @@ class FusedFeedForward(Layer):
         assert dim_feedforward > 0, f"Expected dim_feedforward to be greater than 0, but received {dim_feedforward}"
         assert dim_feedforward % nranks == 0
         if nranks > 1:
-            raise NotImplementedError("paddle.incubate.nn.FusedFeedForward: nranks > 1 (tensor parallel inside "
-                                      "the fused op) is not supported by paddle_on_torch")
+            raise unsupported("paddle.incubate.nn.FusedFeedForward",
+                              " with nranks > 1 (tensor parallel inside the fused op)")
         self._d_model = d_model
         self._dim_feedforward = dim_feedforward = dim_feedforward // nranks
         self._dropout_rate = dropout_rate

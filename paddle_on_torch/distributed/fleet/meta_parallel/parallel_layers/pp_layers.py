@@ -20,6 +20,7 @@ from .....nn.layer.container import LayerDict
 from ...base import topology as tp
 from ...layers.mpu.random import get_rng_state_tracker
 from ...recompute.recompute import recompute
+from ....._report import unsupported
 
 __all__ = ["LayerDesc", "SharedLayerDesc", "SegmentLayers", "PipelineLayer"]
 
@@ -130,10 +131,10 @@ class PipelineLayer(Layer):
         if num_stages is None and topology is None:
             raise ValueError("should provide num_stages or topology")
         if num_virtual_pipeline_stages and num_virtual_pipeline_stages > 1:
-            raise NotImplementedError("PipelineLayer(num_virtual_pipeline_stages > 1): the interleaved (VPP) "
-                                      "schedule is not supported by paddle_on_torch's fleet")
+            raise unsupported("paddle.distributed.fleet.meta_parallel.PipelineLayer",
+                              " with num_virtual_pipeline_stages > 1 (the interleaved VPP schedule)")
         if use_dualpipev:
-            raise NotImplementedError("PipelineLayer(use_dualpipev=True) is not supported by paddle_on_torch")
+            raise unsupported("paddle.distributed.fleet.meta_parallel.PipelineLayer", " with use_dualpipev=True")
         self._num_virtual_pipeline_stages = 1
         self._loss_fn = loss_fn if isinstance(loss_fn, list) else [loss_fn]
         self._topo = topology
