@@ -1,18 +1,21 @@
-"""paddle.sysconfig: where Paddle's C++ headers and libraries are, for building custom operators against them.
-The headers are paddle_on_torch/include (Paddle's custom-operator API on ATen); there is no Paddle C++ library
-(operators link against torch's)."""
-import os
+"""paddle.sysconfig: where the headers and libraries for building custom operators are.
 
-from . import _report
+Custom operators here compile against paddle_on_torch's implementation of Paddle's C++ API (paddle/extension.h
+and the headers it includes, on ATen) and link against torch's libraries (see paddle.utils.cpp_extension)."""
+import os
 
 __all__ = ["get_include", "get_lib"]
 
 
 def get_include():
-    """The directory of the C++ headers custom operators include (paddle/extension.h)."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+    """The folder holding paddle/extension.h (paddle_on_torch's Paddle C++ API headers)."""
+    from .utils.cpp_extension._build import INCLUDE_DIR
+
+    return INCLUDE_DIR
 
 
 def get_lib():
-    raise _report.unsupported("paddle.sysconfig.get_lib", ": there is no Paddle C++ library on torch (custom "
-                                                          "operators link against torch's libraries)")
+    """The folder of the libraries custom operators link against: torch's (libc10, libtorch_cpu, ...)."""
+    import torch
+
+    return os.path.join(os.path.dirname(torch.__file__), "lib")
