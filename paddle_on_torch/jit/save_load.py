@@ -40,7 +40,7 @@ import torch
 from .. import _normalize
 from ..nn.layer import layers as _layers
 from ..nn.layer.layers import Layer
-from .api import StaticFunction, _to_paddle_tree, _to_torch_tree
+from .api import StaticFunction, _to_torch_tree
 from .._report import unsupported as _unsupported
 
 __all__ = ["save", "load", "TranslatedLayer"]
@@ -667,7 +667,6 @@ class TranslatedLayer(Layer):
     def __init__(self, artifact):
         super().__init__()
         from ..nn.layer.layers import _create_parameter  # noqa: F401 - Parameter machinery is loaded
-        from ..framework.io import _to_tensor
 
         self.__dict__["_artifact"] = artifact
         self.__dict__["_module"] = artifact.module

@@ -107,30 +107,10 @@ def stores(stmts):
     return list(dict.fromkeys(out))
 
 
-def _comprehension_locals(node):
-    names = set()
-    for gen in node.generators:
-        for n in ast.walk(gen.target):
-            if isinstance(n, ast.Name):
-                names.add(n.id)
-    return names
 
 
-def loads(node_or_stmts):
-    """Names read anywhere below (nested functions and lambdas included: they read their closures)."""
-    nodes = node_or_stmts if isinstance(node_or_stmts, list) else [node_or_stmts]
-    out = set()
-    for node in nodes:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                out.add(n.id)
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                out.add(n.target.id)
-    return out
 
 
-def _contains(stmts, types_):
-    return any(isinstance(n, types_) for n in _stmts_walk(stmts))
 
 
 def _terminates(stmts):
