@@ -708,6 +708,12 @@ def mixed_matmul(fn, x, y, api):
 
 
 def _matmul(fn, x, y, api):
+    if type(x).__name__ == "DTensor" and type(y).__name__ == "DTensor" and fn is torch.matmul:
+        from ..distributed.auto_parallel.op_rules import local_matmul  # batched, on local pieces
+
+        out = local_matmul(x, y)
+        if out is not None:
+            return out
     try:
         return fn(x, y)
     except RuntimeError:

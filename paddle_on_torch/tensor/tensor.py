@@ -449,6 +449,11 @@ class Tensor:
 
         return _normalize.wrap(self._t.to_local()) if holds_piece(self._t) else self
 
+    def _use_gpudnn(self, use_gpudnn=True):
+        """The same values as a new Tensor, gradients flowing through (Paddle marks whether kernels may use cuDNN;
+        the shim has no such switch).  PaddleNLP's auto-parallel criterion calls it."""
+        return _normalize.wrap(self._t.view_as(self._t))
+
     def is_sparse(self):
         return self._t.layout is not torch.strided  # COO and CSR alike, as Paddle counts them
 

@@ -14,3 +14,13 @@ def dataloader_iter_classes(paddle):
             isinstance(loader, _DataLoaderIterBase), it._batch_sampler is loader.batch_sampler, it._dataset is ds,
             it._drop_last, it._num_workers, it._auto_collate_batch, it._batch_sampler.batch_size, len(list(it))]
 
+
+
+@case
+def tensor_use_gpudnn(paddle):
+    # PaddleNLP's LlamaPretrainingCriterion3DAuto: logits.astype("float32")._use_gpudnn(False)
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    y = (x * 2)._use_gpudnn(False)
+    (y * 3).sum().backward()
+    z = x._use_gpudnn(True)
+    return [y, y.stop_gradient, x.grad, z is x, z.stop_gradient, z]

@@ -3,4 +3,4 @@ from .placement_type import Partial, Placement, ReduceType, Replicate, Shard  # 
 from .process_mesh import ProcessMesh  # noqa: F401
 from .api import (dtensor_from_fn, dtensor_from_local, dtensor_to_local, reshard, shard_layer,  # noqa: F401
                   shard_tensor, unshard_dtensor)
-from .interface import get_mesh, set_mesh  # noqa: F401
+from .interface import create_mesh, get_mesh, set_mesh  # noqa: F401

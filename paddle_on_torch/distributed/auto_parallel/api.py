@@ -89,7 +89,8 @@ def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=N
         raise ValueError("shard_tensor: the input is already a distributed tensor; use paddle.distributed.reshard")
     dm, placements = _mesh_and_placements(mesh, placements, t.dim())
     g = t.detach()
-    local = _local_piece(_to_mesh_device(g, dm), dm, placements)
+    # a parameter made under paddle.LazyGuard stays lazy: its piece is a meta tensor until initialize()
+    local = _local_piece(g if g.is_meta else _to_mesh_device(g, dm), dm, placements)
     dt = DTensor.from_local(local, dm, _pt.to_torch_placements(placements, t.dim()), run_check=False,
                             shape=g.shape, stride=g.contiguous().stride())
     if isinstance(data, EagerParamBase):
@@ -102,6 +103,20 @@ def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=N
     if not stop_gradient:
         out.stop_gradient = False
     return out
+
+
+def materialize_lazy(param, initializer, device):
+    """Allocate a LazyGuard parameter that dist.shard_tensor placed (its `_t` a DTensor over a meta piece): the
+    initializer runs on the whole tensor, as on one process, and this process keeps its piece."""
+    meta = param._t
+    full = torch.empty(meta.shape, dtype=meta.dtype, device=device)
+    param._t = torch.nn.Parameter(full, requires_grad=meta.requires_grad)
+    if initializer is not None:
+        initializer(param)
+    dm = meta.device_mesh
+    local = _local_piece(_to_mesh_device(param._t.detach(), dm), dm, _pt.from_torch_placements(meta.placements))
+    dt = DTensor.from_local(local, dm, meta.placements, run_check=False, shape=full.shape, stride=full.stride())
+    param._t = torch.nn.Parameter(dt, requires_grad=meta.requires_grad)
 
 
 def dtensor_from_fn(fn, mesh, placements, *args, **kwargs):
@@ -265,11 +280,132 @@ def reshard(dist_tensor, mesh, placements):
     if src_mesh == mesh:
         return wrap(_redistribute(t, t.device_mesh, placements))
     if src_mesh.shape != mesh.shape:
+        sub = _sub_mesh_index(src_mesh, mesh)
+        if sub is not None:  # the global mesh to one of its slices (a pipeline stage's mesh)
+            return wrap(_global_to_sub(t, sub[0], mesh, placements))
+        sup = _sub_mesh_index(mesh, src_mesh)
+        if sup is not None:  # a slice to the global mesh
+            return wrap(_sub_to_global(t, sup, mesh, placements))
         raise _report.unsupported(f"paddle.distributed.reshard between process meshes of different shapes "
                                   f"({src_mesh.shape} -> {mesh.shape})")
     if _STAGE_TRANSFER[0] is not None:  # inside a to_static pipeline stage: the schedule moves the data
         return wrap(_STAGE_TRANSFER[0].transfer(t, mesh, placements))
     return wrap(_cross_mesh(t, mesh, placements))
+
+
+def _sub_mesh_index(big, small):
+    """(axis, index) where `small` is the slice `index` of `big` along `axis` (process ids in the same order, as
+    ProcessMesh.get_mesh_with_dim(name, index) makes it), or None."""
+    import numpy as np
+
+    if len(big.shape) != len(small.shape) + 1:
+        return None
+    for axis, n in enumerate(big.shape):
+        for i in range(n):
+            if np.array_equal(np.take(big.mesh, i, axis=axis), small.mesh):
+                return axis, i
+    return None
+
+
+def _without(placements, axis):
+    return tuple(p for i, p in enumerate(placements) if i != axis)
+
+
+class _GlobalToSub(torch.autograd.Function):
+    """A DTensor replicated along mesh `axis` kept by the processes of one slice of that axis (no communication):
+    Paddle's global-to-sub-mesh reshard.  The backward hands the gradient back as a partial sum over `axis` (the
+    slice holds it, the other slices zeros): the same logical tensor, again without communication."""
+
+    @staticmethod
+    def forward(ctx, dt, axis, dst_dm):
+        ctx.src_dm, ctx.dst_dm, ctx.axis, ctx.shape = dt.device_mesh, dst_dm, axis, dt.shape
+        ctx.placements = dt.placements
+        member = _coordinate(dst_dm) is not None
+        local = dt.to_local() if member else _no_piece(dt)
+        return DTensor.from_local(local, dst_dm, _without(dt.placements, axis), run_check=False, shape=dt.shape,
+                                  stride=dt.stride())
+
+    @staticmethod
+    def backward(ctx, grad):
+        from torch.distributed.tensor import Partial as _tp_Partial
+
+        placements = tuple(_tp_Replicate() if p.is_partial() else p for p in _without(ctx.placements, ctx.axis))
+        out = list(ctx.placements)
+        out[ctx.axis] = _tp_Partial()
+        if _coordinate(ctx.dst_dm) is not None:
+            if _is_dt(grad) and tuple(grad.placements) != placements:
+                grad = grad.redistribute(ctx.dst_dm, placements)
+            local = grad.to_local() if _is_dt(grad) else grad
+        else:
+            local = torch.zeros(_local_shape(ctx.shape, ctx.src_dm, out), dtype=grad.dtype,
+                                device=_device_of(ctx.src_dm))
+        return DTensor.from_local(local.contiguous(), ctx.src_dm, tuple(out), run_check=False, shape=ctx.shape,
+                                  stride=_contiguous_stride(ctx.shape)), None, None
+
+
+def _global_to_sub(t, axis, mesh, placements):
+    src = _pt.from_torch_placements(t.placements)
+    src[axis] = Replicate()
+    mid = _redistribute(t, t.device_mesh, src)
+    dm = device_mesh(mesh)
+    return _redistribute(_GlobalToSub.apply(mid, axis, dm), dm, placements)
+
+
+class _SubToGlobal(torch.autograd.Function):
+    """A DTensor on slice `index` of the global mesh's `axis`, replicated to every slice: each process of the
+    slice sends its piece to the processes at the same position of the other slices.  The backward is the
+    gradient summed over `axis`, kept by the slice."""
+
+    @staticmethod
+    def forward(ctx, dt, axis, index, dst_dm):
+        import torch.distributed as tdist
+
+        ctx.src_dm, ctx.dst_dm, ctx.axis, ctx.shape = dt.device_mesh, dst_dm, axis, dt.shape
+        ctx.placements = dt.placements
+        out = list(dt.placements)
+        out.insert(axis, _tp_Replicate())
+        ctx.out = tuple(out)
+        grid = dst_dm.mesh.cpu().numpy()
+        coord = _coordinate(dst_dm)
+        ops, got = [], None
+        if coord is not None:
+            if coord[axis] == index:
+                got = dt.to_local().contiguous()
+                for j in range(grid.shape[axis]):
+                    if j != index:
+                        peer = int(grid[tuple(coord[:axis]) + (j,) + tuple(coord[axis + 1:])])
+                        ops.append(tdist.P2POp(tdist.isend, got, peer))
+            else:
+                peer = int(grid[tuple(coord[:axis]) + (index,) + tuple(coord[axis + 1:])])
+                got = torch.empty(_local_shape(dt.shape, dst_dm, ctx.out), dtype=dt.dtype, device=_device_of(dst_dm))
+                ops.append(tdist.P2POp(tdist.irecv, got, peer))
+        if ops:
+            for work in tdist.batch_isend_irecv(ops):
+                work.wait()
+        if got is None:
+            got = _no_piece(dt, dt.dtype, _device_of(dst_dm))
+        return DTensor.from_local(got, dst_dm, ctx.out, run_check=False, shape=dt.shape, stride=dt.stride())
+
+    @staticmethod
+    def backward(ctx, grad):
+        placements = tuple(_tp_Replicate() if p.is_partial() else p for p in ctx.out)
+        if _coordinate(ctx.dst_dm) is not None and tuple(grad.placements) != placements:
+            grad = grad.redistribute(ctx.dst_dm, placements)
+        src = tuple(_tp_Replicate() if p.is_partial() else p for p in ctx.placements)
+        if _coordinate(ctx.src_dm) is not None:
+            local = grad.to_local()
+        else:
+            local = _no_piece(grad, grad.dtype, _device_of(ctx.src_dm))
+        return DTensor.from_local(local, ctx.src_dm, src, run_check=False, shape=ctx.shape,
+                                  stride=_contiguous_stride(ctx.shape)), None, None, None
+
+
+def _sub_to_global(t, where, mesh, placements):
+    axis, index = where
+    src = [Replicate() if isinstance(p, Partial) else p for p in _pt.from_torch_placements(t.placements)]
+    mid = _redistribute(t, t.device_mesh, src)
+    dm = device_mesh(mesh)
+    return _redistribute(_SubToGlobal.apply(mid, axis, index, dm), dm, placements)
 
 
 # set by auto_parallel.pipeline while a pipeline stage of dist.to_static runs its part of the program

@@ -232,7 +232,14 @@ class DistModel:
             raise TypeError(f"to_static: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
         self._strategy = _check_strategy(strategy)
         pipe = self._strategy.pipeline if self._strategy is not None else None
+        merge = self._strategy.gradient_merge if self._strategy is not None else None
         self._acc_steps = int(pipe.accumulate_steps) if pipe is not None and pipe.enable else 1
+        # gradient merge (without a pipeline): the batch cut into k_steps micro-batches, their gradients
+        # summed (avg: averaged), one optimizer step; Paddle returns the first micro-batch's loss
+        self._merge = merge is not None and merge.enable and not (pipe is not None and pipe.enable)
+        self._merge_avg = True
+        if self._merge:
+            self._acc_steps, self._merge_avg = int(merge.k_steps), bool(merge.avg)
         self._schedule = pipe.schedule_mode if pipe is not None and pipe.enable else None
         self._vpp_degree = int(pipe.vpp_degree) if pipe is not None else 1
         self._layer, self._loader, self._loss = layer, loader, loss
@@ -315,6 +322,8 @@ class DistModel:
     def _step(self, inputs, labels):
         if not self._dense and self._mode == "train":
             return self._train_step_dist(inputs, labels)
+        if self._dense and self._mode == "train" and self._acc_steps > 1:
+            return self._dense_train_merged(inputs, labels)
         if self._dense:
             local_inputs = [x._local_value() if x.is_dist() else x for x in inputs]
             outputs = self._layer(*local_inputs)
@@ -343,6 +352,36 @@ class DistModel:
             opt.clear_grad()
         return value.detach().cpu().numpy()
 
+    def _dense_train_merged(self, inputs, labels):
+        """Gradient merge over a dense (data-parallel) model: each process runs its rows in k_steps micro-batches."""
+        acc = self._acc_steps
+        feeds = [_micro_batches(x, acc) for x in inputs]
+        targets = [_micro_batches(y, acc) for y in labels]
+        first = None
+        for k in range(acc):
+            local_inputs = [x._local_value() if x.is_dist() else x for x in (f[k] for f in feeds)]
+            outputs = self._layer(*local_inputs)
+            like = next((f[k]._t for f in feeds if f[k].is_dist()), None)
+
+            def to_global(o):
+                if like is None or not isinstance(o, Tensor) or o.is_dist() or o.ndim == 0:
+                    return o
+                return wrap(_global(o._t, like))
+
+            outputs = [to_global(o) for o in outputs] if isinstance(outputs, (list, tuple)) else to_global(outputs)
+            loss = self._loss(*(outputs if isinstance(outputs, (list, tuple)) else [outputs]),
+                              *[t[k] for t in targets])
+            value = _full(loss._t)
+            (value / acc if self._merge_avg else value).backward()
+            if first is None:
+                first = value.detach()
+        if self._data_group is not None:
+            self._sum_grads()
+        opt = _inner_optimizer(self._optimizer)
+        opt.step()
+        opt.clear_grad()
+        return first.cpu().numpy()
+
     def _train_step_dist(self, inputs, labels):
         """A training step of a model with distributed parameters (one mesh, or pipeline stages on several).
 
@@ -370,7 +409,7 @@ class DistModel:
             loss = self._loss(*outs, *[t[k] for t in targets])
             # backward from the (distributed) loss itself, as Tensor.backward does: on processes that
             # hold no piece of it, this still reaches the stage transfers that send gradients back
-            scaled = loss._t / acc if acc > 1 else loss._t
+            scaled = loss._t / acc if acc > 1 and self._merge_avg else loss._t
             torch.autograd.backward(scaled, torch.ones_like(scaled))
             holds = _holds(loss._t)
             with torch.no_grad():
@@ -379,6 +418,8 @@ class DistModel:
         opt.clear_grad()
         if not losses[0][1]:
             return None  # this process holds no piece of the loss (an earlier pipeline stage)
+        if self._merge:
+            return losses[0][0].cpu().numpy()
         return (sum(v for v, _ in losses) / acc).cpu().numpy()
 
     def _pipeline_plan(self, inputs, labels):
@@ -442,12 +483,22 @@ def _check_strategy(strategy):
             raise ValueError(f"pipeline.schedule_mode {pipe.schedule_mode!r} is not one of {list(_SCHEDULES)}")
         if int(pipe.accumulate_steps) < 1 or int(pipe.micro_batch_size) < 1 or int(pipe.vpp_degree) < 1:
             raise ValueError("pipeline.accumulate_steps, micro_batch_size and vpp_degree must be >= 1")
-    for name, what in (("sharding", "sharding (optimizer state sharding stages)"), ("amp", "amp"),
-                       ("recompute", "recompute"), ("gradient_merge", "gradient_merge")):
-        if getattr(strategy, name).enable:
-            raise _report.unsupported(f"paddle.distributed.Strategy.{name}.enable in to_static", f" ({what})")
-    # fused_passes (gemm_epilogue, dropout_add) fuse kernels of a compiled program; the eager graph run
-    # here computes the same values, so they are accepted and change nothing.
+    if strategy.amp.enable:
+        raise _report.unsupported("paddle.distributed.Strategy.amp.enable in to_static", " (amp)")
+    merge = strategy.gradient_merge
+    if merge.enable and (not isinstance(merge.k_steps, int) or merge.k_steps < 1):
+        raise ValueError(f"gradient_merge.k_steps must be a positive int, got {merge.k_steps!r}")
+    rc = strategy.recompute
+    if rc.enable and (rc.sr or rc.refined_ops_patterns or rc.no_recompute_segments or rc.checkpoints):
+        raise _report.unsupported("paddle.distributed.Strategy.recompute with sr / refined_ops_patterns / "
+                                  "no_recompute_segments / checkpoints in to_static",
+                                  " (the model's own recompute calls are honoured: fleet.utils.recompute)")
+    # Strategy.recompute: as in Paddle's PIR programs, what is recomputed is what the model wraps in
+    # fleet.utils.recompute (PaddleNLP's enable_recompute / recompute_granularity); the eager graph run here
+    # recomputes those segments in its backward.  Strategy.sharding: Paddle 3's to_static shards what
+    # shard_optimizer's stage says (AutoTrainer passes both); the Strategy's own fields tune its communication
+    # (tensor fusion, overlap, buffer sizes) and change no value.  fused_passes (gemm_epilogue, dropout_add)
+    # fuse kernels of a compiled program.  All three are accepted and compute what Paddle computes.
     return strategy
 
 

@@ -1,6 +1,6 @@
 """The global mesh (paddle.distributed.auto_parallel.set_mesh / get_mesh), which parallelize and the
 sharding stages read when they are given no mesh."""
-__all__ = ["get_mesh", "set_mesh"]
+__all__ = ["get_mesh", "set_mesh", "create_mesh"]
 
 _global_mesh = [None]
 
@@ -14,4 +14,16 @@ def set_mesh(mesh):
 
 
 def get_mesh():
+    return _global_mesh[0]
+
+
+def create_mesh(mesh_dims):
+    """The global mesh from `[(dim_name, degree), ...]`: process ids 0.. in row-major order (fleet.auto.create_mesh)."""
+    import numpy as np
+
+    from .process_mesh import ProcessMesh
+
+    names = [d[0] for d in mesh_dims]
+    shape = [int(d[1]) for d in mesh_dims]
+    _global_mesh[0] = ProcessMesh(np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape).tolist(), names)
     return _global_mesh[0]

@@ -221,10 +221,22 @@ def device_mesh(mesh):
         from torch.distributed.device_mesh import DeviceMesh
 
         dm = DeviceMesh(_mesh_device_type(), torch.tensor(mesh.mesh, dtype=torch.int64))
+        _allow_dense_inputs()
         _device_meshes[key] = dm
         _by_device_mesh[id(dm)] = (dm, list(mesh.dim_names),
                                    _CoreProcessMesh(mesh.shape, mesh.process_ids, mesh.dim_names))
     return dm
+
+
+def _allow_dense_inputs():
+    """A dense Tensor meeting a distributed one in an op is replicated on its mesh, as Paddle's dygraph
+    auto-parallel converts it (DTensor's implicit replication; torch refuses the mix by default)."""
+    from torch.distributed.tensor import DTensor
+
+    from . import op_rules
+
+    DTensor._op_dispatcher._allow_implicit_replication = True
+    op_rules.register()  # and the shim's custom ops get DTensor sharding rules
 
 
 def core_mesh_of(dm):

@@ -309,7 +309,9 @@ class _ShardOptimizer:
 
     def _clip_dist(self, clip):
         """ClipGradByGlobalNorm over distributed gradients: the norm of the global gradients (each
-        squared sum is reduced over its mesh), the dense ones added once."""
+        squared sum is reduced over its mesh), the dense ones added once.  With parameters on several
+        meshes (pipeline stages) each mesh's sum is counted once, by the process at its first position,
+        and the sums are added over the job (one all-reduce), so every process clips by the same norm."""
         from ...nn.clip import ClipGradByGlobalNorm
 
         if not isinstance(clip, ClipGradByGlobalNorm):
@@ -317,16 +319,27 @@ class _ShardOptimizer:
                                       " (only ClipGradByGlobalNorm)")
         grads = [(p, p._t.grad) for p in self._params()
                  if not p.stop_gradient and p._t.grad is not None and getattr(p, "need_clip", True) is not False]
-        total = torch.zeros((), dtype=torch.float32)
+        dense = torch.zeros((), dtype=torch.float32)
+        meshes = {}  # id(DeviceMesh) -> [DeviceMesh, the squared sum of its gradients]
+        for p in self._params():  # every process sees the same meshes, gradients or not
+            if isinstance(p._t, DTensor) and not p.stop_gradient:
+                meshes.setdefault(id(p._t.device_mesh), [p._t.device_mesh, torch.zeros((), dtype=torch.float32)])
         for p, g in grads:
             if isinstance(g, DTensor):
-                if g.device_mesh.get_coordinate() is None:
-                    raise _report.unsupported("paddle.distributed.shard_optimizer with grad_clip and parameters on "
-                                              "meshes this process is not part of (pipeline stages)")
-                sq = torch.sum(torch.square(g.float())).full_tensor()
+                entry = meshes.setdefault(id(g.device_mesh), [g.device_mesh, torch.zeros((), dtype=torch.float32)])
+                if g.device_mesh.get_coordinate() is not None:
+                    entry[1] = entry[1] + torch.sum(torch.square(g.float())).full_tensor().cpu()
             else:
-                sq = torch.sum(torch.square(g.float()))
-            total = total + sq.cpu()
+                dense = dense + torch.sum(torch.square(g.float())).cpu()
+        if len(meshes) > 1:
+            first = [total for dm, total in meshes.values()
+                     if dm.get_coordinate() is not None and not any(dm.get_coordinate())]
+            total = sum(first, torch.zeros((), dtype=torch.float32))
+            total = total.to(next(iter(meshes.values()))[0].device_type)
+            tdist.all_reduce(total)
+            total = total.cpu() + dense
+        else:
+            total = sum((t for _, t in meshes.values()), dense)
         max_norm = torch.tensor(clip.clip_norm, dtype=torch.float32)
         norm = torch.sqrt(total)
         if clip.auto_skip_clip and not bool(norm > max_norm):

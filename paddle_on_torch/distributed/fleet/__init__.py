@@ -45,11 +45,16 @@ _PADDLE_ONLY = {"init_worker", "init_server", "run_server", "stop_worker", "save
                 "shrink", "distributed_scaler", "server_num", "server_index", "server_endpoints", "is_coordinator",
                 "init_coordinator", "make_fl_strategy", "get_fl_client", "local_device_ids", "world_device_ids",
                 "collective_perf", "util", "check_save_pre_patch_done", "set_log_level", "get_log_level_code",
-                "get_log_level_name", "check_memory_usage", "auto"}
+                "get_log_level_name", "check_memory_usage"}
 _missing = _report.module_getattr("paddle.distributed.fleet")
 
 
 def __getattr__(name):
+    if name == "auto":  # Paddle binds the auto_parallel package here (fleet.auto.create_mesh / get_mesh)
+        from .. import auto_parallel
+
+        globals()["auto"] = auto_parallel
+        return auto_parallel
     if name in _PADDLE_ONLY:
         raise _report.unsupported(f"paddle.distributed.fleet.{name}")
     return _missing(name)

@@ -203,6 +203,10 @@ class EagerParamBase(Tensor):
             return
         initializer, device = pending
         meta = self._t  # a meta tensor cannot take real data in place: swap in a fresh nn.Parameter
+        if type(meta).__name__ == "DTensor":  # placed by dist.shard_tensor while lazy
+            from ...distributed.auto_parallel.api import materialize_lazy
+
+            return materialize_lazy(self, initializer if run_initializer else None, device)
         self._t = torch.nn.Parameter(torch.empty(meta.shape, dtype=meta.dtype, device=device),
                                      requires_grad=meta.requires_grad)
         if run_initializer:
