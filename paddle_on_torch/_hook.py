@@ -71,9 +71,26 @@ class _AliasLoader(importlib.abc.Loader):
         return spec.loader.get_code(self.target)
 
 
+def _setuptools_before_pip():
+    """Import setuptools before the first `import pip`, as Paddle's own import does at start-up.
+
+    setuptools' distutils hack turns itself off once pip is imported, so a program that imports pip before
+    setuptools (PaddleNLP does, at import) gets the standard library's distutils, and every later import of
+    setuptools (torch's cpp_extension: inductor, C++ kernels) fails its own assertion.  Paddle never meets this:
+    `import paddle` imports setuptools.  Importing it for everyone would add ~0.2 s to `import paddle`; this pays
+    it only in programs that import pip."""
+    if "setuptools" not in sys.modules and "pip" not in sys.modules:
+        try:
+            import setuptools  # noqa: F401
+        except Exception:  # no setuptools here: nothing to protect
+            pass
+
+
 class PaddleFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != PREFIX and not fullname.startswith(PREFIX + "."):
+            if fullname == "pip":
+                _setuptools_before_pip()
             return None
         if not _served(fullname):
             raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
