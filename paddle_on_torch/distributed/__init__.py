@@ -38,7 +38,8 @@ _AUTO_PARALLEL = {
     "PrepareLayerInput": "intermediate", "PrepareLayerOutput": "intermediate", "SplitPoint": "intermediate",
     "to_distributed": "intermediate",
 }
-_unsupported = _report.module_getattr("paddle.distributed")
+# (not named _unsupported: the submodule distributed/_unsupported.py, once imported, is bound to that name)
+_missing = _report.module_getattr("paddle.distributed")
 
 
 def __getattr__(name):
@@ -60,7 +61,7 @@ def __getattr__(name):
         value = getattr(importlib.import_module(f"{__name__}.auto_parallel.{_AUTO_PARALLEL[name]}"), name)
         globals()[name] = value
         return value
-    return _unsupported(name)
+    return _missing(name)
 
 
 def __dir__():
