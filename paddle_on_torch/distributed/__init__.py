@@ -43,12 +43,12 @@ _missing = _report.module_getattr("paddle.distributed")
 
 
 def __getattr__(name):
-    if name in ("save_state_dict", "load_state_dict"):  # sharded checkpoints (torch DCP) load on first touch
+    if name in ("save_state_dict", "load_state_dict", "load_merged_state_dict"):  # (torch DCP) on first touch
         from . import checkpoint
 
         globals()[name] = value = getattr(checkpoint, name)
         return value
-    if name in ("fleet", "spawn", "collective"):  # fleet (and collective, which uses it) load on first touch
+    if name in ("fleet", "spawn", "collective", "flex_checkpoint"):  # fleet (and collective) load on first touch
         import importlib
 
         value = importlib.import_module(f"{__name__}.{'_spawn' if name == 'spawn' else name}")
@@ -65,4 +65,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_AUTO_PARALLEL) | {"fleet", "spawn", "collective"})
+    return sorted(set(globals()) | set(_AUTO_PARALLEL) | {"fleet", "spawn", "collective", "flex_checkpoint"})

@@ -385,8 +385,7 @@ class _ShardOptimizer:
         (sharded like the stage keeps them; beta powers replicated).  Before the first step the states
         are created by a step on zero gradients, as Paddle does, so a checkpoint can be loaded into them."""
         params = [p for p in self._params() if not p.stop_gradient]
-        if self._shard_fn is not None and params and all(p._t.grad is None for p in params) and \
-                not self._inner_opt._accumulators:
+        if params and all(p._t.grad is None for p in params) and not self._inner_opt._accumulators:
             for p in params:
                 p._t.grad = torch.zeros_like(p._t)
             self.step()

@@ -7,7 +7,10 @@ reads the overlapping parts of the saved pieces for every local piece.  Nested d
 optimizer's `master_weights`, `LR_Scheduler`) and plain Python values are kept as they are.
 
 The files are DCP's (`.metadata` plus `__<rank>_<n>.distcp`), not Paddle's `.distcp` and
-`.metadata` pickles: a checkpoint written here is read here, not by real Paddle.
+`.metadata` pickles: a checkpoint written here is read here, not by real Paddle.  To leave the
+shim, `load_merged_state_dict` gives the whole (unsharded) Tensors and `merge_sharded_state_dict`
+(paddle.distributed.flex_checkpoint.dcp.load_state_dict) writes them as safetensors files, which
+any safetensors reader (torch's `safetensors.torch.load_file`, Paddle, NumPy) loads.
 
 Loading runs no code from the files: DCP reads `.metadata` with plain `pickle.load` and non-tensor
 values with `torch.load(weights_only=False)`; here the metadata goes through the restricted unpickler
@@ -25,7 +28,7 @@ import torch.distributed.checkpoint as dcp
 from ... import _report
 from ...framework import safe_pickle
 
-__all__ = ["save_state_dict", "load_state_dict"]
+__all__ = ["save_state_dict", "load_state_dict", "load_merged_state_dict", "merge_sharded_state_dict"]
 
 _pending = []  # futures of async saves, waited for before the next save or load
 
@@ -218,3 +221,116 @@ def _copy_back(state_dict, sd):
 def _barrier(process_group=None):
     if tdist.is_available() and tdist.is_initialized():
         tdist.barrier(_group(process_group))
+
+
+def _tensor_entries(where, prefix):
+    """[(key, TensorStorageMetadata)] of the checkpoint's tensors, in its order, those under `prefix` only."""
+    from torch.distributed.checkpoint.metadata import TensorStorageMetadata
+
+    meta = _reader_class()(where).read_metadata().state_dict_metadata
+    return [(k, m) for k, m in meta.items()
+            if isinstance(m, TensorStorageMetadata) and (prefix is None or k.startswith(prefix))]
+
+
+def _load_whole(where, entries, process_group=None):
+    """The named tensors of the checkpoint, whole (every process reads what it asks for)."""
+    sd = {k: torch.zeros(m.size, dtype=m.properties.dtype) for k, m in entries}
+    with torch.no_grad():
+        dcp.load(sd, storage_reader=_reader_class()(where), process_group=_group(process_group),
+                 planner=_planner_class()(allow_partial_load=False))
+    return sd
+
+
+def _strip(key, prefix):
+    return key[len(prefix) + 1:] if prefix and key.startswith(prefix) else key
+
+
+def _checkpoint_dir(path, unique_id):
+    where = _where(path, unique_id)
+    if not os.path.isfile(os.path.join(where, ".metadata")):
+        raise FileNotFoundError(f"no checkpoint in {where!r} (its .metadata file is missing)")
+    return where
+
+
+def load_merged_state_dict(path, prefix=None, unique_id=None, offload=False, aoa_config=None, safetensors=False):
+    """The checkpoint's Tensors whole (unsharded), as dense Tensors: {key: Tensor}, keys under `prefix` (a nested
+    dict's name, e.g. "model") with the prefix and its dot removed."""
+    from ..._normalize import wrap
+
+    _check(safetensors)
+    if aoa_config is not None:
+        raise _report.unsupported("paddle.distributed.load_merged_state_dict(aoa_config=...)")
+    _wait_pending()
+    where = _checkpoint_dir(path, unique_id)
+    sd = _load_whole(where, _tensor_entries(where, prefix))
+    return {_strip(k, prefix): wrap(v) for k, v in sd.items()}
+
+
+def _divide(m, n):
+    """Split m tensors over n processes: the first m % n take one more (Paddle's divide_positions)."""
+    if n <= 0:
+        raise ValueError("n should be greater than zero")
+    if m < n:
+        raise ValueError(f"tensor number {m} should be greater than or equal to processor number {n}")
+    base, extra = divmod(m, n)
+    positions = [0]
+    for i in range(n):
+        positions.append(positions[-1] + base + (1 if i < extra else 0))
+    return positions
+
+
+def merge_sharded_state_dict(load_path, save_path, prefix=None, safetensor_prefix="model", skip_postfix_list=(),
+                             process_group=None, unique_id=None, offload=False, aoa_config=None, safetensors=False):
+    """Write the checkpoint's Tensors whole as safetensors files, as Paddle does: the keys not ending with one of
+    `skip_postfix_list` (e.g. optimizer moments), in the checkpoint's order, are shared out over the job's N
+    processes (the first ones taking one more); process r writes `<safetensor_prefix>-<r+1:05d>-of-<N:05d>.safetensors`
+    with its share (keys under `prefix` lose it and its dot) and process 0 the index
+    `<safetensor_prefix>.safetensors.index.json` (weight_map: the checkpoint's key -> file, metadata.total_size in
+    bytes).  Every kept key must be under `prefix` (Paddle's AssertionError otherwise)."""
+    import json
+
+    from safetensors.torch import save_file
+
+    _check(safetensors)
+    if aoa_config is not None:
+        raise _report.unsupported("paddle.distributed.flex_checkpoint.dcp.load_state_dict.merge_sharded_state_dict"
+                                  "(aoa_config=...)")
+    _wait_pending()
+    where = _checkpoint_dir(load_path, unique_id)
+    entries = [(k, m) for k, m in _tensor_entries(where, None) if not any(k.endswith(p) for p in skip_postfix_list)]
+    kept = sum(1 for k, _ in entries if prefix is None or k.startswith(prefix))
+    if kept != len(entries):
+        raise AssertionError(f"split state dict filed :{len(entries)} should seem as {kept}")
+    world = tdist.get_world_size(_group(process_group)) if tdist.is_initialized() else 1
+    rank = tdist.get_rank(_group(process_group)) if tdist.is_initialized() else 0
+    positions = _divide(len(entries), world)
+    files = [f"{safetensor_prefix}-{i + 1:05d}-of-{world:05d}.safetensors" for i in range(world)]
+    mine = _load_whole(where, entries[positions[rank]:positions[rank + 1]], process_group)
+    os.makedirs(save_path, exist_ok=True)
+    _atomic(os.path.join(save_path, files[rank]),
+            lambda tmp: save_file({_strip(k, prefix): v.contiguous() for k, v in mine.items()}, tmp))
+    if rank == 0:
+        index = {"metadata": {"total_size": 0}, "weight_map": {}}
+        for i in range(world):
+            for k, m in entries[positions[i]:positions[i + 1]]:
+                index["weight_map"][k] = files[i]
+                index["metadata"]["total_size"] += int(torch.Size(m.size).numel()) * m.properties.dtype.itemsize
+        text = json.dumps(index, indent=2) + "\n"
+
+        def write_index(tmp):
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+
+        _atomic(os.path.join(save_path, f"{safetensor_prefix}.safetensors.index.json"), write_index)
+    _barrier(process_group)
+
+
+def _atomic(path, write):
+    """Write through a temporary file in the same directory, then rename it into place."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
