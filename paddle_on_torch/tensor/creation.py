@@ -40,8 +40,12 @@ def _infer_dtype(data):
     return None
 
 
+_NUMPY_INSIDE = 4
+
+
 def _flat_kind(data):
-    """The widest kind in a nested list: bool < int < float < complex."""
+    """The widest kind in a nested list: bool < int < float < complex, or _NUMPY_INSIDE when it holds a NumPy
+    value (then, as in Paddle, which builds every list with np.array, NumPy's dtype decides)."""
     rank = {bool: 0, int: 1, float: 2, complex: 3}
     best = -1
     stack = [data]
@@ -54,12 +58,24 @@ def _flat_kind(data):
             stack.extend(v)
         elif hasattr(v, "_t"):
             best = max(best, 3 if v._t.is_complex() else 2 if v._t.is_floating_point() else 1)
-        elif isinstance(v, np.ndarray):
-            best = max(best, 3 if np.iscomplexobj(v) else 2 if v.dtype.kind == "f" else 1)
+        elif isinstance(v, (np.ndarray, np.generic)):
+            return _NUMPY_INSIDE
         else:
             best = max(best, 0 if isinstance(v, (bool, np.bool_)) else 1 if isinstance(v, numbers.Integral)
                        else 2 if isinstance(v, numbers.Real) else 3)
     return best
+
+
+def _numpy_list(data):
+    """A list holding NumPy values as Paddle reads it: np.array of it, floating and complex results in the default
+    dtype, int32 as int64 (Paddle's unification of NumPy's Windows default); other dtypes (bool, int8, uint8,
+    int16, int64, uint16 as bfloat16 bits) kept."""
+    a = np.array(data)
+    if a.dtype.kind == "f":
+        return a.astype(_dtypes.get_default_dtype())
+    if a.dtype.kind == "c":
+        return a.astype("complex128" if _dtypes.get_default_dtype() == "float64" else "complex64")
+    return a.astype(np.int64) if a.dtype == np.int32 else a
 
 
 def _as_torch(data, dtype=None, place=None):
@@ -93,8 +109,10 @@ def _as_torch(data, dtype=None, place=None):
             if tdtype is None and t.dtype.is_floating_point:
                 tdtype = t.dtype
         else:
+            kind = _flat_kind(data) if tdtype is None else None
+            if kind == _NUMPY_INSIDE:
+                return _as_torch(_numpy_list(data), place=place)
             if tdtype is None:
-                kind = _flat_kind(data)
                 tdtype = {0: torch.bool, 1: torch.int64, 2: _dtypes.default_float_torch(),
                           3: torch.complex64}.get(kind, _dtypes.default_float_torch())
             try:
