@@ -88,17 +88,21 @@ def test_package_by_import_name(fakelib, capsys):
     assert result["defined"] == {"paddle.Tensor.my_view": 1, "paddle.long": 1}
     assert apis["paddle.not_a_paddle_api"] == {"supported": False, "known_to_paddle": False, "count": 2, "files": 2,
                                               "detail": "module 'paddle' has no attribute 'not_a_paddle_api'"}
+    # paddle.text.Imdb is known and refused with a NotImplementedError naming it: unsupported, saying so
     assert apis["paddle.text.Imdb"]["supported"] is False and apis["paddle.text.Imdb"]["known_to_paddle"] is True
-    assert (total["distinct"], total["supported"], total["missing"]) == (12, 10, 2)
+    assert apis["paddle.text.Imdb"]["unsupported"] is True and "unsupported" not in apis["paddle.not_a_paddle_api"]
+    assert (total["distinct"], total["supported"], total["unsupported"], total["missing"]) == (12, 10, 1, 1)
     assert total["coverage"] == round(100 * 10 / 12, 1)
+    assert total["resolved_coverage"] == round(100 * 11 / 12, 1)
 
 
 def test_package_by_distribution_name_text_report(fakelib, capsys):
     assert main(["check", "--package", "fakedist", "--fail-under", "50"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "fakedist (3 files): 12 APIs, 10 supported, 2 missing (83.3%)"
+    assert out[0] == ("fakedist (3 files): 12 APIs, 10 supported, 1 unsupported (saying so), 1 missing (83.3%; "
+                      "91.7% resolve)")
     assert out[1].startswith("  missing    paddle.not_a_paddle_api  (2 uses in 2 files)  [not a Paddle 3.3.1 API]")
-    assert out[2].startswith("  missing    paddle.text.Imdb  (1 use in 1 file): paddle.text.Imdb is not supported")
+    assert out[2].startswith("  unsupported paddle.text.Imdb  (1 use in 1 file): paddle.text.Imdb is not supported")
     assert out[3] == "  (2 paddle names the package assigns itself, left out: paddle.Tensor.my_view, paddle.long)"
     assert main(["check", "--package", "fakedist", "--fail-under", "90"]) == 1
     capsys.readouterr()
@@ -130,9 +134,10 @@ def test_reference_interpreter(fakelib, tmp_path, monkeypatch, capsys):
     assert total["apis"]["paddle.not_a_paddle_api"]["in_reference"] is False
     assert total["apis"]["paddle.text.Imdb"]["in_reference"] is True
     assert (total["in_reference"], total["reference_supported"], total["reference_coverage"]) == (11, 10, 90.9)
+    assert (total["reference_unsupported"], total["reference_resolved_coverage"]) == (1, 100.0)
     assert main(["check", "--package", "fakelib", "--reference", sys.executable, "--fail-under", "90"]) == 0
     out = capsys.readouterr().out
-    assert "; of the 11 that real Paddle has, 10 supported (90.9%)" in out
+    assert "; of the 11 that real Paddle has, 10 supported (90.9%, 100.0% resolve)" in out
     assert "paddle.not_a_paddle_api  (2 uses in 2 files)  [not in the reference Paddle either]" in out
     # an interpreter whose `import paddle` fails is a usage error, with its last line of stderr
     monkeypatch.setenv("PYTHONPATH", os.pathsep)

@@ -12,7 +12,10 @@ itself (`paddle.long = "int64"`, `setattr(paddle.Tensor, "view", view)`) are its
 listed apart and left out of the coverage.
 
 An API is *supported* when resolving it on paddle_on_torch neither raises nor gives an UnsupportedAPIError;
-otherwise it is *missing*, and `known_to_paddle` says whether Paddle 3.3.1's public API table has it.
+*unsupported* (it says so) when resolving it raises a NotImplementedError naming it (an UnsupportedAPIError:
+paddle_on_torch knows the name and refuses it with a message, a GPU-only kernel say); otherwise it is *missing*
+(an AttributeError / ImportError: the name does not exist here).  An API *resolves* when it is supported or says
+so.  `known_to_paddle` says whether Paddle 3.3.1's public API table has it.
 `--reference PYTHON` resolves the same names in another interpreter whose `import paddle` is real Paddle,
 and the coverage is then taken over the names that resolve there (a library's guarded use of an API its
 Paddle lacks, `paddle.fluid` say, is not a gap of paddle_on_torch).
@@ -209,9 +212,11 @@ def scan(source, filename="<string>"):
 
 
 def resolve_chain(root, dotted, unsupported=()):
-    """(api, resolved: bool, detail) for a dotted name `paddle.a.b...` on the module `root` standing for
-    `paddle`.  Followed through modules (importing a submodule its package does not import) and classes, up
-    to the first other object.  Self-contained: its source also runs in the --reference interpreter."""
+    """(api, resolved: bool, detail, says_so: bool) for a dotted name `paddle.a.b...` on the module `root`
+    standing for `paddle`.  Followed through modules (importing a submodule its package does not import) and
+    classes, up to the first other object.  `says_so`: resolving raised a NotImplementedError (the name is
+    known and refused with a message naming it).  Self-contained: its source also runs in the --reference
+    interpreter."""
     import importlib
     import types
 
@@ -226,19 +231,21 @@ def resolve_chain(root, dotted, unsupported=()):
         try:
             obj = getattr(obj, attr)
         except unsupported as e:
-            return name, False, str(e)
+            return name, False, str(e), True
         except AttributeError as e:
             if not module:
-                return name, False, str(e) or f"no attribute {attr!r}"
+                return name, False, str(e) or f"no attribute {attr!r}", False
             try:  # a submodule that its package does not import
                 obj = importlib.import_module(".".join([root.__name__] + path[1:]))
+            except NotImplementedError as e2:  # a module that refuses to load, naming itself
+                return name, False, str(e2), True
             except Exception:  # noqa: BLE001
-                return name, False, str(e) or f"no attribute {attr!r}"
+                return name, False, str(e) or f"no attribute {attr!r}", False
         except NotImplementedError as e:
-            return name, False, str(e)
+            return name, False, str(e), True
         except Exception as e:  # noqa: BLE001 - resolving raised: not usable as it stands
-            return name, False, f"{type(e).__name__}: {e}"
-    return ".".join(path), True, ""
+            return name, False, f"{type(e).__name__}: {e}", False
+    return ".".join(path), True, "", False
 
 
 class _Resolver:
@@ -366,13 +373,15 @@ def check_files(paths, reference=None):
     for path, uses in scanned.items():
         apis = {}
         for dotted, line in uses:
-            api, ok, detail = resolver.classify(dotted)
+            api, ok, detail, says_so = resolver.classify(dotted)
             if api in defined:
                 continue  # the scanned code assigns this name itself
             entry = apis.get(api)
             if entry is None:
                 entry = apis[api] = {"count": 0, "lines": [], "supported": ok,
                                      "known_to_paddle": resolver.known_to_paddle(api)}
+                if says_so:
+                    entry["unsupported"] = True
                 if reference:
                     entry["in_reference"] = in_reference.get(api, False)
             entry["count"] += 1
@@ -398,15 +407,21 @@ def check_files(paths, reference=None):
 
 
 def _summary(apis):
+    """Counts over one file's (or package's) APIs.  `coverage`: the share supported; `resolved_coverage`: the
+    share that resolves (supported, or unsupported with a NotImplementedError naming it)."""
     supported = sum(1 for e in apis.values() if e["supported"])
+    says_so = sum(1 for e in apis.values() if e.get("unsupported"))
     n = len(apis)
-    out = {"apis": dict(sorted(apis.items())), "distinct": n, "supported": supported, "missing": n - supported,
-           "coverage": _pct(supported, n)}
+    out = {"apis": dict(sorted(apis.items())), "distinct": n, "supported": supported, "unsupported": says_so,
+           "missing": n - supported - says_so, "coverage": _pct(supported, n),
+           "resolved_coverage": _pct(supported + says_so, n)}
     if any("in_reference" in e for e in apis.values()):
         ref = [e for e in apis.values() if e["in_reference"]]
         out["in_reference"] = len(ref)
         out["reference_supported"] = sum(1 for e in ref if e["supported"])
+        out["reference_unsupported"] = sum(1 for e in ref if e.get("unsupported"))
         out["reference_coverage"] = _pct(out["reference_supported"], len(ref))
+        out["reference_resolved_coverage"] = _pct(out["reference_supported"] + out["reference_unsupported"], len(ref))
     return out
 
 
@@ -418,11 +433,15 @@ def _pct(part, whole):
 
 
 def _coverage_line(label, t):
-    line = (f"{label}: {t['distinct']} APIs, {t['supported']} supported, {t['missing']} missing "
-            f"({t['coverage']}%)")
+    line = f"{label}: {t['distinct']} APIs, {t['supported']} supported, "
+    if t["unsupported"]:
+        line += f"{t['unsupported']} unsupported (saying so), "
+    line += f"{t['missing']} missing ({t['coverage']}%"
+    line += f"; {t['resolved_coverage']}% resolve)" if t["unsupported"] else ")"
     if "in_reference" in t:
         line += (f"; of the {t['in_reference']} that real Paddle has, {t['reference_supported']} supported "
-                 f"({t['reference_coverage']}%)")
+                 f"({t['reference_coverage']}%")
+        line += (f", {t['reference_resolved_coverage']}% resolve)" if t["reference_unsupported"] else ")")
     return line
 
 
@@ -430,6 +449,10 @@ def _note(e):
     if "in_reference" in e:
         return "" if e["in_reference"] else "  [not in the reference Paddle either]"
     return "" if e["known_to_paddle"] else "  [not a Paddle 3.3.1 API]"
+
+
+def _status(e):
+    return "supported" if e["supported"] else "unsupported" if e.get("unsupported") else "missing"
 
 
 def _print_files(result, verbose):
@@ -440,7 +463,7 @@ def _print_files(result, verbose):
                 lines = ",".join(map(str, e["lines"][:8])) + ("..." if len(e["lines"]) > 8 else "")
                 uses = f"{e['count']} use{'s' if e['count'] != 1 else ''}"
                 where = f"line{'s' if len(e['lines']) != 1 else ''} {lines}"
-                print(f"  missing    {api}  ({uses}, {where}){_note(e)}")
+                print(f"  {_status(e):<10} {api}  ({uses}, {where}){_note(e)}")
             elif verbose:
                 print(f"  supported  {api}  ({e['count']} uses)")
 
@@ -449,7 +472,8 @@ def _print_package(name, result, verbose):
     """One block per package: the APIs by name with their use and file counts, missing ones first."""
     t = result["total"]
     print(_coverage_line(f"{name} ({t['files']} files)", t))
-    rows = sorted(t["apis"].items(), key=lambda kv: (kv[1]["supported"], -kv[1]["count"], kv[0]))
+    order = {"missing": 0, "unsupported": 1, "supported": 2}
+    rows = sorted(t["apis"].items(), key=lambda kv: (order[_status(kv[1])], -kv[1]["count"], kv[0]))
     for api, e in rows:
         if e["supported"] and not verbose:
             continue
@@ -458,7 +482,7 @@ def _print_package(name, result, verbose):
             print(f"  supported  {api}  ({where})")
         else:
             detail = f": {e['detail']}" if e.get("detail") else ""
-            print(f"  missing    {api}  ({where}){_note(e)}{detail[:200]}")
+            print(f"  {_status(e):<10} {api}  ({where}){_note(e)}{detail[:200]}")
     if result["defined"]:
         print(f"  ({len(result['defined'])} paddle names the package assigns itself, left out: "
               + ", ".join(list(result["defined"])[:6]) + (", ..." if len(result["defined"]) > 6 else "") + ")")
