@@ -63,7 +63,8 @@ def build(paddle, pp=1, dp=1, mp=1, weights=None, recompute=None, **config):
     cfg.tensor_parallel_degree = mp
     cfg.tensor_parallel_rank = 0
     paddle.seed(SEED)
-    with paddle.LazyGuard():
+    # parameter names (and so the optimizer's state keys) start afresh: the same in every build and layout
+    with paddle.utils.unique_name.guard(), paddle.LazyGuard():
         model = LlamaForCausalLM3DAuto(cfg)
         criterion = LlamaPretrainingCriterion3DAuto(cfg)
     for p in model.parameters():
@@ -83,11 +84,11 @@ def build(paddle, pp=1, dp=1, mp=1, weights=None, recompute=None, **config):
     return model, criterion
 
 
-def loader(paddle, pp=1):
-    """The STEPS batches as shard_dataloader yields them: ids on the first stage's mesh, labels on the last's,
+def loader(paddle, pp=1, start=0, stop=STEPS):
+    """Batches start..stop-1 as shard_dataloader yields them: ids on the first stage's mesh, labels on the last's,
     the batch split over "dp"."""
     dist = paddle.distributed
-    ids, labels = data()
+    ids, labels = (a[start * BATCH:stop * BATCH] for a in data())
     base = paddle.io.DataLoader(_Rows(ids, labels), batch_size=BATCH, shuffle=False, drop_last=True)
     meshes = [stage_mesh(paddle, 0), stage_mesh(paddle, -1)] if pp > 1 else [stage_mesh(paddle, 0)]
     return dist.shard_dataloader(base, meshes=meshes, shard_dims="dp")
