@@ -1,5 +1,7 @@
 """paddle_on_torch.kernels: the torch custom ops behind Paddle's fused APIs and their kernels.
 
+  dispatch.py       how a call reaches its kernel: per-device registration (CPU: C++, CUDA: Triton), the backend
+                    override, the one eager fast path
   fused.py          the op definitions (torch.library, namespace `paddle_on_torch`): norms, rotary, swiglu,
                     with their reference compositions (the test oracle), fakes and autograd formulas
   cross_entropy.py  fused softmax cross entropy over a large vocabulary

@@ -16,14 +16,16 @@ softmax_ce on its shard with every label ignored to get its local lse, the ranks
 backward is softmax_ce_bwd with the global lse and shard-local labels (label - shard start inside the
 shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py checks this recipe on two shards in one process.
 
-Backends as in paddle_on_torch.kernels.fused: the C++ kernel on CPU, the Triton kernel (the same two passes,
-kernels/fused_triton.py: ce_fwd / ce_bwd) for CUDA, the reference composition otherwise.
+Dispatched as paddle_on_torch.kernels.fused's ops (kernels/dispatch.py): the reference composition is the op's
+body, the C++ kernel is its CPU kernel, the Triton kernel (the same two passes, kernels/fused_triton.py: ce_fwd /
+ce_bwd) its CUDA kernel.  No eager fast path: at these sizes the dispatcher's ~30 us are noise.
 """
 from typing import Tuple
 
 import torch
 from torch import Tensor
 
+from . import dispatch
 from . import fused as _f
 
 
@@ -47,10 +49,6 @@ def _ref_bwd(logits, labels, lse, g, ignore_index):
     return d.to(logits.dtype)
 
 
-def _backend(t):
-    return _f.backend_for(t) if t.numel() else "reference"
-
-
 def _rows(logits):
     return logits if logits.stride(-1) == 1 else logits.contiguous()
 
@@ -64,17 +62,33 @@ def _check_labels(logits, labels, ignore_index):
                          f"axis dimension is {logits.shape[-1]}")
 
 
+def _softmax_ce_reference(logits, labels, ignore_index):
+    _check_labels(logits, labels, ignore_index)
+    return ref_softmax_ce(logits, labels, ignore_index)
+
+
 @torch.library.custom_op("paddle_on_torch::softmax_ce", mutates_args=())
 def softmax_ce(logits: Tensor, labels: Tensor, ignore_index: int) -> Tuple[Tensor, Tensor]:
-    be = _backend(logits)
-    if be == "cpp":  # checks the labels itself
-        loss, lse = _f._cpp().ce_fwd(_rows(logits), labels, ignore_index)
-        return loss.to(logits.dtype), lse
+    return _softmax_ce_reference(logits, labels, ignore_index)
+
+
+def _softmax_ce_cpu(logits, labels, ignore_index):
+    if not dispatch.cpu_kernel_usable(logits):
+        return _softmax_ce_reference(logits, labels, ignore_index)
+    loss, lse = _f._cpp().ce_fwd(_rows(logits), labels, ignore_index)  # checks the labels itself
+    return loss.to(logits.dtype), lse
+
+
+def _softmax_ce_cuda(logits, labels, ignore_index):
+    tri = _f._tri()
+    if tri is None or not logits.numel():
+        return _softmax_ce_reference(logits, labels, ignore_index)
     _check_labels(logits, labels, ignore_index)
-    if be == "triton":
-        loss, lse = _f._tri().ce_fwd(_rows(logits), labels, ignore_index)
-        return loss.to(logits.dtype), lse
-    return ref_softmax_ce(logits, labels, ignore_index)
+    loss, lse = tri.ce_fwd(_rows(logits), labels, ignore_index)
+    return loss.to(logits.dtype), lse
+
+
+dispatch.register(softmax_ce, _softmax_ce_reference, cpu=_softmax_ce_cpu, cuda=_softmax_ce_cuda)
 
 
 @softmax_ce.register_fake
@@ -85,10 +99,23 @@ def _(logits, labels, ignore_index):
 
 @torch.library.custom_op("paddle_on_torch::softmax_ce_bwd", mutates_args=())
 def softmax_ce_bwd(logits: Tensor, labels: Tensor, lse: Tensor, g: Tensor, ignore_index: int) -> Tensor:
-    be = _backend(logits)
-    if be in ("cpp", "triton"):
-        return (_f._cpp() if be == "cpp" else _f._tri()).ce_bwd(_rows(logits), labels, lse, g, ignore_index)
     return _ref_bwd(logits, labels, lse, g, ignore_index)
+
+
+def _softmax_ce_bwd_cpu(logits, labels, lse, g, ignore_index):
+    if not dispatch.cpu_kernel_usable(logits):
+        return _ref_bwd(logits, labels, lse, g, ignore_index)
+    return _f._cpp().ce_bwd(_rows(logits), labels, lse, g, ignore_index)
+
+
+def _softmax_ce_bwd_cuda(logits, labels, lse, g, ignore_index):
+    tri = _f._tri()
+    if tri is None or not logits.numel():
+        return _ref_bwd(logits, labels, lse, g, ignore_index)
+    return tri.ce_bwd(_rows(logits), labels, lse, g, ignore_index)
+
+
+dispatch.register(softmax_ce_bwd, _ref_bwd, cpu=_softmax_ce_bwd_cpu, cuda=_softmax_ce_bwd_cuda)
 
 
 @softmax_ce_bwd.register_fake
@@ -106,35 +133,15 @@ def _backward(ctx, g_loss, g_lse):
     logits, labels, lse = ctx.saved_tensors
     if g_loss is None:
         return None, None, None
-    if _f._eager_cpp(logits, g_loss) and logits.numel():
-        d = _f._cpp().ce_bwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, lse, g_loss,
-                             ctx.ignore_index)
-    else:
-        d = softmax_ce_bwd(logits, labels, lse, g_loss, ctx.ignore_index)
-    return d, None, None
+    return softmax_ce_bwd(logits, labels, lse, g_loss, ctx.ignore_index), None, None
 
 
 softmax_ce.register_autograd(_backward, setup_context=_setup)
 
 
-class _CEFn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, logits, labels, ignore_index):
-        loss, lse = _f._cpp().ce_fwd(logits if logits.stride(-1) == 1 else logits.contiguous(), labels, ignore_index)
-        loss = loss.to(logits.dtype)
-        _setup(ctx, (logits, labels, ignore_index), (loss, lse))
-        ctx.mark_non_differentiable(lse)
-        return loss, lse
-
-    backward = staticmethod(_backward)
-
-
 def fused_softmax_cross_entropy(logits, labels, ignore_index=-100):
-    """Per-row loss [M] of logits [M, V] against int labels [M]; the C++ kernel directly in plain eager CPU
-    calls (an autograd.Function, no dispatcher cost), else the custom op."""
+    """Per-row loss [M] of logits [M, V] against int labels [M], through the op."""
     labels = labels.reshape(-1).to(torch.int64)
-    if logits.numel() and _f._eager_cpp(logits, labels):
-        return _CEFn.apply(logits, labels, int(ignore_index))[0]
     return softmax_ce(logits, labels, int(ignore_index))[0]
 
 

@@ -1,15 +1,14 @@
 """torch custom ops (namespace `paddle_on_torch`) behind paddle.incubate.nn.functional's fused ops.
 
-Each op has
-  * a reference composition of torch ops (`ref_*`, always available, also the test oracle),
-  * a C++ CPU kernel (ext/fused.cpp, loaded by kernels/cpp.py),
-  * a Triton kernel for CUDA (kernels/fused_triton.py),
-  * a fake (meta) implementation and an autograd formula (its backward is itself a custom op),
-so the ops work in eager mode, under torch.compile and in fx / make_fx graphs.
-
-Backend choice, per call: `PADDLE_ON_TORCH_KERNELS=reference|cpp|triton` (or `set_backend`)
-forces one; otherwise CUDA tensors use Triton when it is installed, CPU tensors use the C++ kernel
-when it builds, and everything else uses the reference composition.
+Each op is defined once, with torch.library (see kernels/dispatch.py for how a call reaches its kernel):
+  * its body, the reference composition of torch ops (`ref_*`): the default kernel and the tests' oracle,
+  * its CPU kernel, C++ (ext/fused.cpp), and its CUDA kernel, Triton (kernels/fused_triton.py), registered per
+    device with `register_kernel`,
+  * a fake (meta) implementation for torch.compile / export / make_fx,
+  * its autograd formula (`register_autograd`), whose backward is itself a custom op dispatched the same way.
+`fused_norm` / `fused_rope` / `fused_swiglu` (what the Paddle APIs call) take the one eager fast path where
+`dispatch.fast_path` allows: the C++ kernel under its C++ autograd node (ext/fused_autograd.cpp, the same formula),
+without the dispatcher; every other call goes through the op.
 
 The ops work on canonical layouts; paddle_on_torch.incubate.nn.functional maps Paddle's arguments
 onto them:
@@ -19,95 +18,22 @@ onto them:
       C1 in {1, A1}; neox=True rotates adjacent pairs, False the two halves)
   swiglu(x[..., N], y[..., N]) -> silu(x) * y
 """
-import os
 from typing import List, Optional, Tuple
 
 import torch
 from torch import Tensor
 
-from .cpp import CPP as _CPP
-from .eager import plain_eager
-
-_BACKENDS = ("reference", "cpp", "triton")
-_forced = None
-_CPP_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
-
-
-def set_backend(name):
-    """Force a backend for this process (None: automatic / the environment variable)."""
-    global _forced
-    if name is not None and name not in _BACKENDS:
-        raise ValueError(f"backend must be one of {_BACKENDS}, got {name!r}")
-    _forced = name
-
-
-def reload_env():
-    """Re-read PADDLE_ON_TORCH_KERNELS (it is read once, at import)."""
-    global _env
-    _env = os.environ.get("PADDLE_ON_TORCH_KERNELS") or None
-    if _env is not None and _env not in _BACKENDS:
-        raise ValueError(f"PADDLE_ON_TORCH_KERNELS must be one of {_BACKENDS}, got {_env!r}")
-
-
-_env = None
-reload_env()
-_has_triton = None
-
-
-def _triton_available():
-    global _has_triton
-    if _has_triton is None:
-        try:
-            import triton  # noqa: F401
-            _has_triton = True
-        except Exception:
-            _has_triton = False
-    return _has_triton
-
-
-def backend_for(t):
-    """The backend a call with tensor `t` will use."""
-    forced = _forced or _env
-    if forced == "reference":
-        return "reference"
-    if forced == "triton" or (forced is None and t.is_cuda):
-        if forced == "triton" or _triton_available():
-            return "triton"
-        return "reference"
-    if t.dtype in _CPP_DTYPES and t.device.type == "cpu" and _cpp() is not None:
-        return "cpp"
-    return "reference"
-
-
-def _cpp():
-    return _CPP.module or _CPP.load()
+from . import dispatch
+from .dispatch import backend_for, cpp_module as _cpp, fast_path, reload_env, set_backend  # noqa: F401
 
 
 def _tri():
+    """The Triton kernels (imported on the first CUDA call), or None without triton."""
+    if not dispatch.triton_available():
+        return None
     from . import fused_triton
 
     return fused_triton
-
-
-def _eager_cpp(*ts):
-    """True when a call can skip the torch.library dispatcher and run the C++ kernel under its C++
-    autograd node: plain CPU tensors, no tracing / compiling / fake or functorch mode active.
-    (The dispatcher and the custom-op autograd wrapper cost ~20-60 us a call, as much as the whole
-    kernel at small sizes.)"""
-    x = ts[0]  # the tests of backend_for(x) == "cpp", inlined (this runs on every eager call)
-    if (_forced or _env) not in (None, "cpp") or not x.is_cpu or x.dtype not in _CPP_DTYPES:
-        return False
-    return plain_eager(*ts) and _cpp() is not None
-
-
-def _eager_triton(*ts):
-    """The CUDA twin of `_eager_cpp`: plain CUDA tensors in eager mode run the Triton launchers under a
-    torch.autograd.Function (below).  The dispatcher and the custom-op autograd wrapper cost more CPU time than
-    a norm over 16k rows takes on an H100, so through them the GPU waited on Python."""
-    x = ts[0]
-    if (_forced or _env) not in (None, "triton") or not x.is_cuda:
-        return False
-    return plain_eager(*ts) and _triton_available()
 
 
 def _acc(t):
@@ -159,16 +85,31 @@ def ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db):
     return ds, dw, db
 
 
+def _norm_fwd_reference(x, residual, bias, weight, norm_bias, eps, alpha, rms):
+    out = ref_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+    return tuple(t.contiguous().clone() if t is x else t.contiguous() for t in out)
+
+
 @torch.library.custom_op("paddle_on_torch::norm_fwd", mutates_args=())
 def norm_fwd(x: Tensor, residual: Optional[Tensor], bias: Optional[Tensor], weight: Optional[Tensor],
              norm_bias: Optional[Tensor], eps: float, alpha: float, rms: bool) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    be = backend_for(x)
-    if be == "cpp":
-        return tuple(_cpp().norm_fwd(x.contiguous(), residual, bias, weight, norm_bias, eps, alpha, rms))
-    if be == "triton":
-        return _tri().norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms)
-    out = ref_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms)
-    return tuple(t.contiguous().clone() if t is x else t.contiguous() for t in out)
+    return _norm_fwd_reference(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+
+
+def _norm_fwd_cpu(x, residual, bias, weight, norm_bias, eps, alpha, rms):
+    if not dispatch.cpu_kernel_usable(x):
+        return _norm_fwd_reference(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+    return tuple(_cpp().norm_fwd(x.contiguous(), residual, bias, weight, norm_bias, eps, alpha, rms))
+
+
+def _norm_fwd_cuda(x, residual, bias, weight, norm_bias, eps, alpha, rms):
+    tri = _tri()
+    if tri is None:
+        return _norm_fwd_reference(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+    return tri.norm_fwd(x, residual, bias, weight, norm_bias, eps, alpha, rms)
+
+
+dispatch.register(norm_fwd, _norm_fwd_reference, cpu=_norm_fwd_cpu, cuda=_norm_fwd_cuda)
 
 
 @norm_fwd.register_fake
@@ -179,19 +120,38 @@ def _(x, residual, bias, weight, norm_bias, eps, alpha, rms):
             f(0 if rms else m, dtype=torch.float32), f(m, dtype=torch.float32))
 
 
+def _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+    ds, dw, db = ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+    return _norm_bwd_outputs(s, ds.contiguous(), dw, db, want_dw, want_db)  # contiguous: as the fake says
+
+
+def _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db):
+    empty = s.new_empty(0, dtype=torch.float32)
+    return ds, dw if want_dw else empty, db if want_db else empty.clone()
+
+
 @torch.library.custom_op("paddle_on_torch::norm_bwd", mutates_args=())
 def norm_bwd(dy: Tensor, s: Tensor, mean: Tensor, rstd: Tensor, weight: Optional[Tensor], rms: bool,
              want_dw: bool, want_db: bool) -> Tuple[Tensor, Tensor, Tensor]:
-    be = backend_for(s)
-    if be == "cpp":
-        ds, dw, db = _cpp().norm_bwd(dy.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
-    elif be == "triton":
-        ds, dw, db = _tri().norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-    else:
-        ds, dw, db = ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-        ds = ds.contiguous()  # as the fake says (dy's / s's strides otherwise)
-    empty = s.new_empty(0, dtype=torch.float32)
-    return ds, dw if want_dw else empty, db if want_db else empty.clone()
+    return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+
+
+def _norm_bwd_cpu(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+    if not dispatch.cpu_kernel_usable(s):
+        return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+    ds, dw, db = _cpp().norm_bwd(dy.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
+    return _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db)
+
+
+def _norm_bwd_cuda(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+    tri = _tri()
+    if tri is None:
+        return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+    ds, dw, db = tri.norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+    return _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db)
+
+
+dispatch.register(norm_bwd, _norm_bwd_reference, cpu=_norm_bwd_cpu, cuda=_norm_bwd_cuda)
 
 
 @norm_bwd.register_fake
@@ -212,18 +172,14 @@ def _norm_setup(ctx, inputs, output):
 
 
 def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
+    """The autograd formula (ext/fused_autograd.cpp's NormNode is its C++ transcription, for the fast path)."""
     s, mean, rstd, weight = ctx.saved_tensors
     has_res, has_bias, has_nb, alpha, rms, w_dt, b_dt, nb_dt = ctx.meta
     want_dw = weight is not None and ctx.needs_input_grad[3]
     want_db = has_nb and ctx.needs_input_grad[4]
     if g_out is None:
         g_out = torch.zeros_like(s)
-    if _eager_cpp(g_out, s, weight):
-        ds, dw, db = _cpp().norm_bwd(g_out.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
-    elif _eager_triton(g_out, s, weight):
-        ds, dw, db = _tri().norm_bwd(g_out, s, mean, rstd, weight, rms, want_dw, want_db)
-    else:
-        ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
+    ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
     if has_res and g_res is not None:
         ds = ds + g_res
     dx = ds
@@ -236,31 +192,16 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
 
 
-class _TritonNorm(torch.autograd.Function):
-    """norm_fwd's Triton kernel and autograd formula without the dispatcher (see _eager_triton)."""
-
-    @staticmethod
-    def forward(ctx, *inputs):
-        out = _tri().norm_fwd(*inputs)
-        _norm_setup(ctx, inputs, out)
-        ctx.mark_non_differentiable(out[2], out[3])
-        ctx.set_materialize_grads(False)
-        return out
-
-    backward = staticmethod(_norm_backward)
-
-
 def fused_norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, n=None):
     """norm_fwd over rows of `n` elements (default x.shape[-1]) of x of any shape; out and residual_out come back
-    in x's shape.  Plain eager CPU calls run the C++ kernel under its C++ autograd node (ext/fused_autograd.cpp),
-    which also does the reshapes (no view nodes in the graph); others go through the custom op."""
+    in x's shape.  The eager fast path (dispatch.fast_path) runs the C++ kernel under its C++ autograd node, which
+    also does the reshapes (no view nodes in the graph); every other call goes through the op."""
     n = x.shape[-1] if n is None else n
-    if x.numel() and _eager_cpp(x, residual, bias, weight, norm_bias):
+    if fast_path(x, residual, bias, weight, norm_bias):
         return tuple(_cpp().norm_node(x, residual, bias, weight, norm_bias, eps, alpha, rms, n))
     x2 = x.reshape(-1, n)
     vec = lambda t: None if t is None else t.reshape(-1) if t.numel() == n else t.reshape(-1, n)  # noqa: E731
-    op = _TritonNorm.apply if _eager_triton(x, residual, bias, weight, norm_bias) else norm_fwd
-    out, res_out, mean, rstd = op(x2, None if residual is None else residual.reshape(x2.shape), vec(bias),
+    out, res_out, mean, rstd = norm_fwd(x2, None if residual is None else residual.reshape(x2.shape), vec(bias),
                                         vec(weight), vec(norm_bias), eps, alpha, rms)
     return out.reshape(x.shape), res_out.reshape(x.shape) if residual is not None else res_out, mean, rstd
 
@@ -289,14 +230,27 @@ def rope_transpose_sin(sin, neox):
     return -torch.cat((sin[..., h:], sin[..., :h]), dim=-1)
 
 
+def _rope_reference(x, cos, sin, neox):
+    return ref_rope(x, cos, sin, neox).contiguous()
+
+
 @torch.library.custom_op("paddle_on_torch::rope", mutates_args=())
 def rope(x: Tensor, cos: Tensor, sin: Tensor, neox: bool) -> Tensor:
-    be = backend_for(x)
-    if be == "cpp":
-        return _cpp().rope_fwd(x.contiguous(), cos, sin, neox)
-    if be == "triton":
-        return _tri().rope_fwd(x, cos, sin, neox)
-    return ref_rope(x, cos, sin, neox).contiguous()
+    return _rope_reference(x, cos, sin, neox)
+
+
+def _rope_cpu(x, cos, sin, neox):
+    if not dispatch.cpu_kernel_usable(x):
+        return _rope_reference(x, cos, sin, neox)
+    return _cpp().rope_fwd(x.contiguous(), cos, sin, neox)
+
+
+def _rope_cuda(x, cos, sin, neox):
+    tri = _tri()
+    return _rope_reference(x, cos, sin, neox) if tri is None else tri.rope_fwd(x, cos, sin, neox)
+
+
+dispatch.register(rope, _rope_reference, cpu=_rope_cpu, cuda=_rope_cuda)
 
 
 @rope.register_fake
@@ -311,33 +265,19 @@ def _rope_setup(ctx, inputs, output):
 
 
 def _rope_backward(ctx, g):
+    """The backward of a rotation is the transposed rotation: rope with sin' (ext/fused_autograd.cpp's RopeNode is
+    the C++ transcription, for the fast path)."""
     cos, sin = ctx.saved_tensors
-    if _eager_triton(g, cos, sin):
-        return _tri().rope_fwd(g, cos, sin, ctx.neox, transpose=True), None, None, None
-    sin_t = rope_transpose_sin(sin, ctx.neox).contiguous()
-    if _eager_cpp(g, cos, sin_t):
-        return _cpp().rope_fwd(g.contiguous(), cos, sin_t, ctx.neox), None, None, None
-    return rope(g, cos, sin_t, ctx.neox), None, None, None
+    return rope(g, cos, rope_transpose_sin(sin, ctx.neox).contiguous(), ctx.neox), None, None, None
 
 
 rope.register_autograd(_rope_backward, setup_context=_rope_setup)
 
 
-class _TritonRope(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, cos, sin, neox):
-        _rope_setup(ctx, (x, cos, sin, neox), None)
-        return _tri().rope_fwd(x, cos, sin, neox)
-
-    backward = staticmethod(_rope_backward)
-
-
 def fused_rope(x, cos, sin, neox):
-    """rope: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
-    if _eager_cpp(x, cos, sin):
+    """rope: on the eager fast path the C++ kernel under its C++ autograd node, else the op."""
+    if fast_path(x, cos, sin):
         return _cpp().rope_node(x, cos, sin, neox)
-    if _eager_triton(x, cos, sin):
-        return _TritonRope.apply(x, cos, sin, neox)
     return rope(x, cos, sin, neox)
 
 
@@ -354,13 +294,29 @@ def _rows(t):
     return t2 if t2.stride(-1) == 1 else t2.contiguous()
 
 
+def _swiglu_reference(x, y):
+    return ref_swiglu(x, y).contiguous()
+
+
 @torch.library.custom_op("paddle_on_torch::swiglu", mutates_args=())
 def swiglu(x: Tensor, y: Tensor) -> Tensor:
-    be = backend_for(x)
-    if be in ("cpp", "triton") and x.numel():
-        fn = _cpp().swiglu_fwd if be == "cpp" else _tri().swiglu_fwd
-        return fn(_rows(x), _rows(y)).reshape(x.shape)
-    return ref_swiglu(x, y).contiguous()
+    return _swiglu_reference(x, y)
+
+
+def _swiglu_cpu(x, y):
+    if not dispatch.cpu_kernel_usable(x):
+        return _swiglu_reference(x, y)
+    return _cpp().swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
+
+
+def _swiglu_cuda(x, y):
+    tri = _tri()
+    if tri is None or not x.numel():
+        return _swiglu_reference(x, y)
+    return tri.swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
+
+
+dispatch.register(swiglu, _swiglu_reference, cpu=_swiglu_cpu, cuda=_swiglu_cuda)
 
 
 @swiglu.register_fake
@@ -368,16 +324,36 @@ def _(x, y):
     return x.new_empty(x.shape)
 
 
-@torch.library.custom_op("paddle_on_torch::swiglu_bwd", mutates_args=())
-def swiglu_bwd(g: Tensor, x: Tensor, y: Tensor) -> Tuple[Tensor, Tensor]:
-    be = backend_for(x)
-    if be in ("cpp", "triton") and x.numel():
-        fn = _cpp().swiglu_bwd if be == "cpp" else _tri().swiglu_bwd
-        dx, dy = fn(_rows(g.contiguous()), _rows(x), _rows(y))
-        return dx.reshape(x.shape), dy.reshape(x.shape)
+def _swiglu_bwd_reference(g, x, y):
     xf, yf, gf = x.float(), y.float(), g.float()
     sg = torch.sigmoid(xf)
     return ((gf * yf * sg * (1 + xf * (1 - sg))).to(x.dtype).contiguous(), (gf * xf * sg).to(y.dtype).contiguous())
+
+
+@torch.library.custom_op("paddle_on_torch::swiglu_bwd", mutates_args=())
+def swiglu_bwd(g: Tensor, x: Tensor, y: Tensor) -> Tuple[Tensor, Tensor]:
+    return _swiglu_bwd_reference(g, x, y)
+
+
+def _swiglu_bwd_with(kernels, g, x, y):
+    dx, dy = kernels.swiglu_bwd(_rows(g.contiguous()), _rows(x), _rows(y))
+    return dx.reshape(x.shape), dy.reshape(x.shape)
+
+
+def _swiglu_bwd_cpu(g, x, y):
+    if not dispatch.cpu_kernel_usable(x):
+        return _swiglu_bwd_reference(g, x, y)
+    return _swiglu_bwd_with(_cpp(), g, x, y)
+
+
+def _swiglu_bwd_cuda(g, x, y):
+    tri = _tri()
+    if tri is None or not x.numel():
+        return _swiglu_bwd_reference(g, x, y)
+    return _swiglu_bwd_with(tri, g, x, y)
+
+
+dispatch.register(swiglu_bwd, _swiglu_bwd_reference, cpu=_swiglu_bwd_cpu, cuda=_swiglu_bwd_cuda)
 
 
 @swiglu_bwd.register_fake
@@ -390,34 +366,20 @@ def _swiglu_setup(ctx, inputs, output):
 
 
 def _swiglu_backward(ctx, g):
+    """(ext/fused_autograd.cpp's SwigluNode is the C++ transcription, for the fast path.)"""
     x, y = ctx.saved_tensors
-    eager = x.numel() and (_cpp().swiglu_bwd if _eager_cpp(g, x, y) else
-                           _tri().swiglu_bwd if _eager_triton(g, x, y) else None)
-    if eager:
-        dx, dy = eager(_rows(g.contiguous()), _rows(x), _rows(y))
-        return dx.reshape(x.shape), dy.reshape(y.shape)
     return swiglu_bwd(g, x, y)
 
 
 swiglu.register_autograd(_swiglu_backward, setup_context=_swiglu_setup)
 
 
-class _TritonSwiglu(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, y):
-        _swiglu_setup(ctx, (x, y), None)
-        return _tri().swiglu_fwd(_rows(x), _rows(y)).reshape(x.shape)
-
-    backward = staticmethod(_swiglu_backward)
-
-
 def fused_swiglu(x, y):
-    """swiglu: in plain eager CPU calls the C++ kernel under its C++ autograd node, else the custom op."""
-    if x.numel() and x.shape == y.shape and _eager_cpp(x, y):
+    """swiglu: on the eager fast path the C++ kernel under its C++ autograd node, else the op."""
+    if x.shape == y.shape and fast_path(x, y):
         return _cpp().swiglu_node(x, y)
-    if x.numel() and x.shape == y.shape and _eager_triton(x, y):
-        return _TritonSwiglu.apply(x, y)
     return swiglu(x, y)
 
+
 __all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",
-                      "ref_rope", "ref_swiglu", "rope_transpose_sin", "set_backend", "backend_for"]
+                      "ref_rope", "ref_swiglu", "rope_transpose_sin", "set_backend", "reload_env", "backend_for"]

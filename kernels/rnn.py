@@ -11,7 +11,7 @@ not in the kernel: the caller keeps torch's path for it.
 import torch
 
 from .cpp import CPP as _CPP
-from . import fused as _f
+from . import dispatch
 from .eager import plain_eager
 
 MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
@@ -28,7 +28,7 @@ def usable(x):
     """True when an RNN over input `x` can run on the C++ kernel (see the module docstring)."""
     if type(x) is not torch.Tensor or x.device.type != "cpu" or x.dtype not in _DTYPES:
         return False
-    if (_f._forced or _f._env) == "reference":
+    if dispatch.forced() == "reference":
         return False
     return plain_eager() and kernel() is not None
 
