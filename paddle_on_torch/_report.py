@@ -41,15 +41,48 @@ def unsupported(api, detail="", *, in_property=False):
     return e
 
 
-def module_getattr(namespace):
-    """A module-level __getattr__ for a paddle namespace: Paddle's names raise UnsupportedAPIError."""
+def module_getattr(namespace, also=None):
+    """A module-level __getattr__ for a paddle namespace: Paddle's names raise UnsupportedAPIError.  `also`:
+    {name: detail} for Paddle names outside the recorded tables (private ones libraries reach), refused the same
+    way with the reason."""
 
     def __getattr__(name):
+        if also and name in also:
+            raise unsupported(f"{namespace}.{name}", also[name])
         if name in paddle_names(namespace):
             raise unsupported(f"{namespace}.{name}")
         raise AttributeError(f"module '{namespace}' has no attribute '{name}'")
 
     return __getattr__
+
+
+class UnsupportedModuleError(NotImplementedError, ImportError):
+    """Importing a Paddle module that paddle_on_torch does not provide: a NotImplementedError naming it, and an
+    ImportError, so a library's `try: import ... except ImportError` guard (written for Paddle builds without
+    that module) still takes its fallback."""
+
+
+def unsupported_module(api, detail=""):
+    """The error a module file raises at import for a Paddle module we lack: `raise unsupported_module(__name__...)`."""
+    record(api)
+    e = UnsupportedModuleError(f"{api} is not supported by paddle_on_torch yet{detail}")
+    e._recorded = True
+    return e
+
+
+def unsupported_function(api, detail=""):
+    """A function standing for a Paddle function we lack, for names libraries import at module level (so the
+    import works and only a call fails): calling it raises UnsupportedAPIError naming `api`.  It is marked
+    (`__paddle_on_torch_unsupported__`) so `paddle-on-torch check` counts it as unsupported, not supported."""
+    name = api.rpartition(".")[2]
+
+    def refuse(*args, **kwargs):
+        raise unsupported(api, detail)
+
+    refuse.__name__ = refuse.__qualname__ = name
+    refuse.__doc__ = f"{api}: not supported by paddle_on_torch{detail} (calling it raises NotImplementedError)."
+    refuse.__paddle_on_torch_unsupported__ = api
+    return refuse
 
 
 def report(stream=None):

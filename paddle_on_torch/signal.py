@@ -140,3 +140,21 @@ def istft(x: TensorLike, n_fft, hop_length=None, win_length=None, window: Option
 
 
 __getattr__ = _report.module_getattr("paddle.signal")
+
+
+@op
+def frame(x: TensorLike, frame_length, hop_length, axis=-1, name=None):
+    """Slices `x` into overlapping frames along its first or last axis: [..., frame_length, num_frames] for
+    axis=-1, [num_frames, frame_length, ...] for axis=0 (paddle.signal.frame, outside Paddle's __all__)."""
+    if axis not in (0, -1):
+        raise ValueError(f"Unexpected axis: {axis}. It should be 0 or -1.")
+    if not isinstance(frame_length, int) or frame_length <= 0:
+        raise ValueError(f"Unexpected frame_length: {frame_length}. It should be an positive integer.")
+    if not isinstance(hop_length, int) or hop_length <= 0:
+        raise ValueError(f"Unexpected hop_length: {hop_length}. It should be an positive integer.")
+    if frame_length > x.shape[axis]:
+        raise ValueError(f"Attribute frame_length should be less equal than sequence length, but got "
+                         f"({frame_length}) > ({x.shape[axis]}).")
+    if axis == -1:
+        return x.unfold(-1, frame_length, hop_length).transpose(-1, -2).contiguous()  # [..., L, n]
+    return x.unfold(0, frame_length, hop_length).movedim(-1, 1).contiguous()  # [n, L, ...]

@@ -73,7 +73,7 @@ PADDLES_OWN_BARE = {
 }
 
 # NotImplementedError subclasses of ours, each counted for the report where it is raised
-OUR_SUBCLASSES = {"UnsupportedAPIError", "UnsupportedInPropertyError", "UnsupportedOpsError"}
+OUR_SUBCLASSES = {"UnsupportedAPIError", "UnsupportedInPropertyError", "UnsupportedOpsError", "UnsupportedModuleError"}
 
 
 @functools.lru_cache(maxsize=None)

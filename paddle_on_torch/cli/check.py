@@ -245,6 +245,9 @@ def resolve_chain(root, dotted, unsupported=()):
             return name, False, str(e), True
         except Exception as e:  # noqa: BLE001 - resolving raised: not usable as it stands
             return name, False, f"{type(e).__name__}: {e}", False
+    marked = getattr(obj, "__paddle_on_torch_unsupported__", None)  # a function whose calls refuse, naming it
+    if isinstance(marked, str):
+        return ".".join(path), False, f"{marked} is not supported by paddle_on_torch yet (calling it raises)", True
     return ".".join(path), True, "", False
 
 

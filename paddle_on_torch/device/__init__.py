@@ -140,6 +140,14 @@ def _device_to_place(device=None):
     return _place._device_to_place(device)
 
 
+def _convert_to_place(device):
+    """Paddle's private converter: a device string ('cpu', 'gpu:0', 'cuda:1', 'xpu', ...) as a Place; anything else
+    is returned as given (PaddleNLP / PaddleFormers call it)."""
+    if not isinstance(device, str):
+        return device
+    return _place._place_from_string(device)
+
+
 def _as_place(device):
     """Paddle's `place = current if None, _convert_to_place if str, else as given` (no int handling)."""
     if device is None:

@@ -215,3 +215,4 @@ def sync_params_buffers(model, comm_group=None, src_rank=0, is_model_parallel=Fa
         if getattr(t, "no_sync", False) and not (is_moe_sharding_parallel and getattr(t, "expert", False)):
             continue
         broadcast(t, src=src_rank, group=comm_group, sync_op=True)
+from . import parallel_helper  # noqa: E402,F401  (paddle.distributed.parallel.parallel_helper, as Paddle imports it)

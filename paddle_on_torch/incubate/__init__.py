@@ -8,7 +8,7 @@ from .operators import (  # noqa: F401
     softmax_mask_fuse_upper_triangle)
 from .optimizer import LookAhead, ModelAverage  # noqa: F401
 
-_SUBMODULES = {"asp", "autograd", "nn"}
+_SUBMODULES = {"asp", "autograd", "nn", "jit", "multiprocessing", "tensor"}
 _unsupported_getattr = _report.module_getattr("paddle.incubate")
 
 

@@ -38,6 +38,9 @@ class PrecisionType(enum.IntEnum):
     Half = 2
     Bfloat16 = 3
 
+    def __str__(self):  # Paddle's pybind enum (AnalysisConfig.Precision) prints as Precision.Int8
+        return f"Precision.{self.name}"
+
 
 class PlaceType(enum.IntEnum):
     UNK = -1
@@ -78,6 +81,8 @@ def get_version():
 
 class Config:
     """Paddle's AnalysisConfig: where the model is and how to run it."""
+
+    Precision = PrecisionType  # Paddle's Config.Precision is paddle.inference.PrecisionType
 
     def __init__(self, model=None, params=None):
         self._model_file, self._params_file, self._prefix, self._model_dir = None, None, None, None

@@ -277,3 +277,16 @@ class _MultiProcessIter(_IterBase):
         if n == 0 and not self._loader._persistent_workers:
             self._it = None  # ends the epoch: let torch shut the workers down
         return self._finish(structure, n)
+
+
+USE_PINNED_MEMORY = None
+
+
+def use_pinned_memory(*args):
+    """Paddle's DataLoader switch: with no argument, the setting (None: the default); with one bool, sets it.
+    Batches are pinned here when they go to a GPU whatever it says (see the module docstring)."""
+    global USE_PINNED_MEMORY
+    if len(args) == 0:
+        return USE_PINNED_MEMORY
+    assert len(args) == 1 and isinstance(args[0], bool)
+    USE_PINNED_MEMORY = args[0]

@@ -14,8 +14,8 @@ _unsupported_getattr = _report.module_getattr("paddle.nn")
 
 
 def __getattr__(name):
-    if name == "quant":  # loads on first touch, as `import paddle.nn.quant` would
+    if name in ("quant", "init"):  # load on first touch, as `import paddle.nn.quant` would
         import importlib
 
-        return importlib.import_module(f"{__name__}.quant")
+        return importlib.import_module(f"{__name__}.{name}")
     return _unsupported_getattr(name)

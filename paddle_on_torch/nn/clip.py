@@ -7,6 +7,7 @@ pairs, as Paddle's dynamic mode does: pairs whose grad is None are dropped, para
 """
 import torch
 
+from .. import _report
 from .._normalize import wrap
 
 __all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
@@ -140,3 +141,18 @@ class ClipGradByGlobalNorm(ClipGradBase):
 # Paddle's older names for the same classes
 GradientClipByValue, GradientClipByNorm, GradientClipByGlobalNorm = ClipGradByValue, ClipGradByNorm, \
     ClipGradByGlobalNorm
+
+
+def _squared_l2_norm(x):
+    """sum(x ** 2) as a [1] Tensor of x's dtype (Paddle's squared_l2_norm op; half types accumulate in float32,
+    where Paddle's CPU build has no kernel for them)."""
+    t = x._t
+    half = t.dtype in (torch.float16, torch.bfloat16)
+    sq = torch.sum(torch.square(t.float() if half else t)).reshape(1)
+    return wrap(sq.to(t.dtype) if half else sq)
+
+
+_NO_SELECTED_ROWS = ": SelectedRows (Paddle's sparse row gradients) do not exist on torch; every gradient is dense"
+merge_selected_rows = _report.unsupported_function("paddle.nn.clip.merge_selected_rows", _NO_SELECTED_ROWS)
+get_tensor_from_selected_rows = _report.unsupported_function("paddle.nn.clip.get_tensor_from_selected_rows",
+                                                             _NO_SELECTED_ROWS)

@@ -37,3 +37,12 @@ class RecordEvent(ContextDecorator):
 def load_profiler_result(filename):
     raise unsupported("paddle.profiler.load_profiler_result", ": Paddle's protobuf profiler results cannot be read "
                                                               "(traces are written as Chrome trace JSON)")
+
+
+def switch_job_schedule_profiler(model, iter_id, start, end, exit_after_prof=True):
+    """Paddle's job-schedule profiler of the static auto-parallel Engine (model._engine): not provided."""
+    raise unsupported("paddle.profiler.utils.switch_job_schedule_profiler",
+                      ": it profiles the static auto-parallel Engine's job schedule")
+
+
+switch_job_schedule_profiler.__paddle_on_torch_unsupported__ = "paddle.profiler.utils.switch_job_schedule_profiler"

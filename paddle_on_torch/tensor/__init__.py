@@ -18,6 +18,7 @@ from .manipulation import *  # noqa: F401,F403,E402
 from .math import *  # noqa: F401,F403,E402
 from .random import *  # noqa: F401,F403,E402
 from .search import *  # noqa: F401,F403,E402
+from .search import top_p_sampling  # noqa: F401,E402  (paddle.tensor only, as in Paddle)
 from .stat import *  # noqa: F401,F403,E402
 from .to_string import set_printoptions  # noqa: F401,E402
 

@@ -320,3 +320,25 @@ def unique(x: TensorLike, return_index=False, return_inverse=False, return_count
 def masked_scatter(x: TensorLike, mask: TensorLike, value: TensorLike, name=None):
     return torch.masked_scatter(x, mask, value)
 
+
+def _restrict_nonzero(condition, total_true_num):
+    """Paddle's private GPU-only op (its CPU build has no restrict_nonzero kernel either)."""
+    from .. import _report
+
+    raise _report.unsupported("paddle.tensor.search._restrict_nonzero",
+                              ": Paddle's restrict_nonzero kernel is GPU-only (its CPU build has none either)")
+
+
+_restrict_nonzero.__paddle_on_torch_unsupported__ = "paddle.tensor.search._restrict_nonzero"
+
+
+def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="truncated", return_top=False,
+                   name=None):
+    """paddle.tensor.top_p_sampling: Paddle's fused nucleus-sampling kernel, GPU-only (its CPU build has none)."""
+    from .. import _report
+
+    raise _report.unsupported("paddle.tensor.top_p_sampling",
+                              ": Paddle's top_p_sampling kernel is GPU-only (its CPU build has none either)")
+
+
+top_p_sampling.__paddle_on_torch_unsupported__ = "paddle.tensor.top_p_sampling"

@@ -533,6 +533,18 @@ class Tensor:
             t = t.to(to_torch_device(device))
         return self if t is self._t else _normalize.wrap(t)
 
+    def _to(self, device=None, dtype=None, blocking=None, copy_tensor=None):
+        """Paddle's private Tensor._to(device, dtype, blocking, copy_tensor), what `to` parses its arguments into:
+        this tensor when nothing is asked, else a copy on that device / with that dtype."""
+        if device is None and dtype is None and blocking is None:
+            return self
+        if device is not None and not isinstance(device, (str, Place)):
+            raise ValueError("device value error, must be str, paddle.CPUPlace(), paddle.CUDAPlace(), "
+                             "paddle.CUDAPinnedPlace(), paddle.XPUPlace() or paddle.CustomPlace(), but the type of "
+                             f"device is {type(device).__name__}")
+        out = self if dtype is None else self.astype(dtype)  # astype: Paddle's stop_gradient for integer results
+        return out if device is None else out.to(device=device)
+
     def apply(self, func):
         """A new Tensor: `func` applied to this one (Paddle refuses tensors that need gradients)."""
         if self._t.requires_grad:

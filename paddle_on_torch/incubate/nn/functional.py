@@ -17,7 +17,14 @@ from ._transformer import *  # noqa: F401,F403  (fused linear / dropout / transf
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_rotary_position_embedding", "swiglu",
            "fused_bias_act"] + _transformer.__all__
 
-__getattr__ = _report.module_getattr("paddle.incubate.nn.functional")
+# Paddle names outside its recorded tables that libraries reach: CUDA / XPU-only fused kernels
+_GPU_ONLY = ": a CUDA-only fused kernel in Paddle"
+__getattr__ = _report.module_getattr("paddle.incubate.nn.functional", also={
+    "fp8": ": Paddle's FP8 quantisation kernels (CUDA sm90+)",
+    "block_multihead_attention_xpu": ": an XPU-only kernel in Paddle",
+    "fused_dot_product_attention": ": cuDNN's fused attention in Paddle (use scaled_dot_product_attention)",
+    "fused_partial_rope": _GPU_ONLY, "moe_combine_no_weight": _GPU_ONLY,
+})
 
 
 def _no_quant(api, quant_scale):

@@ -193,3 +193,11 @@ def llm_int8_linear(x: TensorLike, weight: TensorLike, bias: OptionalTensor = No
 def apply_per_channel_scale(x: TensorLike, scales: TensorLike):
     """x * scales along the last axis (the pre-quantization smoothing; Paddle has only a GPU kernel)."""
     return x * scales.to(x.dtype)
+
+
+def _get_arch_info():
+    """The GPU's SM version (major * 10 + minor) when torch runs on CUDA, else 0 (Paddle's CPU-build value)."""
+    if torch.cuda.is_available():
+        major, minor = torch.cuda.get_device_capability()
+        return int(major * 10 + minor)
+    return 0

@@ -261,3 +261,15 @@ class HybridCommunicateGroup:
 
     def get_moe_sharding_parallel_world_size(self):
         return 0
+
+
+class EPHybridCommunicateGroup(HybridCommunicateGroup):
+    """Paddle's communicate group with expert-parallel axes (moe_sharding / ep): not provided."""
+
+    __paddle_on_torch_unsupported__ = "paddle.distributed.fleet.base.topology.EPHybridCommunicateGroup"
+
+    def __init__(self, *args, **kwargs):
+        from .... import _report
+
+        raise _report.unsupported("paddle.distributed.fleet.base.topology.EPHybridCommunicateGroup",
+                                  ": expert-parallel (ep / moe_sharding) topologies")

@@ -9,4 +9,6 @@ from .sharding_parallel import ShardingParallel  # noqa: F401
 from .tensor_parallel import TensorParallel  # noqa: F401
 
 __all__ = []
-__getattr__ = _report.module_getattr("paddle.distributed.fleet.meta_parallel")
+_PP = ": Paddle's newer pipeline internals (zero-bubble / layer-spec pipelines) are not provided"
+__getattr__ = _report.module_getattr("paddle.distributed.fleet.meta_parallel", also=dict.fromkeys(
+    ("LayerSpec", "build_spec_layer", "ScheduleChunk", "ScheduleNode", "PipelineDatasetPreprocessor"), _PP))

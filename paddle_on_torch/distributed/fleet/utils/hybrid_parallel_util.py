@@ -52,3 +52,33 @@ def obtain_optimizer_parameters_list(optimizer):
     if groups and isinstance(groups[0], dict):
         return [p for g in groups for p in g["params"]]
     return list(optimizer._parameter_list)
+
+
+@torch.no_grad()
+def fused_allreduce_gradients_with_group(parameter_list, group, bucket_size=128 * 1024 * 1024, scale=None):
+    """All-reduce (sum) the gradients of `parameter_list` over `group` (None: the global group), then scale them
+    by `scale` (default 1 / the group's size), one flat buffer per dtype (Paddle buckets by bucket_size)."""
+    n = (group.nranks if group is not None else tdist.get_world_size()) if tdist.is_initialized() else 1
+    scale = 1.0 / n if scale is None else scale
+    by_dtype = {}
+    for p in parameter_list:
+        if not p.stop_gradient and p._t.grad is not None:
+            by_dtype.setdefault(p._t.grad.dtype, []).append(p)
+    for ps in by_dtype.values():
+        flat = torch.cat([p._t.grad.reshape(-1) for p in ps])
+        if n > 1:
+            tdist.all_reduce(flat, group=None if group is None else group.process_group)
+        flat *= scale
+        offset = 0
+        for p in ps:
+            size = p._t.grad.numel()
+            p._t.grad.copy_(flat[offset:offset + size].view_as(p._t.grad))
+            offset += size
+
+
+def unwrap_optimizer(optimizer, optimizer_instances=()):
+    """The optimizer inside wrappers of the given classes (HybridParallelOptimizer, ...): follows _inner_opt."""
+    inner = optimizer
+    while isinstance(inner, optimizer_instances):
+        inner = inner._inner_opt
+    return inner

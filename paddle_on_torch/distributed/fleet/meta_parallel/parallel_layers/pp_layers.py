@@ -272,3 +272,13 @@ class PipelineLayer(Layer):
         if not any(not x.stop_gradient for x in inputs if isinstance(x, Tensor)):
             return False
         return any(len(f.parameters()) > 0 for f in funcs if isinstance(f, Layer))
+
+
+class PipelineLayerChunk(Layer):
+    """One virtual-stage chunk of Paddle's interleaved pipeline layer: not provided (isinstance tests see none)."""
+
+    __paddle_on_torch_unsupported__ = "paddle.distributed.fleet.meta_parallel.parallel_layers.pp_layers.PipelineLayerChunk"
+
+    def __init__(self, *args, **kwargs):
+        raise unsupported("paddle.distributed.fleet.meta_parallel.parallel_layers.pp_layers.PipelineLayerChunk",
+                          ": interleaved (virtual-stage) pipeline chunks")
