@@ -222,7 +222,8 @@ def _stage_mesh(mesh, idx):
 
 # ---------------------------------------------------------------- pipeline
 def _split_spec(model, mesh, split_spec):
-    """{layer name: SplitPoint.END}: a dict as given, or a prefix whose numbered sublayers are split evenly."""
+    """({layer name: SplitPoint.END}, the pipeline layers or None): a dict as given, or a prefix whose numbered
+    sublayers (the pipeline layers) are split evenly."""
     names = [n for n, _ in model.named_sublayers()]
     if isinstance(split_spec, dict):
         for k, v in split_spec.items():
@@ -230,7 +231,7 @@ def _split_spec(model, mesh, split_spec):
                 raise ValueError(f"wrong split layer {k!r}, expected one of {names}")
             if v is not SplitPoint.END:
                 raise NotImplementedError("SplitPoint.BEGINNING is not supported currently")  # Paddle's own
-        return dict(split_spec)
+        return dict(split_spec), None
     prefixes = [split_spec] if isinstance(split_spec, str) else list(split_spec)
     matched = [n for n in names if any(re.match(rf"{re.escape(p)}\.\d+$", n) or n == p for p in prefixes)]
     matched = [n for n in matched if not any(m.startswith(n + ".") for m in matched)]
@@ -244,7 +245,7 @@ def _split_spec(model, mesh, split_spec):
     for i in range(pp - 1):  # Paddle's divide_list_indices: the first `extra` stages get one more
         at += base + (1 if i < extra else 0)
         ends.append(matched[at])
-    return {n: SplitPoint.END for n in ends}
+    return {n: SplitPoint.END for n in ends}, matched
 
 
 def _agreed_placements(t, dst):
@@ -289,11 +290,10 @@ def _pipeline(model, mesh, config):
         warnings.warn("No split_spec, pipeline parallel won't do anything.")
         return
     _mesh_axis(mesh, "pp")
-    if config.get("global_spec"):
-        from ... import _report
-
-        raise _report.unsupported("paddle.distributed.parallelize(pp_config={'global_spec': ...})")
-    spec = _split_spec(model, mesh, split)
+    global_spec = config.get("global_spec")
+    if global_spec and not isinstance(global_spec, (str, list, tuple)):
+        raise TypeError(f"global_spec can only be list or list(str), but got:{type(global_spec)}")
+    spec, pipeline_layers = _split_spec(model, mesh, split)
     if len(spec) != mesh.get_dim_size("pp") - 1:
         raise ValueError(f"split_spec gives {len(spec) + 1} stages but the mesh has pp={mesh.get_dim_size('pp')}")
     names = [n for n, _ in model.named_sublayers()]
@@ -335,6 +335,48 @@ def _pipeline(model, mesh, config):
     layers = dict(model.named_sublayers())
     for n in spec:
         layers[n].register_forward_post_hook(to_next)
+    if global_spec:
+        _global_layers(model, mesh, [global_spec] if isinstance(global_spec, str) else list(global_spec),
+                       stage_meshes, pipeline_layers)
+
+
+def _global_layers(model, mesh, global_spec, stage_meshes, pipeline_layers):
+    """pp_config's global_spec: the outputs of these layers (position ids, attention masks: what every stage
+    reads) are replicated on the whole mesh, and each pipeline layer (every layer when split_spec was a dict)
+    takes a distributed argument that lives on another mesh than its stage's, replicated on its stage's mesh --
+    a local step, since each stage's processes hold the whole value."""
+    whole = mesh.get_mesh_with_dim("pp")
+    layers = dict(model.named_sublayers())
+    for n in global_spec:
+        if n not in layers:
+            raise ValueError(f"layer name:{n} not in the model, please check the split_spec")
+
+    def to_whole(t):
+        if not _is_tensor(t):
+            return t
+        return _to_mesh(t, whole, [Replicate()] * whole.ndim)
+
+    def global_out(layer, inputs, out):
+        if isinstance(out, (list, tuple)):
+            return type(out)(to_whole(t) for t in out)
+        if _is_tensor(out):
+            return to_whole(out)
+        raise TypeError("layer output can only be tensor or list/tuple of tensor")
+
+    def to_stage(layer, args, kwargs):
+        m = stage_meshes[getattr(layer, "pipeline_stage_index", 0)]
+
+        def move(a):
+            if _is_tensor(a) and a.is_dist() and a.process_mesh != m:
+                return reshard(a, m, [Replicate()] * m.ndim)
+            return a
+
+        return tuple(move(a) for a in args), {k: move(v) for k, v in kwargs.items()}
+
+    for n in global_spec:
+        layers[n].register_forward_post_hook(global_out)
+    for n in (pipeline_layers if pipeline_layers is not None else list(layers)):
+        layers[n].register_forward_pre_hook(to_stage, with_kwargs=True)
 
 
 # ---------------------------------------------------------------- tensor parallel

@@ -1,0 +1,115 @@
+"""PaddleNLP 3.0.0b4's plain LLaMA for the intermediate API (transformers/llama/modeling_network.py:
+LlamaForCausalLMNet, LlamaPretrainingCriterionNet), tiny, parallelised by `dist.parallelize` with the model's own
+plan (`auto_dist_config`, merged by `PretrainedModel._generate_auto_dist_config` as AutoTrainer.parallel_model
+does for --use_intermediate_api).  Shared by tools/record_llama_parallelize.py (real Paddle, one process, no
+parallelisation) and tests/dist_scripts/llama_parallelize.py (the shim under torchrun).
+"""
+import numpy as np
+
+SEED = 2024
+STEPS = 4
+LR = 1e-2
+VOCAB, SEQ, BATCH = 64, 8, 8  # BATCH is the global batch of one step
+CONFIG = dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=4, num_attention_heads=4,
+              num_key_value_heads=4, max_position_embeddings=32, seq_length=SEQ, rms_norm_eps=1e-6,
+              use_fast_layer_norm=False, use_flash_attention=False)
+WEIGHTS = "llama_net"  # tests/data/llama_parallelize/<WEIGHTS>.pdparams, written by real Paddle
+
+
+def data():
+    """STEPS batches of token ids and labels, drawn from a seeded NumPy generator."""
+    rng = np.random.RandomState(SEED)
+    ids = rng.randint(3, VOCAB, (STEPS * BATCH, SEQ)).astype("int64")
+    labels = rng.randint(3, VOCAB, (STEPS * BATCH, SEQ)).astype("int64")
+    return ids, labels
+
+
+class _Rows:
+    def __init__(self, ids, labels):
+        self.ids, self.labels = ids, labels
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __getitem__(self, i):
+        return self.ids[i], self.labels[i]
+
+
+def degrees(tp=False, pp=False, dp=False, sharding=None, sp=False):
+    """AutoTrainer.parallel_model's `auto_dist_degree` (sharding: None or 'stage1' / 'stage2' / 'stage3')."""
+    from paddlenlp.trainer.trainer_utils import ShardingOption
+
+    opt = {None: [], "stage1": [ShardingOption.SHARD_OP], "stage2": [ShardingOption.SHARD_GRAD_OP],
+           "stage3": [ShardingOption.FULL_SHARD]}[sharding]
+    return {"tensor_parallel": tp, "sequence_parallel": sp, "pipeline_parallel": pp, "data_sharding_parallel": dp,
+            "sharding": opt, "sharding_mesh_dim": "dp"}
+
+
+def build(paddle, weights=None, mp=1, **config):
+    """LlamaForCausalLMNet and its criterion built lazily (paddle.LazyGuard, as the intermediate API wants), the
+    parameter names starting afresh; the Paddle-saved state dict `weights` is loaded after `initialize()`."""
+    from paddlenlp.transformers import LlamaConfig
+    from paddlenlp.transformers.llama.modeling_network import LlamaForCausalLMNet, LlamaPretrainingCriterionNet
+
+    cfg = LlamaConfig(**dict(CONFIG, **config))
+    cfg.tensor_parallel_degree = mp
+    cfg.tensor_parallel_rank = 0
+    paddle.seed(SEED)
+    with paddle.utils.unique_name.guard(), paddle.LazyGuard():
+        model = LlamaForCausalLMNet(cfg)
+        criterion = LlamaPretrainingCriterionNet(cfg)
+    return model, criterion
+
+
+def initialize(paddle, model, weights=None):
+    """Materialise the lazy parameters (each on its own mesh after parallelize) and load `weights`."""
+    for p in model.parameters():
+        if not p._is_initialized():
+            p.initialize()
+    if weights is not None:
+        state = paddle.load(weights)
+        own = model.state_dict()
+        assert sorted(state) == sorted(own), "the saved weights' keys differ from the model's"
+        model.set_state_dict(state)
+
+
+def optimizer(paddle, model):
+    """AdamW with global-norm clipping, as the pretraining defaults."""
+    return paddle.optimizer.AdamW(learning_rate=LR, parameters=model.parameters(), weight_decay=0.01,
+                                  grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))
+
+
+def plain_loader(paddle, start=0, stop=STEPS):
+    ids, labels = (a[start * BATCH:stop * BATCH] for a in data())
+    return paddle.io.DataLoader(_Rows(ids, labels), batch_size=BATCH, shuffle=False, drop_last=True)
+
+
+def loader(paddle, pp=1, start=0, stop=STEPS):
+    """As AutoTrainer._wrap_for_dist_loader: ids on the first stage's mesh, labels on the last's, batch on 'dp'."""
+    dist = paddle.distributed
+    mesh = dist.fleet.auto.get_mesh()
+    meshes = [mesh.get_mesh_with_dim("pp")[0]]
+    if pp > 1:
+        meshes.append(mesh.get_mesh_with_dim("pp")[pp - 1])
+    return dist.shard_dataloader(plain_loader(paddle, start, stop), meshes=meshes, shard_dims="dp")
+
+
+def _value(loss):
+    """The loss as a float, or None on a process that holds no part of it (an earlier pipeline stage)."""
+    if loss is None:
+        return None
+    if hasattr(loss, "_is_initialized") and not loss._is_initialized():
+        return None
+    return float(np.asarray(loss.numpy()).reshape(-1)[0])
+
+
+def train(paddle, model, criterion, opt, dl):
+    losses = []
+    model.train()
+    for ids, labels in dl:
+        loss = criterion(model(ids), labels)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(_value(loss))
+    return losses
