@@ -1,5 +1,8 @@
 """nn common layers and functional ops: Linear, Bilinear, Flatten, dropout, Embedding, pad, interpolate,
-fold/unfold, similarity, one_hot, label_smooth, sequence_mask, temporal_shift."""
+fold/unfold, similarity, one_hot, label_smooth, sequence_mask, temporal_shift,
+class_center_sample."""
+import numpy as np
+
 from tests.cases import case, data, fill_parameters
 
 
@@ -211,3 +214,57 @@ def temporal_shift(paddle):
     x = paddle.to_tensor(data([4, 8, 2, 2], 16))
     return (F.temporal_shift(x, 2), F.temporal_shift(x, 4, 0.125),
             F.temporal_shift(x.transpose([0, 2, 3, 1]), 2, data_format="NHWC"))
+
+
+# ---------------------------------------------------------------- class_center_sample (one process)
+@case
+def class_center_sample_all_positive(paddle):
+    F = paddle.nn.functional
+    lab = paddle.to_tensor([7, 3, 3, 9, 0, 7])
+    res = list(F.class_center_sample(lab, 10, 4)) + list(F.class_center_sample(lab, 12, 3))
+    res += list(F.class_center_sample(lab.astype("int32"), 10, 2, group=False))
+    return res
+
+
+@case
+def class_center_sample_negatives_properties(paddle):
+    # the negatives are random: check what is fixed (positives first and sorted, distinct, remap, range)
+    F = paddle.nn.functional
+    lab = paddle.to_tensor([11, 2, 5, 2, 17, 11, 0])
+    paddle.seed(5)
+    remap, centers = F.class_center_sample(lab, 20, 9)
+    c = centers.numpy().tolist()
+    return [remap, centers.shape, str(centers.dtype), c[:4], len(set(c)) == len(c), all(0 <= v < 20 for v in c),
+            [c[i] for i in remap.numpy().tolist()] == lab.numpy().tolist(), remap.stop_gradient]
+
+
+@case(random=True)
+def class_center_sample_random_shape(paddle):
+    return list(paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 4, 1]), 30, 10))
+
+
+@case
+def class_center_sample_too_many_samples(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 2]), 5, 6)
+
+
+@case
+def class_center_sample_2d_label(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([[1, 2]]), 5, 3)
+
+
+@case
+def class_center_sample_bad_group(paddle):
+    return paddle.nn.functional.class_center_sample(paddle.to_tensor([1, 2]), 5, 3, group=3)
+
+
+# ---------------------------------------------------------------- interpolate of integer inputs
+# Paddle computes the linear-family modes in float32 and truncates.
+@case
+def bilinear_uint8_truncates(paddle):
+    x = paddle.to_tensor(np.arange(48, dtype="uint8").reshape([1, 3, 4, 4]) * 5)
+    F = paddle.nn.functional
+    # (align_corners=True is left out: where the float32 value lands within rounding of an integer,
+    # Paddle's and torch's coordinate arithmetic can truncate to neighbours; docs/compatibility.md)
+    return [F.interpolate(x, size=[7, 5], mode="bilinear"), F.interpolate(x, size=[3, 9], mode="bilinear"),
+            F.interpolate(x, scale_factor=1.5, mode="nearest")]

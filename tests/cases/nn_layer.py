@@ -1058,3 +1058,48 @@ def deepcopy_keeps_frozen_parameters(paddle):
     a.weight.trainable = False
     b = copy.deepcopy(a)
     return b.weight.stop_gradient, b.weight.trainable, b.bias.stop_gradient, b.weight is a.weight
+
+
+# ---------------------------------------------------------------- weight_norm in static mode and its values
+def _static_weight_norm(paddle, make, dim):
+    """weight_norm applied in static mode, its g and v fetched after the startup program ran (as the suite does)."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            layer = make()
+            paddle.nn.utils.weight_norm(layer, dim=dim)
+            exe = paddle.static.Executor()
+            exe.run(startup)
+            return exe.run(main, fetch_list=[layer.weight_g, layer.weight_v])
+    finally:
+        paddle.disable_static()
+
+
+@case
+def weight_norm_static_matches_dynamic(paddle):
+    const = paddle.nn.initializer.Constant(4.0)
+    out = []
+    for make, dims in [(lambda: paddle.nn.Conv2D(3, 5, 3, weight_attr=const), (0, 1, 2, 3)),
+                       (lambda: paddle.nn.Conv1D(4, 5, 2, weight_attr=const), (0, 2)),
+                       (lambda: paddle.nn.Linear(4, 7, weight_attr=const), (0, 1))]:
+        for dim in dims:
+            layer = make()
+            paddle.nn.utils.weight_norm(layer, dim=dim)
+            g, v = _static_weight_norm(paddle, make, dim)
+            out.append([layer.weight_g, g, float(np.abs(v - 4.0).max())])
+    return out
+
+
+@case
+def weight_norm_values(paddle):
+    out = []
+    for dim in (0, 1, -1, None, 2):
+        conv = paddle.nn.Conv2D(2, 3, 2)
+        conv.weight.set_value((np.arange(24).reshape(3, 2, 2, 2) / 7 - 1.5).astype("float32"))
+        paddle.nn.utils.weight_norm(conv, dim=dim)
+        y = conv(paddle.to_tensor(np.ones([1, 2, 3, 3], "float32")))
+        out.append([conv.weight_g, conv.weight, y])
+        paddle.nn.utils.remove_weight_norm(conv)
+        out.append(conv.weight)
+    return out

@@ -1,14 +1,14 @@
 """paddle.nn.functional losses and their Layers: values, reductions, weights, ignore_index, soft labels,
-axis, gradients and error types."""
+axis, gradients and error types; hsigmoid_loss, margin_cross_entropy and rnnt_loss."""
 import numpy as np
 
-from tests.cases import case, data
+from tests.cases import case, data, fill_parameters
 
 REDS = ("none", "mean", "sum")
 
 
-def _x(paddle, shape, seed, grad=True, dtype="float32"):
-    return paddle.to_tensor(data(shape, seed, dtype=dtype), stop_gradient=not grad)
+def _x(paddle, shape, seed, grad=True, dtype="float32", scale=1.0):
+    return paddle.to_tensor(data(shape, seed, dtype=dtype, scale=scale), stop_gradient=not grad)
 
 
 # ---------------------------------------------------------------- cross_entropy
@@ -485,3 +485,198 @@ def adaptive_log_softmax_errors(paddle):
         except Exception as e:  # noqa: BLE001
             errs.append(type(e).__name__)
     return errs
+
+
+# ---------------------------------------------------------------- hsigmoid_loss / HSigmoidLoss
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_default_tree(paddle):
+    F = paddle.nn.functional
+    res = []
+    for n in (2, 5, 8, 13):
+        x = _x(paddle, [6, 4], n)
+        w = _x(paddle, [n - 1, 4], n + 1)
+        b = _x(paddle, [n - 1, 1], n + 2)
+        y = paddle.to_tensor([i % n for i in (0, 1, 4, 7, 12, 3)])
+        out = F.hsigmoid_loss(x, y, n, w, b)
+        out.sum().backward()
+        res += [out, x.grad, w.grad, b.grad]
+    return res
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_no_bias_label_column_float64(paddle):
+    F = paddle.nn.functional
+    x = _x(paddle, [3, 5], 20, dtype="float64")
+    w = _x(paddle, [6, 5], 21, dtype="float64")
+    return F.hsigmoid_loss(x, paddle.to_tensor([[6], [0], [3]]), 7, w)
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_clipped_pre_out(paddle):
+    # |pre| > 40 is clipped; Paddle's gradient ignores the clip
+    F = paddle.nn.functional
+    x = _x(paddle, [2, 3], 22, scale=30.0)
+    w = _x(paddle, [3, 3], 23, scale=3.0)
+    out = F.hsigmoid_loss(x, paddle.to_tensor([1, 2]), 4, w)
+    out.sum().backward()
+    return [out, x.grad, w.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_custom_tree(paddle):
+    F = paddle.nn.functional
+    x = _x(paddle, [4, 3], 24)
+    w = _x(paddle, [6, 3], 25)
+    b = _x(paddle, [6, 1], 26)
+    table = paddle.to_tensor([[0, 2, 5], [0, 1, -1], [0, 3, 4], [0, -1, 4]])
+    code = paddle.to_tensor([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    out = F.hsigmoid_loss(x, paddle.to_tensor([0, 1, 2, 3]), 6, w, b, path_table=table, path_code=code)
+    out.mean().backward()
+    return [out, x.grad, w.grad, b.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def hsigmoid_layer_default_and_custom(paddle):
+    paddle.seed(1)
+    m = fill_parameters(paddle.nn.HSigmoidLoss(4, 6), seed=3)
+    x = _x(paddle, [3, 4], 27)
+    res = [m(x, paddle.to_tensor([5, 0, 2])), m.weight.shape, m.bias.shape]
+    mc = fill_parameters(paddle.nn.HSigmoidLoss(4, 5, is_custom=True, is_sparse=True), seed=4)
+    table = paddle.to_tensor([[0, 1], [0, 2], [3, 4]])
+    code = paddle.to_tensor([[0, 1], [1, 1], [1, 0]])
+    res += [mc(x, paddle.to_tensor([0, 1, 2]), table, code), mc.weight.shape]
+    return res
+
+
+@case
+def hsigmoid_num_classes_too_small(paddle):
+    return paddle.nn.functional.hsigmoid_loss(paddle.ones([2, 3]), paddle.to_tensor([0, 1]), 1, paddle.ones([1, 3]))
+
+
+@case
+def hsigmoid_layer_num_classes_too_small(paddle):
+    return paddle.nn.HSigmoidLoss(3, 1)
+
+
+# ---------------------------------------------------------------- margin_cross_entropy (one process)
+def _margin_reference(cos, label, m1, m2, m3, s, reduction):
+    """NumPy transcription of Paddle's GPU kernel (its CPU build has none) and of its gradient."""
+    cos = cos.astype("float64")
+    n = cos.shape[0]
+    rows = np.arange(n)
+    theta = np.arccos(cos[rows, label])
+    z = cos.copy()
+    z[rows, label] = np.cos(m1 * theta + m2) - m3
+    z = z * s
+    z = z - z.max(1, keepdims=True)
+    sm = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    loss = -np.log(sm[rows, label])[:, None]
+    dloss = np.ones_like(loss) / (n if reduction == "mean" else 1)
+    g = sm * dloss
+    g[rows, label] -= dloss[:, 0]
+    g[rows, label] *= m1 * np.sin(m1 * theta + m2) / np.sqrt(1 - cos[rows, label] ** 2)
+    g = g * s
+    loss = loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+    return [np.asarray(loss, "float32"), sm.astype("float32"), g.astype("float32")]
+
+
+@case(rtol=2e-5, atol=2e-5)
+def margin_cross_entropy_values_and_grad(paddle):
+    F = paddle.nn.functional
+    rng = np.random.default_rng(3)
+    cos = rng.uniform(-0.95, 0.95, [4, 6]).astype("float32")
+    label = np.array([1, 5, 0, 3])
+    res = []
+    for m1, m2, m3, s, red in ((1.0, 0.5, 0.0, 64.0, "mean"), (1.0, 0.0, 0.35, 30.0, "sum"),
+                               (1.35, 0.25, 0.1, 8.0, None), (1.0, 0.0, 0.0, 1.0, "mean")):
+        x = paddle.to_tensor(cos, stop_gradient=False)
+        try:
+            loss, sm = F.margin_cross_entropy(x, paddle.to_tensor(label), m1, m2, m3, s, return_softmax=True,
+                                              reduction=red)
+            loss.sum().backward()
+            res += [loss.numpy(), sm.numpy(), x.grad.numpy()]
+        except RuntimeError:  # real Paddle's CPU build: "(Unavailable) Do not support ... for cpu kernel now"
+            res += _margin_reference(cos, label, m1, m2, m3, s, red)
+    return res
+
+
+@case(rtol=2e-5, atol=2e-5)
+def margin_cross_entropy_label_column_and_shapes(paddle):
+    F = paddle.nn.functional
+    cos = np.random.default_rng(4).uniform(-0.9, 0.9, [3, 5]).astype("float32")
+    try:
+        loss = F.margin_cross_entropy(paddle.to_tensor(cos), paddle.to_tensor([[4], [0], [2]]), reduction="none")
+        return [loss.numpy(), loss.shape]
+    except RuntimeError:
+        ref = _margin_reference(cos, np.array([4, 0, 2]), 1.0, 0.5, 0.0, 64.0, "none")[0]
+        return [ref, list(ref.shape)]
+
+
+@case
+def margin_cross_entropy_bad_label_rank(paddle):
+    return paddle.nn.functional.margin_cross_entropy(paddle.ones([2, 3]) * 0.5, paddle.ones([2, 1, 1], "int64"))
+
+
+# ---------------------------------------------------------------- rnnt_loss / RNNTLoss (warprnnt's CPU kernel)
+def _rnnt_inputs(paddle, b, t, u, v, seed, log_softmax=True, dtype="float32"):
+    acts = data([b, t, u + 1, v], seed, dtype=dtype)
+    x = paddle.to_tensor(acts, stop_gradient=False)
+    inp = paddle.nn.functional.log_softmax(x, -1) if log_softmax else x
+    rng = np.random.default_rng(seed)
+    label = paddle.to_tensor(rng.integers(1, v, [b, u]).astype("int32"))
+    return x, inp, label
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_lengths_and_fastemit(paddle):
+    F = paddle.nn.functional
+    res = []
+    for lam in (0.0, 0.001, 0.3):
+        x, inp, label = _rnnt_inputs(paddle, 3, 5, 3, 6, 1)
+        il = paddle.to_tensor([5, 3, 4], dtype="int32")
+        ll = paddle.to_tensor([3, 1, 2], dtype="int32")
+        loss = F.rnnt_loss(inp, label, il, ll, fastemit_lambda=lam, reduction="none")
+        (loss * paddle.to_tensor([1.0, 2.0, -0.5])).sum().backward()
+        res += [loss, x.grad]
+    return res
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_raw_acts_blank_and_reductions(paddle):
+    # the CPU kernel takes its input as log-probabilities as they are (no log_softmax inside)
+    F = paddle.nn.functional
+    res = []
+    for red in ("mean", "sum", "none"):
+        x, _, label = _rnnt_inputs(paddle, 2, 4, 2, 5, 2, log_softmax=False)
+        label = paddle.where(label == 4, paddle.zeros_like(label), label)  # blank is 4: labels use 0..3
+        loss = F.rnnt_loss(x, label, paddle.to_tensor([4, 2], dtype="int32"),
+                           paddle.to_tensor([2, 2], dtype="int32"), blank=4, reduction=red)
+        loss.sum().backward()
+        res += [loss, x.grad]
+    return res
+
+
+@case(rtol=1e-6, atol=1e-6)
+def rnnt_loss_float64_empty_label(paddle):
+    F = paddle.nn.functional
+    x, inp, label = _rnnt_inputs(paddle, 2, 3, 2, 4, 3, dtype="float64")
+    loss = F.rnnt_loss(inp, label, paddle.to_tensor([3, 3], dtype="int32"), paddle.to_tensor([0, 2], dtype="int32"),
+                       fastemit_lambda=0.01)
+    loss.backward()
+    return [loss, x.grad]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rnnt_loss_layer(paddle):
+    x, inp, label = _rnnt_inputs(paddle, 2, 6, 4, 7, 4)
+    m = paddle.nn.RNNTLoss(blank=0, fastemit_lambda=0.05, reduction="sum")
+    loss = m(inp, label, paddle.to_tensor([6, 5], dtype="int32"), paddle.to_tensor([4, 3], dtype="int32"))
+    loss.backward()
+    return [loss, x.grad]
+
+
+@case
+def rnnt_loss_int64_label(paddle):
+    x, inp, label = _rnnt_inputs(paddle, 1, 2, 1, 3, 5)
+    return paddle.nn.functional.rnnt_loss(inp, label.astype("int64"), paddle.to_tensor([2], dtype="int32"),
+                                          paddle.to_tensor([1], dtype="int32"))

@@ -1,5 +1,8 @@
 """nn normalisation: BatchNorm (Paddle momentum, _mean/_variance, train/eval, global stats), Layer/Group/
-Instance/LocalResponse norms, normalize, SpectralNorm."""
+Instance/LocalResponse norms, normalize, SpectralNorm,
+nn.functional.rms_norm, BatchNorm under set_default_dtype."""
+import numpy as np
+
 from tests.cases import case, data, fill_parameters
 
 
@@ -144,3 +147,72 @@ def spectral_norm(paddle):
     m.weight_v.set_value(data([3], 12))
     w = paddle.to_tensor(data([3, 4], 13))
     return m(w), [n for n, _ in m.named_parameters()], m.weight_u.stop_gradient
+
+
+# ---------------------------------------------------------------- rms_norm
+def _rms_reference(x, shape, w, eps):
+    """NumPy transcription of the documented math of Paddle's rms_norm (its CPU build has no kernel:
+    '(NotFound) The kernel `rms_norm` is not registered'): rows = prod of the leading dims,
+    invvar = 1/sqrt(mean(x**2 over the row) + eps) of shape [rows], out = x * invvar * weight."""
+    cols = int(np.prod(shape))
+    x2 = x.astype("float32").reshape(-1, cols)
+    invvar = (1.0 / np.sqrt((x2.astype("float64") ** 2).mean(-1) + eps)).astype("float32")
+    y = (x2 * invvar[:, None]).reshape(x.shape)
+    if w is not None:
+        y = y * w
+    return [y.astype(x.dtype), invvar]
+
+
+@case(rtol=1e-5, atol=1e-5)
+def rms_norm_values(paddle):
+    F = paddle.nn.functional
+    x = data([2, 3, 8], 20)
+    w8, w24 = data([8], 21), data([3, 8], 22)
+    res = []
+    for shape, w, eps in (([8], w8, 1e-5), ([3, 8], w24, 1e-6), (8, None, 1e-5), ([8], None, 0.5)):
+        try:
+            out, inv = F.rms_norm(paddle.to_tensor(x), shape, None if w is None else paddle.to_tensor(w), eps)
+            res += [out, inv]
+        except RuntimeError:  # real Paddle 3.3.1 on CPU: the kernel is not registered
+            res += [paddle.to_tensor(a) for a in _rms_reference(x, [shape] if isinstance(shape, int) else shape, w, eps)]
+    return res
+
+
+# ---------------------------------------------------------------- BatchNorm under set_default_dtype
+@case
+def batch_norm_in_default_float64(paddle):
+    paddle.set_default_dtype("float64")
+    try:
+        out = []
+        for make, shape in [(lambda: paddle.nn.BatchNorm1D(3), [2, 3]), (lambda: paddle.nn.BatchNorm2D(3), [2, 3, 2, 2]),
+                            (lambda: paddle.nn.BatchNorm3D(3), [2, 3, 1, 2, 2]),
+                            (lambda: paddle.nn.BatchNorm(3), [2, 3, 2, 2])]:
+            m = make()
+            out.append({k: str(v.dtype) for k, v in m.state_dict().items()})
+            x = paddle.to_tensor(np.arange(np.prod(shape)).reshape(shape) / 7.0)
+            try:
+                out += [m(x), m._mean, m._variance]
+                m.eval()
+                out.append(m(x))
+            except ValueError as e:
+                out.append(type(e).__name__)
+        return out
+    finally:
+        paddle.set_default_dtype("float32")
+
+
+@case
+def batch_norm_in_default_float16(paddle):
+    paddle.set_default_dtype("float16")
+    try:
+        m = paddle.nn.BatchNorm2D(2)
+        return {k: str(v.dtype) for k, v in m.state_dict().items()}
+    finally:
+        paddle.set_default_dtype("float32")
+
+
+@case
+def batch_norm_mixed_dtypes_refused(paddle):
+    x = paddle.ones([2, 3, 2, 2], dtype="float64")
+    m = paddle.nn.BatchNorm2D(3)
+    return m(x)

@@ -1,4 +1,7 @@
-"""Random tensors: shapes, dtypes and argument errors (values come from another generator)."""
+"""Random tensors: shapes, dtypes and argument errors (values come from another generator); a
+negative std in paddle.normal & co. (Paddle accepts it)."""
+import numpy as np
+
 from tests.cases import case
 
 
@@ -211,3 +214,26 @@ def uniform_default_range(paddle):
 def size_varargs(paddle):
     return [paddle.rand(2, 3).shape, paddle.randn(4).shape, paddle.zeros(2, 2).shape, paddle.ones(3).shape,
             paddle.empty(1, 2).shape, paddle.full([2], 1.0).shape]
+
+
+# ---------------------------------------------------------------- normal & co. with a negative std (Paddle accepts it)
+def _stats(t):
+    a = t.numpy().astype("float64")
+    return [str(t.dtype), list(t.shape), round(float(a.std()), 1), round(float(a.mean()), 1)]
+
+
+@case
+def normal_with_negative_std(paddle):
+    n = 200000
+    return [_stats(paddle.normal(3.0, -2.0, [n])), _stats(paddle.normal(paddle.full([n], 3.0), -2.0)),
+            _stats(paddle.normal(3.0, paddle.full([n], -2.0))), _stats(paddle.zeros([n]).normal_(3.0, -2.0)),
+            _stats(paddle.tensor.random.gaussian([n], 1.0, -2.0)), _stats(paddle.log_normal(0.0, -0.5, [n])),
+            _stats(paddle.zeros([n]).log_normal_(0.0, -0.5)), _stats(paddle.normal(0.0, 0.0, [n])),
+            _stats(paddle.zeros([n]).log_normal_(1.0, 0.0)), bool(np.isnan(paddle.normal(0.0, float("nan"), [4]).numpy()).all())]
+
+
+@case
+def normal_initializer_with_negative_std(paddle):
+    p = paddle.create_parameter([200000], "float32")
+    paddle.nn.initializer.Normal(1.0, -2.0)(p)
+    return _stats(p)
