@@ -159,6 +159,7 @@ class Writer:
         self.types, self.sg = {}, {}
         self.blocks = [_Block()]
         self.symbols = {}  # sympy symbol name -> (value id, dim) it is read from
+        self._counts = {}
         self.scalars = {}  # value id of a one-element `full` -> its Python value
         self.unsqueezed = {}  # value id of a one-element tensor reshaped to 0-d -> the tensor
 
@@ -193,6 +194,20 @@ class Writer:
 
     def op1(self, name, ins, attrs=(), out=None, **kw):
         return self.emit("pd_op." + name, ins, attrs, [out], **kw)[0]
+
+    def parameter(self, name, t, persistable=True):
+        """A `builtin.parameter` op at the top of the program (a non-persistable one is not in .pdiparams)."""
+        vid = Value(self._next)
+        self._next += 1
+        self.types[vid], self.sg[vid] = t, True
+        op = {"name": "builtin.parameter", "ins": [], "attrs": [("parameter_name", name)], "outs": [vid],
+              "regions": None, "trainable": False, "persistable": persistable}
+        self.blocks[0].ops.insert(0, op)
+        return vid
+
+    def count(self, kind):
+        self._counts[kind] = self._counts.get(kind, -1) + 1
+        return self._counts[kind]
 
     def block_arg(self, t, sg):
         vid = Value(self._next_arg)
@@ -244,7 +259,7 @@ class Writer:
             v = self.full([], int(e), "int64")
         elif isinstance(e, sympy.Symbol):
             if key not in self.symbols:
-                raise unsupported("paddle.jit.save", f" (Paddle program): the run-time size {key} is not an input's "
+                raise unsupported(_api(), f" (Paddle program): the run-time size {key} is not an input's "
                                                      "dimension")
             src, dim = self.symbols[key]
             shape = self._shape_of(src)
@@ -260,7 +275,7 @@ class Writer:
         elif type(e).__name__ == "FloorDiv":
             v = self.op1("floor_divide", [self._expr(e.args[0]), self._expr(e.args[1])], [], ("int64", []), sg=[True])
         else:
-            raise unsupported("paddle.jit.save", f" (Paddle program): the run-time size expression {key}")
+            raise unsupported(_api(), f" (Paddle program): the run-time size expression {key}")
         self.blocks[-1].syms[key] = v
         return v
 
@@ -301,7 +316,7 @@ def _is_float(t):
 def _meta_type(val):
     if isinstance(val, torch.Tensor):
         if val.dtype not in _DTYPES:
-            raise unsupported("paddle.jit.save", f" (Paddle program): a tensor of dtype {val.dtype}")
+            raise unsupported(_api(), f" (Paddle program): a tensor of dtype {val.dtype}")
         return (_DTYPES[val.dtype][1], [d if isinstance(d, int) else -1 for d in val.shape])
     if isinstance(val, (list, tuple)):
         return [_meta_type(v) for v in val]
@@ -319,6 +334,11 @@ def _shape(node_or_val):
 
 # ===================================================================== the table: aten op -> PIR ops
 _TABLE = {}
+_API = ["paddle.jit.save"]  # the API writing the program, for error messages
+
+
+def _api():
+    return _API[-1]
 
 
 def pir(*targets):
@@ -372,7 +392,8 @@ for _n, _p in _UNARY.items():
     _register([f"{_n}.default"], _unary(_p))
 
 
-_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "maximum": "maximum",
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "true_divide": "divide",
+           "maximum": "maximum",
            "minimum": "minimum", "pow": "elementwise_pow", "remainder": "remainder", "fmod": "remainder",
            "floor_divide": "floor_divide", "atan2": "atan2", "fmax": "fmax", "fmin": "fmin",
            "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor"}
@@ -389,7 +410,7 @@ def _operand(w, v, dtype):
         return w.cast(v, dtype)
     if isinstance(v, (bool, int, float)):
         return w.full([], v, dtype, place=0)
-    raise unsupported("paddle.jit.save", f" (Paddle program): an operand {v!r}")
+    raise unsupported(_api(), f" (Paddle program): an operand {v!r}")
 
 
 def _scale(w, x, scale, bias, t):
@@ -399,6 +420,8 @@ def _scale(w, x, scale, bias, t):
 
 
 def _binary(name, pd):
+    name = "div" if name == "true_divide" else name
+
     def lower(w, node, args):
         t = _out(node)
         x, y = args[0], args[1]
@@ -492,7 +515,7 @@ def _leaky_relu(w, node, args):
 def _elu(w, node, args):
     alpha = args[1] if len(args) > 1 else 1.0
     if (len(args) > 2 and args[2] != 1) or (len(args) > 3 and args[3] != 1):
-        raise unsupported("paddle.jit.save", " (Paddle program): elu with scale / input_scale")
+        raise unsupported(_api(), " (Paddle program): elu with scale / input_scale")
     return w.op1("elu", [args[0]], [("alpha", a_f32(alpha))], _out(node))
 
 
@@ -529,7 +552,7 @@ def _clamp(w, node, args):
     lo = args[1] if len(args) > 1 else node.kwargs.get("min")
     hi = args[2] if len(args) > 2 else node.kwargs.get("max")
     if not all(v is None or isinstance(v, (int, float)) for v in (lo, hi)):
-        raise unsupported("paddle.jit.save", " (Paddle program): clamp with tensor bounds")
+        raise unsupported(_api(), " (Paddle program): clamp with tensor bounds")
     t = _out(node)
     return _clip(w, w.cast(args[0], t[0]), lo, hi, t)
 
@@ -549,7 +572,41 @@ def _clamp_max(w, node, args):
 @pir(torch.ops.aten.where.self)
 def _where(w, node, args):
     t = _out(node)
-    return w.op1("where", [args[0], _operand(w, args[1], t[0]), _operand(w, args[2], t[0])], [], t)
+    return _where_op(w, args[0], _operand(w, args[1], t[0]), _operand(w, args[2], t[0]), t)
+
+
+def _broadcast_shape(a, b):
+    """Two shapes broadcast (-1: a run-time size, which broadcasting never makes 1)."""
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + list(a), [1] * (n - len(b)) + list(b)
+    return [y if x == 1 else x if y == 1 else max(x, y) for x, y in zip(a, b)]
+
+
+def _where_op(w, cond, x, y, t):
+    """Paddle's `where` op takes a condition and operands of one shape (paddle.where broadcasts before it):
+    operands of another shape are broadcast by adding zeros of the common shape, built with full_like,
+    so that run-time sizes need no shape arithmetic."""
+    dt, shape = t
+    vals = [cond, x, y]
+    if all(w.shape(v) == shape for v in vals):
+        return w.op1("where", vals, [], t)
+    zeros, zshape = None, []
+    for v in vals:
+        z = w.op1("full_like", [v, w.full([1], 0, dt)], [("dtype", a_dtype(dt)), ("place", a_place(0))],
+                  (dt, w.shape(v)), sg=[True])
+        if zeros is None:
+            zeros, zshape = z, w.shape(v)
+        else:
+            zshape = _broadcast_shape(zshape, w.shape(v))
+            zeros = w.op1("add", [zeros, z], [], (dt, zshape), sg=[True])
+    out = []
+    for v in vals:
+        if w.shape(v) != shape:
+            vdt = w.dtype(v)
+            v = w.op1("add", [w.cast(v, dt), zeros], [], (dt, shape))
+            v = w.cast(v, vdt)
+        out.append(v)
+    return w.op1("where", out, [], t)
 
 
 @pir(torch.ops.aten.masked_fill.Scalar, torch.ops.aten.masked_fill.Tensor)
@@ -615,7 +672,7 @@ def _addmm(w, node, args):
     beta = node.kwargs.get("beta", 1)
     alpha = node.kwargs.get("alpha", 1)
     if beta != 1 or alpha != 1:
-        raise unsupported("paddle.jit.save", " (Paddle program): addmm with alpha / beta")
+        raise unsupported(_api(), " (Paddle program): addmm with alpha / beta")
     y = w.op1("matmul", [args[1], args[2]], [("transpose_x", a_bool(False)), ("transpose_y", a_bool(False))], t)
     return _add_bias(w, y, args[0], t)
 
@@ -630,7 +687,7 @@ def _sdpa(w, node, args):
     causal = args[5] if len(args) > 5 else node.kwargs.get("is_causal", False)
     scale = node.kwargs.get("scale", args[6] if len(args) > 6 else None)
     if node.kwargs.get("enable_gqa", False) or dropout:
-        raise unsupported("paddle.jit.save", " (Paddle program): scaled_dot_product_attention with dropout or GQA")
+        raise unsupported(_api(), " (Paddle program): scaled_dot_product_attention with dropout or GQA")
     t = _out(node)
     dt = t[0]
     qs, ks = w.shape(q), w.shape(k)
@@ -641,12 +698,12 @@ def _sdpa(w, node, args):
     if causal:
         L, S = qs[-2], ks[-2]
         if L < 0 or S < 0:
-            raise unsupported("paddle.jit.save", " (Paddle program): causal attention over a run-time length")
+            raise unsupported(_api(), " (Paddle program): causal attention over a run-time length")
         keep = w.op1("tril", [w.full([L, S], 1, "bool")], [("diagonal", a_i32(0))], ("bool", [L, S]))
-        s = w.op1("where", [keep, s, w.full([], -math.inf, dt)], [], st)
+        s = _where_op(w, keep, s, w.full([], -math.inf, dt), st)
     if mask is not None:
         if w.dtype(mask) == "bool":
-            s = w.op1("where", [mask, s, w.full([], -math.inf, dt)], [], st)
+            s = _where_op(w, mask, s, w.full([], -math.inf, dt), st)
         else:
             s = w.op1("add", [s, w.cast(mask, dt)], [], st)
     p = w.op1("softmax", [s], [("axis", a_i32(-1))], st)
@@ -681,7 +738,7 @@ def _batch_norm_op(w, x, weight, bias, mean, var, training, momentum, eps):
     xt = w.type(x)
     c = xt[1][1] if len(xt[1]) > 1 else -1
     if training:
-        raise unsupported("paddle.jit.save", " (Paddle program): batch_norm in training mode (save in eval mode)")
+        raise unsupported(_api(), " (Paddle program): batch_norm in training mode (save in eval mode)")
     stat = ("float32", [c])
     outs = w.emit("pd_op.batch_norm_", [x, mean, var, weight or 0, bias or 0],
                   [("is_test", a_bool(True)), ("momentum", a_f32(momentum)), ("epsilon", a_f32(eps)),
@@ -728,7 +785,7 @@ def _conv_bias(w, y, b, t, nd):
 def _conv_attrs(stride, padding, dilation, groups, nd, depthwise=False):
     pad = list(padding) if isinstance(padding, (list, tuple)) else [padding] * nd
     if isinstance(padding, str):
-        raise unsupported("paddle.jit.save", f" (Paddle program): convolution padding={padding!r}")
+        raise unsupported(_api(), f" (Paddle program): convolution padding={padding!r}")
     return [("strides", a_i32s(stride)), ("paddings", a_i32s(pad)), ("padding_algorithm", a_str("EXPLICIT")),
             ("dilations", a_i32s(dilation)), ("groups", a_i32(groups)),
             ("data_format", a_str("NCHW" if nd == 2 else "NCDHW"))]
@@ -785,7 +842,7 @@ def _convolution(w, node, args):
 
 def _conv_transpose(w, x, weight, bias, stride, padding, output_padding, groups, dilation, nd, t):
     if nd != 2:
-        raise unsupported("paddle.jit.save", f" (Paddle program): {nd}-D transposed convolution")
+        raise unsupported(_api(), f" (Paddle program): {nd}-D transposed convolution")
     cin = w.shape(x)[1]
     ws = w.shape(weight)
     depthwise = groups > 1 and cin == groups and ws[1] == 1
@@ -835,7 +892,7 @@ def _max_pool2d(w, node, args):
     dilation = _pair(args[4]) if len(args) > 4 else [1, 1]
     ceil_mode = args[5] if len(args) > 5 else False
     if dilation != [1, 1]:
-        raise unsupported("paddle.jit.save", " (Paddle program): max_pool2d with dilation")
+        raise unsupported(_api(), " (Paddle program): max_pool2d with dilation")
     return _pool2d(w, x, kernel, stride, padding, ceil_mode, True, "max", _out(node))
 
 
@@ -847,7 +904,7 @@ def _avg_pool2d(w, node, args):
     ceil_mode = args[4] if len(args) > 4 else False
     count_include_pad = args[5] if len(args) > 5 else True
     if len(args) > 6 and args[6] is not None:
-        raise unsupported("paddle.jit.save", " (Paddle program): avg_pool2d with divisor_override")
+        raise unsupported(_api(), " (Paddle program): avg_pool2d with divisor_override")
     return _pool2d(w, x, kernel, stride, padding, ceil_mode, not count_include_pad, "avg", _out(node))
 
 
@@ -870,7 +927,7 @@ def _pool1d(w, node, args):
         dilation = _pair(args[4], 1) if len(args) > 4 else [1]
         ceil_mode = args[5] if len(args) > 5 else False
         if dilation != [1]:
-            raise unsupported("paddle.jit.save", " (Paddle program): max_pool1d with dilation")
+            raise unsupported(_api(), " (Paddle program): max_pool1d with dilation")
         y = _pool2d(w, x2, [1] + kernel, [1] + stride, [0] + padding, ceil_mode, True, "max", t2)
     else:
         ceil_mode = args[4] if len(args) > 4 else False
@@ -1025,7 +1082,7 @@ def _split(w, node, args):
                      [vec_t])[0]
     else:
         if any(s < 0 for s in sizes):
-            raise unsupported("paddle.jit.save", " (Paddle program): split into run-time sizes")
+            raise unsupported(_api(), " (Paddle program): split into run-time sizes")
         vec = w.emit("pd_op.split", [x, w.int_array(sizes), w.full([1], dim, "int32")], [], [vec_t])[0]
     return _split_outs(w, vec, types)
 
@@ -1067,7 +1124,7 @@ def _select(w, node, args):
     dim = _axis(args[1], n)
     i = args[2]
     if not isinstance(i, int):
-        raise unsupported("paddle.jit.save", " (Paddle program): select at a run-time index")
+        raise unsupported(_api(), " (Paddle program): select at a run-time index")
     end = i + 1 if i != -1 else _INT32_MAX
     return w.op1("slice", [x, w.int_array([i]), w.int_array([end])],
                  [("axes", a_i64s([dim])), ("infer_flags", a_i64s([1])), ("decrease_axis", a_i64s([dim]))],
@@ -1095,12 +1152,12 @@ def _index(w, node, args):
     x, indices = args[0], list(args[1])
     live = [i for i, v in enumerate(indices) if v is not None]
     if len(live) != 1:
-        raise unsupported("paddle.jit.save", " (Paddle program): advanced indexing with several index tensors")
+        raise unsupported(_api(), " (Paddle program): advanced indexing with several index tensors")
     d = live[0]
     idx = indices[d]
     t = _out(node)
     if w.dtype(idx) == "bool":
-        raise unsupported("paddle.jit.save", " (Paddle program): boolean-mask indexing (a run-time output size)")
+        raise unsupported(_api(), " (Paddle program): boolean-mask indexing (a run-time output size)")
     ishape = w.shape(idx)
     if len(ishape) == 1:
         return w.op1("index_select", [x, idx], [("axis", a_i32(d))], t)
@@ -1149,17 +1206,118 @@ def _repeat(w, node, args):
     return w.op1("tile", [args[0], w.ints(list(args[1]))], [], _out(node))
 
 
+@pir(torch.ops.aten.repeat_interleave.self_int)
+def _repeat_interleave(w, node, args):
+    x, repeats = args[0], args[1]
+    dim = args[2] if len(args) > 2 else node.kwargs.get("dim")
+    if dim is None or not isinstance(repeats, int):
+        raise unsupported(_api(), " (Paddle program): repeat_interleave without dim or with run-time "
+                                             "repeats")
+    return w.op1("repeat_interleave", [x], [("repeats", a_i32(repeats)), ("axis", a_i32(_axis(dim, _ndim(w, x)))),
+                                            ("output_size", a_i64(-1))], _out(node))
+
+
+def _interp(w, node, x, method, size, scales, align_corners):
+    """Paddle's *_interp ops (align_mode 0: torch's half-pixel source coordinates when not align_corners)."""
+    nd = _ndim(w, x) - 2
+    if nd != 2:
+        raise unsupported(_api(), f" (Paddle program): {nd}-D {method} interpolation")
+    out_hw = [-1, -1]
+    scale = []
+    if size is not None:
+        if not all(isinstance(s, int) for s in size):
+            raise unsupported(_api(), " (Paddle program): interpolation to a run-time size")
+        out_hw = list(size)
+    elif scales is not None and all(s is not None for s in scales):
+        scale = [float(s) for s in scales]
+    else:
+        raise unsupported(_api(), " (Paddle program): interpolation without size or scale")
+    return w.op1(f"{method}_interp", [x, 0, 0, 0],
+                 [("data_format", a_str("NCHW")), ("out_d", a_i32(-1)), ("out_h", a_i32(out_hw[0])),
+                  ("out_w", a_i32(out_hw[1])), ("scale", a_arr(a_f64(v) for v in scale)),
+                  ("interp_method", a_str(method)), ("align_corners", a_bool(align_corners)),
+                  ("align_mode", a_i32(0))], _out(node))
+
+
+@pir(torch.ops.aten.upsample_bilinear2d.vec, torch.ops.aten.upsample_nearest2d.vec,
+     torch.ops.aten.upsample_bicubic2d.vec)
+def _upsample_vec(w, node, args):
+    method = {torch.ops.aten.upsample_bilinear2d.vec: "bilinear",
+              torch.ops.aten.upsample_nearest2d.vec: "nearest"}.get(node.target, "bicubic")
+    if method == "nearest":
+        x, size, scales, align = args[0], args[1], args[2] if len(args) > 2 else None, False
+    else:
+        x, size, align, scales = args[0], args[1], args[2], args[3] if len(args) > 3 else None
+    return _interp(w, node, x, method, size, scales, align)
+
+
+@pir(torch.ops.aten.upsample_bilinear2d.default, torch.ops.aten.upsample_nearest2d.default)
+def _upsample(w, node, args):
+    if node.target is torch.ops.aten.upsample_nearest2d.default:
+        return _interp(w, node, args[0], "nearest", args[1], None, False)
+    return _interp(w, node, args[0], "bilinear", args[1], None, args[2])
+
+
+_RNN_MODES = {"lstm": "LSTM", "gru": "GRU", "rnn_tanh": "RNN_TANH", "rnn_relu": "RNN_RELU"}
+
+
+def _rnn(mode):
+    def lower(w, node, args):
+        """Paddle's `rnn` op: time-major input, the initial states, the weights of every layer and direction and
+        then their biases, and the (non-persistable) dropout state Paddle declares as a parameter."""
+        x, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first = args[:9]
+        if not has_biases or train:
+            raise unsupported(_api(), f" (Paddle program): {mode} without biases or in training mode")
+        hx = list(hx) if isinstance(hx, (list, tuple)) else [hx]
+        t = _out(node)
+        xs = w.shape(x)
+        if batch_first:
+            x = w.op1("transpose", [x], [("perm", a_i32s([1, 0, 2]))], (w.dtype(x), [xs[1], xs[0], xs[2]]))
+        groups = [params[i:i + 4] for i in range(0, len(params), 4)]
+        ordered = [p for g in groups for p in g[:2]] + [p for g in groups for p in g[2:]]
+        states = w.emit("builtin.combine", hx, outs=[[w.type(h) for h in hx]])[0]
+        weights = w.emit("builtin.combine", ordered, outs=[[w.type(p) for p in ordered]])[0]
+        dt = w.dtype(x)
+        drop = w.parameter(f"rnn_{w.count('rnn')}.dropout_state__non_persistable", ("uint8", []), persistable=False)
+        out_t = t[0] if not batch_first else (t[0][0], [t[0][1][1], t[0][1][0], t[0][1][2]])
+        outs = w.emit("pd_op.rnn", [x, states, weights, 0, drop],
+                      [("dropout_prob", a_f32(0.0)), ("is_bidirec", a_bool(bidirectional)),
+                       ("input_size", a_i32(xs[-1])), ("hidden_size", a_i32(w.shape(hx[0])[-1])),
+                       ("num_layers", a_i32(num_layers)), ("mode", a_str(mode)), ("seed", a_i32(0)),
+                       ("is_test", a_bool(True))],
+                      [out_t, (dt, []), [w.type(h) for h in hx], (dt, [])])
+        y = outs[0]
+        if batch_first:
+            y = w.op1("transpose", [y], [("perm", a_i32s([1, 0, 2]))], t[0])
+        finals = w.emit("builtin.split", [outs[2]], outs=[tuple(x) for x in t[1:]])
+        return [y] + finals
+    return lower
+
+
+for _n, _m in _RNN_MODES.items():
+    _register([f"{_n}.input"], _rnn(_m))
+
+
 @pir(torch.ops.aten.constant_pad_nd.default)
-def _pad(w, node, args):
+def _constant_pad(w, node, args):
+    """F.pad with a constant: Paddle's pad3d over the last dims, made 5-D by unsqueezing as Paddle does."""
     x, pad = args[0], list(args[1])
     value = args[2] if len(args) > 2 else 0
-    n = _ndim(w, x)
-    paddings = [0] * (2 * n)
-    for i in range(len(pad) // 2):  # torch's pad lists the last dim first
-        d = n - 1 - i
-        paddings[2 * d], paddings[2 * d + 1] = pad[2 * i], pad[2 * i + 1]
-    return w.op1("pad", [x, w.full([1], value, w.dtype(x))], [("paddings", a_i32s(paddings)),
-                                                              ("pad_value", a_f32(value))], _out(node))
+    n, k = _ndim(w, x), len(pad) // 2
+    if not 3 <= n <= 5 or k > n - 2 or any(not isinstance(p, int) for p in pad):
+        raise unsupported(_api(), f" (Paddle program): constant padding of {k} dims of a {n}-D tensor")
+    pads = pad + [0] * (6 - len(pad))  # pad3d: (left, right, top, bottom, front, back), the last dim first
+    t = _out(node)
+    xs, dt = w.shape(x), w.dtype(x)
+    extra = list(range(n, 5))  # appended unit dims: the padded dims move towards D, H, W as in Paddle
+    if extra:
+        pads = [0, 0] * len(extra) + pads[:2 * (3 - len(extra))]
+        x = w.op1("unsqueeze", [x, w.int_array(extra)], [], (dt, xs + [1] * len(extra)))
+    y = w.op1("pad3d", [x, w.int_array(pads)], [("mode", a_str("constant")), ("pad_value", a_f64(_f(value, True))),
+                                                ("data_format", a_str("NCDHW"))], (dt, t[1] + [1] * len(extra)))
+    if extra:
+        y = w.op1("squeeze", [y, w.int_array(extra)], [], t)
+    return y
 
 
 # ------------------------------------------------------------------ reductions
@@ -1320,7 +1478,7 @@ def _full(w, node, args):
     else:
         value = 1 if target in (torch.ops.aten.ones.default, torch.ops.aten.new_ones.default) else 0
     if isinstance(value, _Sym):
-        raise unsupported("paddle.jit.save", " (Paddle program): full with a run-time fill value")
+        raise unsupported(_api(), " (Paddle program): full with a run-time fill value")
     if all(isinstance(s, int) for s in sizes):
         return w.full(sizes, value, t[0], place=0)
     return w.op1("full_with_tensor", [w.full([1], value, t[0]), w.ints(sizes)], [("dtype", a_dtype(t[0]))], t,
@@ -1375,7 +1533,7 @@ for _n in ("clone.default", "alias.default", "detach.default", "contiguous.defau
 @pir(torch.ops.aten.dropout.default, torch.ops.aten.feature_dropout.default, torch.ops.aten.alpha_dropout.default)
 def _dropout(w, node, args):
     if len(args) > 2 and args[2]:
-        raise unsupported("paddle.jit.save", " (Paddle program): dropout in training mode (save in eval mode)")
+        raise unsupported(_api(), " (Paddle program): dropout in training mode (save in eval mode)")
     return args[0]
 
 
@@ -1389,7 +1547,7 @@ def _to(w, node, args):
 def _one_hot(w, node, args):
     n = args[1] if len(args) > 1 else -1
     if n < 0:
-        raise unsupported("paddle.jit.save", " (Paddle program): one_hot without num_classes")
+        raise unsupported(_api(), " (Paddle program): one_hot without num_classes")
     t = _out(node)
     y = w.op1("one_hot", [args[0], w.full([1], n, "int32")], [], ("float32", t[1]))
     return w.cast(y, t[0])
@@ -1440,7 +1598,7 @@ def _while_target():
 
 def _bool_pred(w, pred):
     if isinstance(pred, _Sym):
-        raise unsupported("paddle.jit.save", " (Paddle program): a branch on a run-time size")
+        raise unsupported(_api(), " (Paddle program): a branch on a run-time size")
     if not _is_value(pred):
         return w.full([], bool(pred), "bool")
     pred = w.unsqueezed.get(pred, pred)  # Paddle's if / while take a [1] condition as it is
@@ -1573,12 +1731,12 @@ class _GraphWriter(Writer):
         t = tensor.detach().cpu()
         dtype = _DTYPES.get(t.dtype, (None, None))[1]
         if dtype is None:
-            raise unsupported("paddle.jit.save", f" (Paddle program): a constant tensor of dtype {t.dtype}")
+            raise unsupported(_api(), f" (Paddle program): a constant tensor of dtype {t.dtype}")
         shape = list(t.shape)
         if t.numel() == 1:
             return self.full(shape, t.reshape(()).item(), dtype)
         if t.numel() > _MAX_CONSTANT_ELEMENTS:
-            raise unsupported("paddle.jit.save", f" (Paddle program): a constant tensor of {t.numel()} elements "
+            raise unsupported(_api(), f" (Paddle program): a constant tensor of {t.numel()} elements "
                                                  "(make it a parameter or buffer)")
         if dtype in ("complex64", "complex128", "float16", "bfloat16"):
             t32 = t.to(torch.float32)
@@ -1609,34 +1767,51 @@ def _as_list(v):
 
 
 # ===================================================================== the program
-def program_json(ep, params, inputs):
+def program_json(ep, params, inputs, api="paddle.jit.save"):
     """Paddle 3.3's PIR program (a JSON-able dict) for `ep`, the ExportedProgram jit.save traced.
 
     `params`: [(Paddle name, torch tensor, trainable)] in the order of the program's weight inputs (the
     .pdiparams order, names sorted); `inputs`: [{"name", "program_shape", "dtype", "stop_gradient"}] of the
     user inputs after them.  Raises `unsupported(...)` (a NotImplementedError) naming every op without a
     Paddle form."""
-    from torch.export.graph_signature import InputKind
+    user = [("param", name, trainable) for name, _, trainable in params] + [("data", spec) for spec in inputs]
+    return program_for_inputs(ep, user, api)
 
+
+def program_for_inputs(ep, user, api="paddle.jit.save"):
+    """The PIR program of `ep` whose user inputs are, in order, `user`: ("param", Paddle name, trainable) or
+    ("data", {"name", "program_shape", "dtype", "stop_gradient"}).  Parameters are written first, by name (the
+    .pdiparams order), then the data ops in their order."""
     gm = ep.graph_module
     missing = missing_ops(gm)
     if missing:
-        raise unsupported("paddle.jit.save", f": the Paddle program (.json) cannot be written for the torch op(s) "
-                                             f"{', '.join(missing)} (no PIR mapping in paddle_on_torch.jit.pir_writer)")
+        raise unsupported(api, f": the Paddle program (.json) cannot be written for the torch op(s) "
+                               f"{', '.join(missing)} (no PIR mapping in paddle_on_torch.jit.pir_writer)")
+    _API.append(api)
+    try:
+        return _write_program(ep, user, api)
+    finally:
+        _API.pop()
+
+
+def _write_program(ep, user, api):
+    from torch.export.graph_signature import InputKind
+
+    gm = ep.graph_module
     w = _GraphWriter()
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     specs = ep.graph_signature.input_specs
-    user = [n for n, s in zip(placeholders, specs) if s.kind == InputKind.USER_INPUT]
-    if len(user) != len(params) + len(inputs):
-        raise ValueError(f"paddle.jit.save: the exported program has {len(user)} inputs, expected "
-                         f"{len(params)} weights and {len(inputs)} inputs")
+    nodes = [n for n, s in zip(placeholders, specs) if s.kind == InputKind.USER_INPUT]
+    if len(nodes) != len(user):
+        raise ValueError(f"{api}: the exported program has {len(nodes)} inputs, expected {len(user)}")
     values = {}
-    for node, (name, tensor, trainable) in zip(user[:len(params)], params):
+    for node, (_, name, trainable) in sorted(((n, u) for n, u in zip(nodes, user) if u[0] == "param"),
+                                             key=lambda nu: nu[1][1]):
         vid = w.emit("builtin.parameter", [], [("parameter_name", name)], [_meta_type(node.meta["val"])],
                      sg=[not trainable])[0]
         w.blocks[-1].ops[-1]["trainable"] = bool(trainable)
         values[node] = vid
-    for node, spec in zip(user[len(params):], inputs):
+    for node, (_, spec) in ((n, u) for n, u in zip(nodes, user) if u[0] == "data"):
         dtype = spec["dtype"]
         shape = [int(d) for d in spec["program_shape"]]
         vid = w.op1("data", [], [("name", a_str(spec["name"])), ("shape", a_intarray(shape)),
@@ -1656,7 +1831,7 @@ def program_json(ep, params, inputs):
                 tensor = ep.constants.get(spec.target)
             values[node] = ("const", tensor)
         elif spec.kind != InputKind.USER_INPUT:
-            raise unsupported("paddle.jit.save", f" (Paddle program): an exported input of kind {spec.kind}")
+            raise unsupported(api, f" (Paddle program): an exported input of kind {spec.kind}")
     inputs_in_order = []
     for node in placeholders:
         v = values[node]
@@ -1666,7 +1841,7 @@ def program_json(ep, params, inputs):
     outs = w.run_graph(gm, inputs_in_order)
     for i, v in enumerate(outs):
         if not _is_value(v):
-            raise unsupported("paddle.jit.save", f" (Paddle program): output {i} is not a tensor of the program")
+            raise unsupported(_api(), f" (Paddle program): output {i} is not a tensor of the program")
         w.emit("pd_op.fetch", [v], [("name", a_str(f"fetch_name_{i}")), ("col", a_i32(i))], [w.type(v)],
                sg=[w.sg.get(v, True)])
         w.blocks[-1].ops[-1]["persistable"] = True
@@ -1737,7 +1912,7 @@ def _serialize(w):
             trainable = op.get("trainable", True)
             return {"#": "p", "A": [0, 1, 1, op["attrs"][0][1]], "DA": [],
                     "O": {"%": vid, "TT": _encode_type(w.types[vid])},
-                    "OA": [1, int(not trainable), int(trainable)], "QA": []}
+                    "OA": [int(op.get("persistable", True)), int(not trainable), int(trainable)], "QA": []}
         out = {"#": _compress(op["name"]),
                "A": [{"AT": a, "N": n} for n, a in op["attrs"]],
                "I": [{"%": i} for i in op["ins"]],

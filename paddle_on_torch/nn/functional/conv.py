@@ -27,9 +27,11 @@ def _small(x, weight, bias, groups, dilation, macs_per_output_pixel, out_pixels)
     """True when this convolution goes to the im2col + GEMM kernels (see SMALL_CONV_MACS).  Contiguous x only: for
     a channels-last x (NHWC data seen as NCHW) slow_conv2d's backward fails ("grad_weight must be contiguous"),
     and oneDNN reads that layout natively."""
-    return (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and x.is_contiguous()
-            and weight.is_contiguous() and tuple(_pair(dilation)) == (1, 1)
-            and 0 < x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS and plain_eager(x, weight, bias))
+    # plain_eager first: under a trace (jit.save's export) the size test would be symbolic arithmetic on the
+    # batch dim, a sizeable part of tracing a small CNN
+    return (groups == 1 and x.dtype is _F32 and x.is_cpu and weight.dtype is _F32 and plain_eager(x, weight, bias)
+            and x.is_contiguous() and weight.is_contiguous() and tuple(_pair(dilation)) == (1, 1)
+            and 0 < x.shape[0] * macs_per_output_pixel * out_pixels < SMALL_CONV_MACS)
 
 
 def _conv2d(x, weight, bias, stride, padding, dilation, groups):

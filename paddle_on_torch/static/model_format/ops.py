@@ -418,6 +418,11 @@ def _tile(b, op, ins):
     return b.call(torch.tile, ins[0], b.ints(ins[1]))
 
 
+@lowering("pd_op.repeat_interleave")
+def _repeat_interleave(b, op, ins):
+    return b.call(torch.repeat_interleave, ins[0], int(op.attrs["repeats"]), int(_a(op, "axis", 0)))
+
+
 @lowering("pd_op.roll")
 def _roll(b, op, ins):
     return b.call(torch.roll, ins[0], b.ints(ins[1]), [int(a) for a in _a(op, "axis", [])])
