@@ -87,7 +87,7 @@ def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=N
     t = tensor._t
     if _is_dt(t):
         raise ValueError("shard_tensor: the input is already a distributed tensor; use paddle.distributed.reshard")
-    dm, placements = _mesh_and_placements(mesh, placements, t.dim())
+    dm, placements = _mesh_and_placements(_remapped(mesh), placements, t.dim())
     g = t.detach()
     # a parameter made under paddle.LazyGuard stays lazy: its piece is a meta tensor until initialize()
     local = _local_piece(g if g.is_meta else _to_mesh_device(g, dm), dm, placements)
@@ -275,6 +275,7 @@ def reshard(dist_tensor, mesh, placements):
         raise ValueError("reshard: the input should be a distributed tensor (use paddle.distributed.shard_tensor)")
     if not isinstance(mesh, _CoreProcessMesh):
         raise TypeError(f"mesh must be a paddle.distributed.ProcessMesh, got {type(mesh).__name__}")
+    mesh = _remapped(mesh)
     placements = _pt.check_placements(mesh, placements, t.dim())
     src_mesh = core_mesh_of(t.device_mesh)
     if src_mesh == mesh:
@@ -410,6 +411,15 @@ def _sub_to_global(t, where, mesh, placements):
 
 # set by auto_parallel.pipeline while a pipeline stage of dist.to_static runs its part of the program
 _STAGE_TRANSFER = [None]
+# set by auto_parallel.pipeline while the program runs (or prepares the inputs of) a layer that VPP's segment
+# split moved to another stage: (placed mesh, running mesh), so its reshard / shard_tensor calls land on the
+# stage it now runs on, as Paddle's pass re-meshes every op of the segment
+_MESH_REMAP = [None]
+
+
+def _remapped(mesh):
+    remap = _MESH_REMAP[0]
+    return remap[1] if remap is not None and mesh == remap[0] else mesh
 
 
 def _cross_mesh(t, mesh, placements):

@@ -248,6 +248,7 @@ class DistModel:
         self.outs = None
         self._data_group = None
         self._plans = {}
+        self._segmented = False  # VPP's split by vpp_seg_method done (auto_parallel/pipeline.py)
         self._dense = not any(isinstance(p._t, DTensor) for p in layer.parameters())
         mesh = loader._meshes[0] if isinstance(loader, ShardDataloader) else None
         if self._dense and mesh is not None:
@@ -427,6 +428,12 @@ class DistModel:
         from .pipeline import PipelinePlan
 
         key = tuple((tuple(x.shape), str(x._t.dtype)) for x in [*inputs, *labels])
+        seg_method = self._strategy.pipeline.vpp_seg_method
+        if self._schedule == "VPP" and self._vpp_degree > 1 and seg_method and not self._segmented:
+            from .pipeline import split_by_segments
+
+            split_by_segments(self._layer, seg_method, self._vpp_degree)
+            self._segmented = True
         if key not in self._plans:
             self._plans[key] = PipelinePlan(self._layer, self._loss, self._layer.parameters(), inputs, labels,
                                             self._acc_steps, self._schedule, self._vpp_degree)

@@ -14,15 +14,15 @@ travel between the processes at the same position of consecutive meshes, as Padd
 The schedule (`distributed.pipeline_schedule`, shared with fleet) runs the stages with the static
 shapes recorded, each micro-batch loss divided by accumulate_steps; the optimizer then steps once.
 A model whose program visits the meshes several times in turn (mesh0, mesh1, mesh0, mesh1) holds
-several stages per process: Paddle's VPP with a custom mesh order, run by ScheduleInterleaved1F1B.
+several stages per process: Paddle's VPP with a custom mesh order, run by ScheduleInterleaved1F1B.  A program
+that visits each mesh once is first split by `vpp_seg_method` into that form (split_by_segments).
 """
 import torch
 import torch.distributed as tdist
 from torch.distributed.tensor import DTensor
 
 from ..._normalize import wrap
-from .api import _STAGE_TRANSFER, _contiguous_stride, _CrossMesh, _redistribute
-from .placement_type import Replicate
+from .api import _MESH_REMAP, _STAGE_TRANSFER, _contiguous_stride, _CrossMesh, _redistribute
 from .process_mesh import core_mesh_of, device_mesh
 
 __all__ = []
@@ -144,11 +144,96 @@ class _StageModule(torch.nn.Module):
             return tuple(run.sent) if len(run.sent) > 1 else run.sent[0]
         finally:
             _STAGE_TRANSFER[0] = prev
+            _MESH_REMAP[0] = None  # (a stage may stop inside a moved segment)
             if run.grad_mode is not None:
                 torch.set_grad_enabled(run.grad_mode)
         outs = out if isinstance(out, (list, tuple)) else [out]
         locals_ = tuple(o._t.to_local() if isinstance(o._t, DTensor) else o._t for o in outs)
         return locals_ if len(locals_) > 1 else locals_[0]
+
+
+def split_by_segments(layer, seg_method, vpp_degree):
+    """Paddle's VPP by `vpp_seg_method` for a program that visits each stage's mesh once: the sublayers of class
+    `seg_method` (in order; each on one stage's mesh) are dealt out as Paddle's pass deals them, each stage's
+    layers round-robin over its vpp_degree chunks and chunk c of stage s being segment c * pp + s of the program,
+    so that the program runs mesh0, mesh1, ..., mesh0, mesh1, ... (vpp_degree times).  A layer whose segment is on
+    another stage moves there: its parameters are sent to that stage's processes (the piece at each mesh position
+    to the same position) and, while it runs, its inputs move to that mesh and its own reshard / shard_tensor
+    calls to its placed mesh land there (Paddle re-meshes the segment's ops).  Returns False when the program
+    already interleaves its meshes (Paddle's custom-mesh VPP), leaving it as it is."""
+    segs = [sub for _, sub in layer.named_sublayers() if type(sub).__name__ == seg_method]
+    if not segs:
+        raise ValueError(f"pipeline.vpp_seg_method {seg_method!r}: the model has no sublayer of that class")
+    placed = []
+    for sub in segs:
+        meshes = {core_mesh_of(p._t.device_mesh) for p in sub.parameters() if isinstance(p._t, DTensor)}
+        if len(meshes) != 1:
+            from ... import _report
+
+            raise _report.unsupported(f"dist.to_static VPP with a {seg_method} whose parameters are on "
+                                      f"{len(meshes)} process meshes (one expected)")
+        placed.append(meshes.pop())
+    stages = list(dict.fromkeys(placed))
+    stage_ids = [stages.index(m) for m in placed]
+    pp = len(stages)
+    if pp < 2 or stage_ids != sorted(stage_ids):
+        return False
+    counts = [stage_ids.count(i) for i in range(pp)]
+    if any(n < vpp_degree for n in counts):
+        raise AssertionError("The number of layers on each pp_stage must not be less than the vpp_degree in the "
+                             "pp_stage to ensure that each chunk contains at least one layer.")
+    per_segment = [0] * (pp * vpp_degree)
+    for stage, n in enumerate(counts):
+        for i in range(n):
+            per_segment[(i % vpp_degree) * pp + stage] += 1
+    runs_on = [stages[seg % pp] for seg, n in enumerate(per_segment) for _ in range(n)]
+    remaps = [(src, dst) if src != dst else None for src, dst in zip(placed, runs_on)] + [None]
+    for i, (sub, dst) in enumerate(zip(segs, runs_on)):
+        if remaps[i] is not None:
+            _move_parameters(sub, dst)
+        sub.register_forward_pre_hook(_enter_segment(dst, remaps[i]))
+        # what the program does between two segments (the model moving the next layer's inputs to its placed
+        # mesh) already belongs to the next one: its inputs go to the mesh it runs on, and only the hidden
+        # state crosses stages
+        sub.register_forward_post_hook(_leave_segment(remaps[i + 1]), always_call=True)
+    return True
+
+
+@torch.no_grad()
+def _move_parameters(sub, mesh):
+    dm = device_mesh(mesh)
+    for p in sub.parameters():
+        t = p._t
+        moved = _CrossMesh.apply(t.detach(), dm)
+        p._t = torch.nn.Parameter(moved, requires_grad=t.requires_grad)
+
+
+def _enter_segment(dst, remap):
+    from . import api
+    from .intermediate import _agreed_placements
+    from ...tensor.tensor import Tensor
+
+    def hook(layer, inputs):
+        api._MESH_REMAP[0] = remap
+        moved = []
+        for x in inputs:
+            if isinstance(x, Tensor) and isinstance(x._t, DTensor):
+                mesh = core_mesh_of(x._t.device_mesh)
+                if mesh != dst and mesh.shape == dst.shape:  # (in the layout the sending processes see)
+                    x = api.reshard(x, dst, _agreed_placements(x, dst))
+            moved.append(x)
+        return tuple(moved)
+
+    return hook
+
+
+def _leave_segment(remap):
+    from . import api
+
+    def hook(layer, inputs, outputs):
+        api._MESH_REMAP[0] = remap
+
+    return hook
 
 
 class PipelinePlan:
@@ -181,6 +266,7 @@ class PipelinePlan:
                 out = self.layer(*first)
         finally:
             _STAGE_TRANSFER[0] = prev
+            _MESH_REMAP[0] = None
         outs = out if isinstance(out, (list, tuple)) else [out]
         self.output_metas = [_Meta(o._t) for o in outs]
         self.transfers, self.agreed = rec.transfers, rec.agreed
@@ -232,8 +318,8 @@ class PipelinePlan:
 
             raise _report.unsupported(
                 f"dist.to_static VPP with vpp_degree={vpp_degree} on a program that visits each of its {pp} meshes "
-                f"{per_rank} time(s): only the custom-mesh form (the program visits each mesh vpp_degree times) is "
-                "supported, not the automatic split by vpp_seg_method")
+                f"{per_rank} time(s) (set pipeline.vpp_seg_method to the layer class to split, or place the "
+                "layers on the meshes in turn)")
         rank = tdist.get_rank()
         # one pipeline group per mesh position: the processes Paddle pairs across the stages; every
         # process makes every group, in the same order

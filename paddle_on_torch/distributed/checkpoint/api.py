@@ -17,7 +17,6 @@ values with `torch.load(weights_only=False)`; here the metadata goes through the
 (framework/safe_pickle.py, admitting DCP's metadata classes by exact name) and the values through
 `torch.load(weights_only=True)`; tensors DCP already reads with `weights_only=True`.
 """
-import io
 import os
 import pathlib
 
