@@ -43,7 +43,11 @@ def main(argv=None):
     ap.add_argument("--folder", nargs=3, action="append", default=[], metavar=("LABEL", "DIR", "VERSION"),
                     help="also scan a library's sources unpacked in DIR (PaddleOCR 2.x's wheel: ppocr, tools)")
     ap.add_argument("libraries", nargs="*", default=None)
+    ap.add_argument("--refresh", action="store_true",
+                    help="only resolve the recorded names again (after a change here), without rescanning")
     args = ap.parse_args(argv)
+    if args.refresh:
+        return refresh()
     if args.libraries is None or (not args.libraries and not args.folder):
         args.libraries = list(LIBRARIES)
     data = {"libraries": {}, "names": {}}
@@ -72,6 +76,22 @@ def main(argv=None):
               f"{t['in_reference']} | {t['reference_supported']} ({t['reference_coverage']}%) | "
               f"{t['reference_unsupported']} | {t['in_reference'] - t['reference_supported'] - t['reference_unsupported']}"
               f" | {t['reference_resolved_coverage']}% |", flush=True)
+    write(data)
+
+
+def refresh():
+    from paddle_on_torch.cli.check import _Resolver
+
+    with open(OUT) as f:
+        data = json.load(f)
+    resolver = _Resolver()
+    for name in data["names"]:
+        _, ok, _, says_so = resolver.classify(name)
+        data["names"][name] = "supported" if ok else "unsupported" if says_so else "missing"
+    write(data)
+
+
+def write(data):
     used = {n for lib in data["libraries"].values() for n in lib["apis"]}
     data["names"] = {n: s for n, s in sorted(data["names"].items()) if n in used}
     tmp = OUT + ".tmp"
