@@ -177,3 +177,19 @@ def jit_marker_unified(paddle):
     g = unified(f)
     h = unified(for_sot=False)(f)
     return [g is f, h is f, g(paddle.to_tensor([1.0]))]
+
+
+@case
+def incubate_multiprocessing_shares_tensors(paddle):
+    # PaddleNLP's llm_utils sends tensors through paddle.incubate.multiprocessing queues: they share memory
+    import pickle
+    from multiprocessing.reduction import ForkingPickler
+
+    import paddle.incubate.multiprocessing  # noqa: F401  (registers the reductions)
+
+    t = paddle.to_tensor([1.0, 2.0, 3.0])
+    t2 = pickle.loads(ForkingPickler.dumps(t))
+    t2[0] = 5.0
+    p = paddle.create_parameter([2], "float32")
+    p2 = pickle.loads(ForkingPickler.dumps(p))
+    return [t, t2, type(t2).__name__, type(p2).__name__, p2.stop_gradient, p2.shape]
