@@ -115,7 +115,7 @@ def _gloo_job(layers, hidden, heads, seq, steps):
     tdist.destroy_process_group()
 
 
-def _gloo(a):
+def _gloo(a, llama=False):
     import os
     import subprocess
     import sys
@@ -124,12 +124,257 @@ def _gloo(a):
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=4", "-m",
            "paddle_on_torch", os.path.abspath(__file__), "--gloo-job", "--layers", "2", "--hidden", "256",
            "--heads", "4", "--seq", "128", "--steps", str(a.steps)]
+    if llama:
+        cmd = cmd[:cmd.index("--gloo-job")] + ["--llama-gloo-job", "--steps", str(a.steps)]
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
     subprocess.run(cmd, cwd=root, env=env, check=True)
 
 
+# ---------------------------------------------------------------- issue 22: LLaMA
+class RMSNorm(paddle.nn.Layer):
+    def __init__(self, h):
+        super().__init__()
+        self.weight = self.create_parameter([h], default_initializer=paddle.nn.initializer.Constant(1.0))
+
+    def forward(self, x):
+        return x * paddle.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+class LlamaBlock(paddle.nn.Layer):
+    """A LLaMA decoder layer's shape (RMSNorm, q/k/v/o with grouped kv heads, causal flash attention, SwiGLU
+    MLP) with PaddleNLP's sublayer names; rotary embedding left out (element-wise, no parameters)."""
+
+    def __init__(self, h, heads, kv_heads, ffn):
+        super().__init__()
+        self.heads, self.kv, self.hd = heads, kv_heads, h // heads
+        self.input_layernorm = RMSNorm(h)
+        self.q_proj = paddle.nn.Linear(h, h, bias_attr=False)
+        self.k_proj = paddle.nn.Linear(h, kv_heads * self.hd, bias_attr=False)
+        self.v_proj = paddle.nn.Linear(h, kv_heads * self.hd, bias_attr=False)
+        self.o_proj = paddle.nn.Linear(h, h, bias_attr=False)
+        self.post_attention_layernorm = RMSNorm(h)
+        self.gate_proj = paddle.nn.Linear(h, ffn, bias_attr=False)
+        self.up_proj = paddle.nn.Linear(h, ffn, bias_attr=False)
+        self.down_proj = paddle.nn.Linear(ffn, h, bias_attr=False)
+
+    def forward(self, x):
+        b, s, h = x.shape
+        y = self.input_layernorm(x)
+        q = self.q_proj(y).reshape([b, s, self.heads, self.hd])
+        k = self.k_proj(y).reshape([b, s, self.kv, self.hd])
+        v = self.v_proj(y).reshape([b, s, self.kv, self.hd])
+        if self.kv != self.heads:
+            k = paddle.repeat_interleave(k, self.heads // self.kv, axis=2)
+            v = paddle.repeat_interleave(v, self.heads // self.kv, axis=2)
+        o, _ = F.flash_attention.flash_attention(q, k, v, causal=True)
+        x = x + self.o_proj(o.reshape([b, s, h]))
+        y = self.post_attention_layernorm(x)
+        return x + self.down_proj(F.silu(self.gate_proj(y)) * self.up_proj(y))
+
+
+LLAMA_MEGATRON = {"q_proj": 1, "k_proj": 1, "v_proj": 1, "gate_proj": 1, "up_proj": 1, "o_proj": 0, "down_proj": 0}
+
+
+def megatron_block_marks(block):
+    """PaddleNLP's hand-written mp plan (auto_dist_config) for one decoder layer on a 1-D 'mp' mesh."""
+    marks = {}
+    for name, p in block.named_parameters():
+        layer = name.split(".")[-2]
+        marks[name] = [dist.Shard(LLAMA_MEGATRON[layer])] if layer in LLAMA_MEGATRON else [dist.Replicate()]
+    return marks
+
+
+# Llama 2's shapes (Touvron et al., 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models", Table 1 /
+# the released configs); sequence 4096, global batch 2048 sequences as NVIDIA's published recipes below
+LLAMA_SHAPES = {
+    "LLaMA-7B": dict(layers=32, hidden=4096, heads=32, kv_heads=32, ffn=11008, vocab=32000),
+    "LLaMA-70B": dict(layers=80, hidden=8192, heads=64, kv_heads=8, ffn=28672, vocab=32000),
+}
+SEQ, GLOBAL_BATCH, LIMIT = 4096, 2048, 80e9
+# published layouts: NVIDIA NeMo-Framework-Launcher, launcher_scripts/conf/training/llama/llama2_7b.yaml
+# (16 nodes x 8 GPUs, tensor 1, pipeline 1, micro-batch 1, global batch 2048, seq 4096, distributed_fused_adam)
+# and llama2_70b.yaml (128 nodes x 8 GPUs, tensor 4, pipeline 4, virtual pipeline 20, sequence parallel,
+# micro-batch 1, global batch 2048, seq 4096, distributed_fused_adam); the distributed optimizer shards the
+# optimizer states over data parallel: ZeRO stage 1 here.  (name, ranks it was published for, tp, pp, stage)
+PUBLISHED = {
+    "LLaMA-7B": [("NeMo llama2_7b", 128, 1, 1, 1)],
+    "LLaMA-70B": [("NeMo llama2_70b", 1024, 4, 4, 1)],
+}
+
+
+def _fmt_layout(lay):
+    rc = "yes" if lay.detail.get("recompute") else "no"
+    return (f"dp {lay.dp:>4} tp {lay.tp} pp {lay.pp:>2} stage {lay.stage} recompute {rc:<3} m {lay.micro_batches:>4}"
+            f"  mem/rank {lay.memory_per_rank / 1e9:7.1f} GB  step {lay.step_s:8.2f} s (bubble {lay.bubble_s:6.2f},"
+            f" comm {lay.comm_s:6.2f}){'' if lay.feasible else '  OVER LIMIT'}")
+
+
+def llama_layouts(a):
+    """The layout planner on Llama-2-7B / 70B shapes at 64, 256, 1024 ranks (fake process group), next to the
+    published layouts priced by the same model."""
+    from paddle_on_torch.parallel import layout
+
+    for name, shp in LLAMA_SHAPES.items():
+        if a.models and name not in a.models:
+            continue
+        with paddle.LazyGuard():
+            blk = LlamaBlock(shp["hidden"], shp["heads"], shp["kv_heads"], shp["ffn"])
+        x = paddle.zeros([1, SEQ, shp["hidden"]])
+        t, c = time.perf_counter(), time.process_time()
+        blocks = layout.plan_blocks(blk, [x], tps=(1, 2, 4, 8), time_budget=a.block_budget,
+                                    starts=lambda tp: [megatron_block_marks(blk)])
+        print(f"{name}: {shp['layers']} layers, hidden {shp['hidden']}, heads {shp['heads']} (kv {shp['kv_heads']}), "
+              f"ffn {shp['ffn']}, seq {SEQ}, global batch {GLOBAL_BATCH}, limit {LIMIT / 1e9:.0f} GB/rank; "
+              f"blocks planned in {time.perf_counter() - t:.0f} s ({time.process_time() - c:.0f} CPU s)", flush=True)
+        for tp, b in blocks.items():
+            w = {n: str(pl) for n, pl in b.plan.parameter_placements.items() if "proj" in n}
+            print(f"  block tp {tp}: {b.step_s * 1e3:.1f} ms (comm {b.comm_s * 1e3:.1f}), "
+                  f"{b.params_per_rank / 1e6:.0f} M params/rank, act {b.activation_bytes / 2 ** 30:.2f} GiB fp32; "
+                  f"{' '.join(f'{k.split(chr(46))[0]}={v}' for k, v in w.items())}", flush=True)
+        kw = dict(layers=shp["layers"], global_batch=GLOBAL_BATCH, hidden=shp["hidden"], vocab=shp["vocab"],
+                  seq=SEQ, memory_limit=LIMIT)
+        for ranks in a.layout_ranks:
+            lays = layout.plan_layout(blocks, ranks, heads=shp["heads"], **kw)
+            print(f"  {ranks:>5} ranks  planned   {_fmt_layout(lays[0])}", flush=True)
+            for pname, pranks, tp, pp, stage in PUBLISHED[name]:
+                dp = ranks // (tp * pp)
+                pub = layout.price_layout(blocks[tp], ranks, dp, tp, pp, stage, **kw)
+                pub.detail["recompute"] = False
+                print(f"  {ranks:>5} ranks  {pname} ({pranks} GPUs) layout: {_fmt_layout(pub)}", flush=True)
+
+
+def _llama_gloo_job(steps):
+    """One rank of --llama-gloo (torchrun, 4 processes): PaddleNLP's tiny LlamaForCausalLMNet (the model of
+    tests/llama_parallelize_cases.py, Paddle-saved weights) trained by four programs on the same 4 ranks, steps
+    alternating: the hand-written plans of its auto_dist_config through dist.parallelize (mp on dp2 x mp2; mp +
+    pp on pp2 x mp2) and the planner's plan from the data-parallel marks alone (on dp2 x mp2, and the layout
+    planner's choice of degrees).  Each program's losses are checked against real Paddle's one process."""
+    import os
+    import statistics
+    import sys
+
+    import numpy as np
+    import torch.distributed as tdist
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, root)
+    import paddlenlp.data  # noqa: F401  (before paddlenlp.transformers: an import cycle)
+    import paddlenlp.transformers  # noqa: F401
+
+    from paddle_on_torch.parallel import layout
+    from tests import llama_parallelize_cases as C
+
+    weights = os.path.join(root, "tests", "data", "llama_parallelize", C.WEIGHTS + ".pdparams")
+    want = np.load(os.path.join(root, "tests", "data", "llama_parallelize", "losses.npz"))["dynamic"]
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+    ids, labels = C.data()
+    x, y = paddle.to_tensor(ids[:C.BATCH]), paddle.to_tensor(labels[:C.BATCH])
+    data = [dist.Shard(0), dist.Replicate()]
+    S0 = [dist.Shard(0)]
+
+    def loss_fn(logits, lab):  # the criterion's value without its data-dependent masked_select (all > 0 here)
+        logp = F.log_softmax(logits.astype("float32"), -1)
+        return -paddle.take_along_axis(logp, lab.unsqueeze(-1), axis=-1).mean()
+
+    def hand(pp, mp, **deg):
+        dist.fleet.auto.create_mesh([("pp", pp), ("dp", 4 // (pp * mp)), ("mp", mp)])
+        mesh = dist.fleet.auto.get_mesh()
+        with paddle.utils.unique_name.guard():
+            model, crit = C.build(paddle, mp=mp)
+            config = model._generate_auto_dist_config(C.degrees(**deg))
+            opt = C.optimizer(paddle, model)
+            model, opt = dist.parallelize(model, opt, config=config)
+            C.initialize(paddle, model, weights)
+        first, last = mesh.get_mesh_with_dim("pp")[0], mesh.get_mesh_with_dim("pp")[pp - 1]
+        pl = lambda m: [dist.Shard(0) if d == "dp" else dist.Replicate() for d in m.dim_names]  # noqa: E731
+        return model, crit, opt, dist.shard_tensor(x, first, pl(first)), dist.shard_tensor(y, last, pl(last)), last
+
+    def planned(mesh, marks, starts=()):
+        with paddle.utils.unique_name.guard():
+            model, crit = C.build(paddle, mp=1)
+            C.initialize(paddle, model, weights)
+        p = parallel.plan(model, [x], mesh, marks=marks, labels=[y], loss_fn=loss_fn, topology=CPU,
+                          starts=starts, time_budget=30)
+        p.apply(model)
+        opt = dist.shard_optimizer(C.optimizer(paddle, model))
+        xs = p.shard_inputs(x)[0]
+        ys = dist.shard_tensor(y, mesh, p.placements("label0"))
+        return model, crit, opt, xs, ys, mesh, p
+
+    runs = {}
+    runs["hand mp (dp2 x mp2)"] = hand(1, 2, tp=True, dp=True)
+    hand_marks = {n: list(p.placements) for n, p in runs["hand mp (dp2 x mp2)"][0].named_parameters()}
+    m22 = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    marks = {0: data, "label0": data}
+    *run, plan_a = planned(m22, marks, starts=[hand_marks])
+    runs["planned (dp2 x mp2)"] = tuple(run)
+    with paddle.utils.unique_name.guard():
+        fresh, _ = C.build(paddle, mp=1)  # the hand plan priced by the same model, on a model not placed yet
+    hand_a = parallel.plan(fresh, [x], m22, marks={**marks, **hand_marks}, labels=[y], loss_fn=loss_fn,
+                           topology=CPU, activations=False)
+    runs["hand mp + pp (pp2 x mp2)"] = hand(2, 2, tp=True, pp=True)
+    # the layout planner: degrees for 4 ranks from one block planned per tp (the tiny LLaMA's shape)
+    cfg = C.CONFIG
+    with paddle.LazyGuard():
+        blk = LlamaBlock(cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_key_value_heads"],
+                         cfg["intermediate_size"])
+    blocks = layout.plan_blocks(blk, [paddle.zeros([1, C.SEQ, cfg["hidden_size"]])], tps=(1, 2, 4), topology=CPU,
+                                time_budget=15, starts=lambda tp: [megatron_block_marks(blk)])
+    lkw = dict(layers=cfg["num_hidden_layers"], global_batch=C.BATCH, hidden=cfg["hidden_size"], vocab=C.VOCAB,
+               seq=C.SEQ, topology=CPU)
+    lays = layout.plan_layout(blocks, 4, heads=cfg["num_attention_heads"], stages=(0,), recompute=(False,), **lkw)
+    best = lays[0]
+    hand_pp = layout.price_layout(blocks[2], 4, 1, 2, 2, 0, **lkw)
+    if best.pp == 1:
+        mesh = dist.ProcessMesh(np.arange(4).reshape(best.dp, best.tp).tolist(), dim_names=["dp", "mp"])
+        *run, plan_b = planned(mesh, marks, starts=[hand_marks] if best.tp == 2 else [])
+        runs[f"planned layout (dp{best.dp} x mp{best.tp})"] = tuple(run)
+    losses = {k: [] for k in runs}
+    times = {k: [] for k in runs}
+    for step in range(steps + 2):
+        for name, (model, crit, opt, xs, ys, last) in runs.items():
+            tdist.barrier()
+            t = time.perf_counter()
+            loss = crit(model(xs), ys)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            tdist.barrier()
+            times[name].append(time.perf_counter() - t)
+            if step < len(want) and rank in last.process_ids:
+                losses[name].append(float(np.asarray(loss.numpy()).reshape(-1)[0]))
+    if rank == 3:  # on every program's last stage
+        print(f"tiny LLaMA (PaddleNLP LlamaForCausalLMNet, {cfg['num_hidden_layers']} layers, hidden "
+              f"{cfg['hidden_size']}), 4 gloo ranks, batch {C.BATCH} x {C.SEQ}, AdamW; median of {steps} steps",
+              flush=True)
+        print(f"  modelled (fx planner, CPU topology) dp2 x mp2: planned {plan_a.estimate['step_s'] * 1e3:.3f} ms, "
+              f"memory {plan_a.estimate['memory_per_rank'] / 1024:.1f} KiB/rank; hand mp "
+              f"{hand_a.estimate['step_s'] * 1e3:.3f} ms, {hand_a.estimate['memory_per_rank'] / 1024:.1f} KiB/rank",
+              flush=True)
+        print(f"  modelled (layout planner): best {_fmt_layout(best)}", flush=True)
+        print(f"  modelled (layout planner): hand mp2 x pp2 {_fmt_layout(hand_pp)}", flush=True)
+        base = statistics.median(times["hand mp (dp2 x mp2)"][2:])
+        for name in runs:
+            t = statistics.median(times[name][2:])
+            err = float(np.abs(np.array(losses[name][:len(want)]) - want).max())
+            print(f"  measured {name:<34} {t * 1e3:8.1f} ms  ({t / base:.2f} x hand mp); losses vs Paddle "
+                  f"{err:.1e}", flush=True)
+        print("  planned plan (dp2 x mp2):", {n: str(v) for n, v in plan_a.parameter_placements.items()
+                                               if "layers.0." in n or "layers" not in n}, flush=True)
+    tdist.barrier()
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--llama-gloo", action="store_true",
+                    help="measure the planner against PaddleNLP's hand-written LLaMA plans on 4 gloo ranks")
+    ap.add_argument("--llama-gloo-job", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--llama-layouts", action="store_true",
+                    help="plan Llama-2-7B / 70B shaped models at --layout-ranks (issue 22)")
+    ap.add_argument("--layout-ranks", type=int, nargs="*", default=[64, 256, 1024])
+    ap.add_argument("--models", nargs="*", default=[])
+    ap.add_argument("--block-budget", type=float, default=20.0, help="plan()'s time budget per block, CPU s")
     ap.add_argument("--gloo", action="store_true", help="measure planned vs hand-marked steps on 4 gloo ranks")
     ap.add_argument("--gloo-job", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--steps", type=int, default=10)
@@ -145,6 +390,12 @@ def main():
         return _gloo_job(a.layers, a.hidden, a.heads, a.seq, a.steps)
     if a.gloo:
         return _gloo(a)
+    if a.llama_layouts:
+        return llama_layouts(a)
+    if a.llama_gloo_job:
+        return _llama_gloo_job(a.steps)
+    if a.llama_gloo:
+        return _gloo(a, llama=True)
     with paddle.LazyGuard():
         model = GPT(a.layers, a.hidden, a.heads)
     cases = [([2, 4], ["dp", "mp"]), ([8, 8], ["dp", "mp"]), ([8, 16, 8], ["dp", "fsdp", "mp"])]

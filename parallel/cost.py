@@ -129,14 +129,30 @@ def op_flops(node):
 
     fn = flop_registry.get(getattr(node.target, "overloadpacket", None))
     if fn is None:
-        return 0
+        return _attention_flops(node)
     shape = lambda v: tuple(v.shape) if isinstance(v, torch.Tensor) else v  # noqa: E731
     val = lambda a: a.meta.get("val") if hasattr(a, "meta") else a  # noqa: E731
     args = tree_map(lambda a: shape(val(a)), node.args)
     kwargs = tree_map(lambda a: shape(val(a)), node.kwargs)
     out = node.meta.get("val")
     out_shape = tree_map(shape, out)
-    try:
-        return int(fn(*args, out_shape=out_shape, **kwargs))
+    try:  # torch's registered formulas take the output as `out_val` (shape_wrapper turns it into out_shape)
+        return int(fn(*args, out_val=out_shape, **kwargs))
     except Exception:
         return 0
+
+
+def _attention_flops(node):
+    """torch's CPU flash attention (no formula in torch's registry): the two matmuls of [b, h, s, d] by
+    [b, h, s_k, d] forward (4 b h s s_k d), four backward (8 b h s s_k d); 0 for other ops."""
+    import torch
+
+    name = getattr(node.target, "__name__", "")
+    if not name.startswith("_scaled_dot_product_flash_attention_for_cpu"):
+        return 0
+    back = name.startswith("_scaled_dot_product_flash_attention_for_cpu_backward")
+    q, k = (a.meta.get("val") for a in node.args[1:3]) if back else (a.meta.get("val") for a in node.args[:2])
+    if not isinstance(q, torch.Tensor) or not isinstance(k, torch.Tensor):
+        return 0
+    b, h, s, d = q.shape
+    return (8 if back else 4) * b * h * s * k.shape[2] * d

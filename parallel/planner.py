@@ -30,6 +30,9 @@ def _planning_mesh(mesh):
     communication) with the mesh's world size is set up for the planning and torn down after."""
     from torch.distributed.device_mesh import DeviceMesh
 
+    from ..distributed.auto_parallel import op_rules
+
+    op_rules.register()  # the rules a job's DTensors will use (the shim's custom ops, CPU flash attention)
     ids = torch.tensor(np.asarray(mesh.mesh), dtype=torch.int64)
     world = int(ids.max()) + 1
     own = not tdist.is_initialized()
@@ -109,7 +112,7 @@ def _placed_already(layer, mesh, marks):
 
 def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit=None, topology=None,
          labels=(), loss_fn=None, optimizer_states=2, tie=True, solver="auto", time_budget=45.0,
-         exact_limit=4096, propagation="auto", activations=True):
+         exact_limit=4096, propagation="auto", activations=True, starts=()):
     """Plan the placements of every parameter (and unmarked input) of `layer` on `mesh`.
 
     `marks`: {parameter name or input index: Paddle placements} -- hard constraints (an input that is
@@ -126,7 +129,9 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
     plan's figures are then computed by DTensor's propagation) or "auto" (per_dim from 3 mesh dims).
     `activations`: also choose the placements of the outputs of Linear layers and of the blocks of a
     LayerList/Sequential (reshard points: "follow" DTensor's propagation, or redistribute there, e.g.
-    sequence parallelism); False plans the parameters and inputs only.
+    sequence parallelism); False plans the parameters and inputs only.  `starts`: candidate plans ({parameter
+    name: placements}, e.g. a hand-written one; names left out are Replicate) scored first and descended from,
+    so the plan is never worse than any of them by the estimate (an exact solve is optimal anyway).
     """
     if propagation not in ("auto", "dtensor", "per_dim"):
         raise ValueError(f"paddle_on_torch.parallel.plan: propagation must be 'auto', 'dtensor' or 'per_dim', "
@@ -153,11 +158,29 @@ def plan(layer, example_inputs, mesh, marks=None, objective="time", memory_limit
         tdist.broadcast_object_list(box, src=0)
         return Plan.from_dict(box[0])
     return _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states,
-                 tie, solver, time_budget, exact_limit, propagation, activations)
+                 tie, solver, time_budget, exact_limit, propagation, activations, starts)
+
+
+def _seed(start, mesh, cap, variables):
+    """A candidate plan ({name: Paddle placements}) as a choice of every variable: a variable whose first
+    name it places gets that placement (it must be in the variable's domain), every other one its first
+    option (Replicate; an activation follows)."""
+    given = _marks_to_torch(start, mesh, cap.leaves, cap.shapes)
+    choice = []
+    for names, dom in variables:
+        pl = given.get(names[0])
+        if pl is None:
+            choice.append(dom[0])
+        elif pl in dom:
+            choice.append(pl)
+        else:
+            raise ValueError(f"paddle_on_torch.parallel.plan: starts places {names[0]} as {list(pl)}, which is "
+                             f"not among its planned placements (uneven, or tied to {names[1:]})")
+    return choice
 
 
 def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels, loss_fn, optimizer_states, tie,
-          solver, time_budget, exact_limit, propagation, activations=True):
+          solver, time_budget, exact_limit, propagation, activations=True, starts=()):
     t0, w0 = clock(), time.monotonic()
     cap = capture(layer, list(example_inputs), list(labels), loss_fn, points=activations)
     t_capture = clock() - t0
@@ -191,6 +214,7 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
         layers = _layer_groups(cap, variables)
         problem = Problem(ev, fixed, variables, objective, limit, sizes, layers)
         problem.starts = _templates(variables, vshapes, layers, fixed, mc.sizes)
+        problem.seeds = [_seed(st, mesh, cap, variables) for st in starts]
         # the budget covers the whole call: capture, search, and the alternatives shown by explain()
         deadline = t0 + time_budget
         phases = {"capture": t_capture}  # CPU seconds per stage, for the solver record
@@ -214,7 +238,9 @@ def _plan(layer, example_inputs, mesh, marks, objective, limit, topology, labels
             problem.prefilter = (quick, 0.0)
             # in that order: DTensor's propagation on a 3-D mesh is slow enough that the later starts
             # may not be scored within the budget
-            choice, score = polish(problem, [choice] + _templates(variables, vshapes, layers, fixed, mc.sizes)
+            problem.seeds = quick.seeds
+            choice, score = polish(problem, quick.seeds + [choice]
+                                   + _templates(variables, vshapes, layers, fixed, mc.sizes)
                                    + [[d[0] for _, d in variables]], deadline - 0.1 * time_budget,
                                    len(mc.sizes))
             choice, score = simplify(problem, choice, score, deadline - 0.1 * time_budget)

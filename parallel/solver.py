@@ -72,6 +72,7 @@ class Problem:
         # one layer's parameters); the units of a group are siblings (q, k, v: same input, same shapes)
         self.layers = [g for g in layers if g]
         self.starts = []  # more starting points for the search (planner.py adds a column/row template)
+        self.seeds = []  # the caller's candidate plans: descended from first, so the result is never worse
         self.cut = False  # a descent was stopped by the deadline
         # (cheaper Problem, tolerance): a move that Problem scores more than `tolerance` worse than the
         # current plan is not scored here (the per-dimension propagation screening DTensor's moves)
@@ -231,7 +232,7 @@ def polish(problem, starts, deadline, ndim):
 
 
 def _search(problem, deadline, ndim):
-    starts = [[dom[0] for _, dom in problem.vars]]  # all Replicate (the first of each domain)
+    starts = list(problem.seeds) + [[dom[0] for _, dom in problem.vars]]  # all Replicate (each domain's first)
     smallest = []
     for _, dom in problem.vars:  # every variable at its smallest share of the tensor (activations: follow)
         smallest.append(dom[0] if None in dom[0] else max(dom, key=lambda pl: sum(p.is_shard() for p in pl)))

@@ -51,6 +51,21 @@ def register():
         return [([Replicate()], [Replicate()] * 4 + [None]),
                 ([Shard(0)], [Shard(0)] * 4 + [None])]
 
+    # torch's CPU flash attention ([b, heads, s, d] in and out, logsumexp [b, heads, s]): DTensor has rules for
+    # the CUDA kernels only; each batch row and each head is independent, so either may be split
+    aten = torch.ops.aten
+
+    @register_sharding(aten._scaled_dot_product_flash_attention_for_cpu.default)
+    def _flash_cpu(query, key, value, dropout_p=0.0, is_causal=False, *, attn_mask=None, scale=None):
+        mask = lambda p: None if attn_mask is None else p  # noqa: E731
+        return [([p, p], [p, p, p, None, None, mask(p), None]) for p in (Replicate(), Shard(0), Shard(1))]
+
+    @register_sharding(aten._scaled_dot_product_flash_attention_for_cpu_backward.default)
+    def _flash_cpu_bwd(grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, *, attn_mask=None,
+                       scale=None):
+        mask = lambda p: None if attn_mask is None else p  # noqa: E731
+        return [([p] * 3, [p] * 6 + [None, None, mask(p), None]) for p in (Replicate(), Shard(0), Shard(1))]
+
     # aten ops DTensor has no rule for.  masked_select's output size depends on the data (DTensor's fake
     # propagation refuses it): it runs on the replicated whole (PaddleNLP's criterion selects the positive
     # per-token losses this way)
