@@ -243,6 +243,10 @@ def llama_layouts(a):
                 print(f"  {ranks:>5} ranks  {pname} ({pranks} GPUs) layout: {_fmt_layout(pub)}", flush=True)
 
 
+C_DEG_MP_DP = {"tp": True, "dp": True}  # AutoTrainer's degrees: tensor parallel + data parallel
+C_DEG_MP_PP = {"tp": True, "pp": True}  # tensor + pipeline parallel
+
+
 def _llama_gloo_job(steps):
     """One rank of --llama-gloo (torchrun, 4 processes): PaddleNLP's tiny LlamaForCausalLMNet (the model of
     tests/llama_parallelize_cases.py, Paddle-saved weights) trained by four programs on the same 4 ranks, steps
@@ -277,11 +281,12 @@ def _llama_gloo_job(steps):
         logp = F.log_softmax(logits.astype("float32"), -1)
         return -paddle.take_along_axis(logp, lab.unsqueeze(-1), axis=-1).mean()
 
-    def hand(pp, mp, **deg):
-        dist.fleet.auto.create_mesh([("pp", pp), ("dp", 4 // (pp * mp)), ("mp", mp)])
+    def hand(n_pp, n_mp, deg):  # deg: C.degrees' keywords
+        pp = n_pp
+        dist.fleet.auto.create_mesh([("pp", n_pp), ("dp", 4 // (n_pp * n_mp)), ("mp", n_mp)])
         mesh = dist.fleet.auto.get_mesh()
         with paddle.utils.unique_name.guard():
-            model, crit = C.build(paddle, mp=mp)
+            model, crit = C.build(paddle, mp=n_mp)
             config = model._generate_auto_dist_config(C.degrees(**deg))
             opt = C.optimizer(paddle, model)
             model, opt = dist.parallelize(model, opt, config=config)
@@ -298,12 +303,12 @@ def _llama_gloo_job(steps):
                           starts=starts, time_budget=30)
         p.apply(model)
         opt = dist.shard_optimizer(C.optimizer(paddle, model))
-        xs = p.shard_inputs(x)[0]
+        xs = p.shard_inputs(x)
         ys = dist.shard_tensor(y, mesh, p.placements("label0"))
         return model, crit, opt, xs, ys, mesh, p
 
     runs = {}
-    runs["hand mp (dp2 x mp2)"] = hand(1, 2, tp=True, dp=True)
+    runs["hand mp (dp2 x mp2)"] = hand(1, 2, C_DEG_MP_DP)
     hand_marks = {n: list(p.placements) for n, p in runs["hand mp (dp2 x mp2)"][0].named_parameters()}
     m22 = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
     marks = {0: data, "label0": data}
@@ -313,7 +318,7 @@ def _llama_gloo_job(steps):
         fresh, _ = C.build(paddle, mp=1)  # the hand plan priced by the same model, on a model not placed yet
     hand_a = parallel.plan(fresh, [x], m22, marks={**marks, **hand_marks}, labels=[y], loss_fn=loss_fn,
                            topology=CPU, activations=False)
-    runs["hand mp + pp (pp2 x mp2)"] = hand(2, 2, tp=True, pp=True)
+    runs["hand mp + pp (pp2 x mp2)"] = hand(2, 2, C_DEG_MP_PP)
     # the layout planner: degrees for 4 ranks from one block planned per tp (the tiny LLaMA's shape)
     cfg = C.CONFIG
     with paddle.LazyGuard():
