@@ -211,8 +211,25 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     d = os.path.dirname(path_prefix)
     if d:
         os.makedirs(d, exist_ok=True)
-    _write(path_prefix + ".json", program_file.dumps(g, infer._consts, feed_names=feed_names).encode("ascii"))
     scope = global_scope()
+    from . import pir_export
+
+    try:  # Paddle 3.3's own files: a PIR program and the combined params, for real Paddle and for us
+        program, params = pir_export.inference_files(infer, feed_names, scope)
+    except Exception as e:  # noqa: BLE001 - an op without a Paddle form, or export failed: our own format
+        import warnings
+
+        detail = str(e) if isinstance(e, NotImplementedError) else f"{type(e).__name__}: {e}"
+        warnings.warn(f"paddle.static.save_inference_model could not write Paddle's program (.json): {detail}; "
+                      "it wrote paddle_on_torch's own program format, which paddle_on_torch loads and real Paddle "
+                      "cannot", stacklevel=3)
+    else:
+        from ..jit.pir_writer import dumps
+
+        _write(path_prefix + ".json", dumps(program))
+        _write(path_prefix + ".pdiparams", params)
+        return
+    _write(path_prefix + ".json", program_file.dumps(g, infer._consts, feed_names=feed_names).encode("ascii"))
     _write(path_prefix + ".pdiparams",
            pickle.dumps({n: scope._get(n).detach().cpu().numpy() for n in infer._pnodes if scope._has(n)}, protocol=4))
 

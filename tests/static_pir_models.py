@@ -1,0 +1,67 @@
+"""Small static-mode programs saved with paddle.static.save_inference_model in Paddle's PIR format (issue 19
+item 3): built under paddle_on_torch by tools/record_static_pir.py and tests/test_static_pir_export.py.
+
+`build(paddle, name)` -> (main program, feed vars, fetch vars) with the startup program run and every persistable
+set to seeded values (so the written .pdiparams is the same on every run); `INPUTS[name]` -> feed sets (a second
+set with another batch size where the program's batch dim is -1).
+"""
+import numpy as np
+
+
+def _mlp(paddle):
+    x = paddle.static.data("x", [4, 16], "float32")
+    h = paddle.static.nn.fc(x, 32, activation="relu")
+    y = paddle.static.nn.fc(h, 10)
+    return [x], [paddle.nn.functional.softmax(y)]
+
+
+def _cnn(paddle):
+    x = paddle.static.data("image", [2, 3, 8, 8], "float32")
+    h = paddle.static.nn.conv2d(x, 4, 3, padding=1)
+    h = paddle.static.nn.batch_norm(h, act="relu")
+    h = paddle.nn.functional.max_pool2d(h, 2)
+    h = paddle.static.nn.conv2d(h, 6, 3, stride=1, padding=1, act="relu")
+    h = paddle.nn.functional.avg_pool2d(h, 2)
+    h = paddle.flatten(h, 1)
+    return [x], [paddle.static.nn.fc(h, 5)]
+
+
+def _dynamic_batch(paddle):
+    x = paddle.static.data("x", [-1, 12], "float32")
+    w = paddle.static.data("w", [-1, 8], "float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    s = paddle.sum(h * w, axis=1, keepdim=True)
+    return [x, w], [h, paddle.nn.functional.sigmoid(s * 0.5 + 1.0)]
+
+
+PROGRAMS = {"mlp": _mlp, "cnn": _cnn, "dynamic_batch": _dynamic_batch}
+
+
+def _rand(shape, seed):
+    return np.random.RandomState(seed).uniform(-1, 1, shape).astype("float32")
+
+
+INPUTS = {
+    "mlp": [{"x": _rand([4, 16], 1)}],
+    "cnn": [{"image": _rand([2, 3, 8, 8], 2)}],
+    "dynamic_batch": [{"x": _rand([5, 12], 3), "w": _rand([5, 8], 4)},
+                      {"x": _rand([2, 12], 5), "w": _rand([2, 8], 6)}],
+}
+
+
+def build(paddle, name):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        feeds, fetches = PROGRAMS[name](paddle)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    state = main.state_dict("all")
+    values = {}
+    for i, key in enumerate(sorted(state)):
+        shape = list(np.array(state[key]).shape)
+        v = _rand(shape, 100 + i) * 0.5
+        if "w_2" in key and "batch_norm" in key:  # a running variance stays positive
+            v = np.abs(v) + 0.5
+        values[key] = v
+    main.set_state_dict(values)
+    return main, feeds, fetches, exe
