@@ -34,7 +34,23 @@ def _dynamic_batch(paddle):
     return [x, w], [h, paddle.nn.functional.sigmoid(s * 0.5 + 1.0)]
 
 
-PROGRAMS = {"mlp": _mlp, "cnn": _cnn, "dynamic_batch": _dynamic_batch}
+def _cond(paddle):  # static.nn.cond -> pd_op.if; the inputs take each branch
+    x = paddle.static.data("x", [-1, 6], "float32")
+    h = paddle.static.nn.fc(x, 6)
+    m = paddle.mean(x)
+    y = paddle.static.nn.cond(m > 0, lambda: paddle.nn.functional.relu(h) * 2.0, lambda: h - 1.0)
+    return [x], [y, m]  # m: which branch ran
+
+
+def _while_loop(paddle):  # static.nn.while_loop -> pd_op.while, carrying a counter and a tensor
+    x = paddle.static.data("x", [-1, 4], "float32")
+    h = paddle.static.nn.fc(x, 4, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    _, acc = paddle.static.nn.while_loop(lambda i, acc: i < 3, lambda i, acc: [i + 1, acc * 0.5 + h], [i, h])
+    return [x], [acc]
+
+
+PROGRAMS = {"mlp": _mlp, "cnn": _cnn, "dynamic_batch": _dynamic_batch, "cond": _cond, "while_loop": _while_loop}
 
 
 def _rand(shape, seed):
@@ -46,6 +62,8 @@ INPUTS = {
     "cnn": [{"image": _rand([2, 3, 8, 8], 2)}],
     "dynamic_batch": [{"x": _rand([5, 12], 3), "w": _rand([5, 8], 4)},
                       {"x": _rand([2, 12], 5), "w": _rand([2, 8], 6)}],
+    "cond": [{"x": np.abs(_rand([3, 6], 7)) * 3.0}, {"x": -np.abs(_rand([3, 6], 8)) * 3.0}],
+    "while_loop": [{"x": _rand([3, 4], 9)}],
 }
 
 

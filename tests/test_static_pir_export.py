@@ -61,6 +61,9 @@ def test_real_paddle_loaded_and_matched():
     for name, r in REPORT.items():
         assert r["paddle"] == "ok" and r["predictor"] == "ok", (name, r)
         assert r["paddle_max_diff"] <= TOL and r["predictor_max_diff"] <= TOL
+    assert "pd_op.if" in REPORT["cond"]["ops"] and "pd_op.while" in REPORT["while_loop"]["ops"]
+    (_, first), (_, second) = _recorded("cond", "predictor")  # Paddle's predictor took each branch
+    assert first[1] > 0 > second[1]
 
 
 @pytest.mark.parametrize("name", sorted(M.PROGRAMS))

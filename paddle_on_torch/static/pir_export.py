@@ -29,12 +29,51 @@ class _FeedFetch(torch.nn.Module):
         return self.gm(*[weights[i] if kind == "w" else feeds[i] for kind, i in self._order])
 
 
+class _ExportCond:
+    """static.nn.cond's node as torch.cond, so that export keeps both branches (the writer's pd_op.if)."""
+
+    def __init__(self, c):
+        self.__name__ = self.__qualname__ = "conditional_block"
+        self.c = c
+
+    def __call__(self, pred, *caps):
+        c = self.c
+        return tuple(torch.cond(pred.reshape(()).bool(), lambda *a: tuple(c.true_gm(*a[:c.n_true])),
+                                lambda *a: tuple(c.false_gm(*a[c.n_true:])), tuple(caps)))
+
+
+class _ExportWhile:
+    """static.nn.while_loop's node as torch.while_loop (the writer's pd_op.while)."""
+
+    def __init__(self, w):
+        self.__name__ = self.__qualname__ = "while_loop"
+        self.w = w
+
+    def __call__(self, *inputs):
+        w, n = self.w, self.w.n_vars
+        cc, bc = inputs[n:n + w.n_cond], inputs[n + w.n_cond:]  # read by the loop functions (torch lifts them)
+
+        def cond_fn(*a):
+            return w.cond_gm(*a, *cc)[0].reshape(()).bool()
+
+        def body_fn(*a):
+            return tuple(t.clone() for t in w.body_gm(*a, *bc))
+
+        return tuple(torch.while_loop(cond_fn, body_fn, tuple(inputs[:n])))
+
+
 def _graph_module(infer):
+    from .nn.control_flow import _Cond, _While
+
     g = torch.fx.Graph()
     out = g.graph_copy(infer.graph, {})  # (copies every node but the output)
     g.output(out)
     for n in g.nodes:  # the fake values belong to the Program's fake mode: export makes its own
         n.meta.pop("val", None)
+        if n.op == "call_function" and isinstance(n.target, _Cond):
+            n.target = _ExportCond(n.target)
+        elif n.op == "call_function" and isinstance(n.target, _While):
+            n.target = _ExportWhile(n.target)
     root = torch.nn.Module()
     for k, v in infer._consts.items():
         setattr(root, k, v)
@@ -86,6 +125,9 @@ def inference_files(infer, feed_names, scope):
     with _prog.running(), torch.no_grad():
         ep = torch.export.export(_FeedFetch(gm, order), (weights, examples),
                                  dynamic_shapes=([None] * len(weights), dynamic), strict=False)
+    from ..jit.save_load import _tidy_graph
+
+    _tidy_graph(ep.graph_module)  # a branch's unread operands, constants inside branches (as jit.save)
     users = [n for n in ep.graph.nodes if n.op == "placeholder"][-len(feed_names):] if feed_names else []
     for spec, node in zip(specs, users):  # a dim the program's code fixes is written fixed, as Paddle's pass does
         spec["program_shape"] = [d if isinstance(d, int) else -1 for d in node.meta["val"].shape]
