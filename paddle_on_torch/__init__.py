@@ -54,10 +54,8 @@ from .tensor.tensor import Size, Tensor  # noqa: E402,F401
 from .tensor.to_string import set_printoptions  # noqa: E402,F401
 from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 
-# nn.functional ops Paddle also exports at top level; its top-level softmax is the torch-style one
-from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402,F401
+# Paddle's top-level softmax is the torch-style one
 from .special import softmax  # noqa: E402,F401
-from .nn.initializer.lazy_init import LazyGuard  # noqa: E402,F401
 
 manual_seed = seed
 
@@ -99,11 +97,23 @@ _SUBMODULES = {
     "pir", "pir_utils", "common_ops_import",
 }
 _unsupported_getattr = _module_getattr("paddle")
+# Top-level names from namespaces that load on first touch (nn, distributed, hapi: most of the package), so
+# `import paddle` pays only for the tensor API: name -> the module that defines it
+_FROM_SUBMODULES = {
+    **dict.fromkeys(("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm", "layer_norm"),
+                    "nn.functional"),  # nn.functional ops Paddle also exports at top level
+    "LazyGuard": "nn.initializer.lazy_init", "DataParallel": "distributed.parallel",
+    "Model": "hapi", "flops": "hapi", "summary": "hapi",
+}
 
 
 def __getattr__(name):
     if name == "core":  # Paddle's paddle.core is paddle.base.core
         return _importlib.import_module(f"{__name__}.base.core")
+    if name in _FROM_SUBMODULES:
+        value = getattr(_importlib.import_module(f"{__name__}.{_FROM_SUBMODULES[name]}"), name)
+        globals()[name] = value  # (later touches find it directly)
+        return value
     if name in _SUBMODULES:
         try:
             return _importlib.import_module(f"{__name__}.{name}")
@@ -111,6 +121,10 @@ def __getattr__(name):
             if e.name != f"{__name__}.{name}":
                 raise
     return _unsupported_getattr(name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_FROM_SUBMODULES) | _SUBMODULES)
 
 
 def _bind_methods_and_inplace():
@@ -132,8 +146,6 @@ def _api_names():
 _bind_methods_and_inplace()
 
 # Top-level names from namespaces that build on everything above
-from .distributed.parallel import DataParallel  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
-from .hapi import Model, flops, summary  # noqa: E402,F401
 from .amp.auto_cast import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402,F401
 from .amp import get_autocast_cpu_dtype, get_autocast_gpu_dtype  # noqa: E402,F401

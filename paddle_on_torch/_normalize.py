@@ -9,8 +9,8 @@ torch._numpy's normalizers):
             keepdim=False, name=None, *, out=None):
         return torch.sum(x, dim=axis, keepdim=keepdim, dtype=dtype)
 
-`op` generates, once at import, a wrapper with the same signature that
-converts each annotated argument (a paddle Tensor to its torch tensor, an
+`op` makes, at import, a wrapper with the same signature; its first call
+generates the wrapper's code, which converts each annotated argument (a paddle Tensor to its torch tensor, an
 axis list to a tuple, 'float32' to torch.float32, ...), calls the
 implementation and wraps torch tensors in the result back into paddle
 Tensors.  The wrapper is straight-line code with no loops over parameters,
@@ -18,9 +18,11 @@ so the per-op cost stays near a plain Python call.  It also gives every op
 Paddle 3.3's torch-style keyword aliases (`input=`, `dim=`, `other=`,
 `keepdims=`) and the `out=` keyword where the signature has one.
 """
+import dis
 import inspect
 import linecache
 import numbers
+import types
 
 import numpy as np
 import torch
@@ -30,7 +32,8 @@ from .amp import _state as _amp_state
 from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
-           "ShapeLike", "ScalarOrTensor", "wrap", "unwrap", "to_torch", "wrap_result"]
+           "ShapeLike", "ScalarOrTensor", "ScalarLike", "IntLike", "PlaceLike", "OptionalPlace", "wrap", "unwrap",
+           "to_torch", "wrap_result"]
 
 # ----------------------------------------------------------------- markers
 # Annotations only: they name the converter the generated wrapper calls.
@@ -64,14 +67,59 @@ class ScalarOrTensor:
     """A Python number stays a number; a Tensor becomes a torch.Tensor."""
 
 
+class ScalarLike:
+    """A Python number, a numpy scalar or a 1-element Tensor -> a Python number (None stays None)."""
+
+
+class IntLike:
+    """An int or a 1-element Tensor -> int (None stays None where None is the default); a float, a string or
+    None otherwise is Paddle's TypeError."""
+
+
+class PlaceLike:
+    """A Place, a device string ('cpu', 'gpu:0'), a torch.device, or None (the current device) -> torch.device."""
+
+
+class OptionalPlace:
+    """None stays None (the op picks, say an input's device); anything else as PlaceLike."""
+
+
 # ----------------------------------------------------------------- wrapping
 # Filled in by paddle_on_torch.tensor.tensor (the Tensor class lives there);
 # kept as module globals so the generated wrappers look them up directly.
 Tensor = None
 _new = object.__new__
-# Every generated wrapper's globals: static mode swaps their `_impl` for a recording one while it is
-# on (paddle_on_torch.static.program), so dynamic mode pays nothing for it.
+# Every generated wrapper's globals ("_impl": what it calls, "_plain": the implementation itself).
 _OP_NAMESPACES = []
+
+# ----------------------------------------------------------------- hooks of the code generator
+# What changes every op at once is switched here, never by patching wrappers from outside:
+# - static mode (paddle.static) records ops instead of running them: `set_impl_hook(make)` makes each
+#   wrapper call `make(impl)` (ops defined while it is on included), `set_impl_hook(None)` the plain
+#   implementations again; dynamic mode pays nothing for it;
+# - paddle.amp.auto_cast: the wrappers cast their tensor inputs while `amp._state._state` is set (one check);
+# - to_static's guards: MUTATIONS counts Tensors given another torch tensor (`rebind`) and Layer changes.
+_IMPL_HOOK = None
+
+
+def set_impl_hook(make):
+    """Make every op wrapper call `make(implementation)` instead of its implementation (None: undo)."""
+    global _IMPL_HOOK
+    _IMPL_HOOK = make
+    for ns in _OP_NAMESPACES:
+        ns["_impl"] = ns["_plain"] if make is None else make(ns["_plain"])
+
+
+def _register(impl):
+    """A new wrapper's globals, with the hook in force applied."""
+    ns = {"_plain": impl, "_impl": impl if _IMPL_HOOK is None else _IMPL_HOOK(impl)}
+    _OP_NAMESPACES.append(ns)
+    return ns
+
+
+def plain_mode():
+    """Ops run their implementations as written: no static-mode recording, no auto_cast."""
+    return _IMPL_HOOK is None and _amp_state._state is None
 
 
 # Bumped whenever a Tensor is given another torch tensor (rebind) or a Layer changes (nn/layer/layers.py):
@@ -238,7 +286,28 @@ def _shape(shape):
     raise TypeError(f"The type of 'shape' must be list, tuple or Tensor, but received {type(shape).__name__}.")
 
 
+def _scalar(v):
+    """The converter behind ScalarLike."""
+    if isinstance(v, Tensor):
+        v = v._t
+    if isinstance(v, torch.Tensor):
+        if v.numel() != 1:
+            raise ValueError(f"(InvalidArgument) expected a number or a 1-element Tensor, but got a Tensor of "
+                             f"shape {list(v.shape)}")
+        return v.reshape(-1)[0].item()
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _int(v, api):
+    """The converter behind IntLike."""
+    return v if type(v) is int else int_arg(v, TypeError, api.rsplit(".", 1)[-1])
+
+
 _CONVERTERS = {
+    ScalarLike: "_scalar",
+    IntLike: "_int",
+    PlaceLike: "_place",
+    OptionalPlace: "_optional_place",
     TensorLike: "_to_torch",
     OptionalTensor: "_optional_tensor",
     TensorSequence: "_tensor_sequence",
@@ -310,10 +379,135 @@ def public_name(fn):
     return ".".join(["paddle"] + mod[1:] + [fn.__name__])
 
 
+# ----------------------------------------------------------------- the code generator
+# A wrapper is made in two steps.  At import, `op` builds only a function object with the wrapper's exact
+# signature (its code object made from `_template`'s, no compile): `inspect.signature`, defaults and identity
+# (`Tensor.sum is paddle.sum`) are final from the start.  Its first call generates the wrapper's source,
+# compiles it and puts the compiled code into that same function object (`__code__`), then runs it; later
+# calls run the generated code directly, with nothing of the lazy step left on the path.  About 540 wrappers
+# exist and a program calls a few dozen, so `import paddle` skips most of the compiling.
+_PENDING = {}  # wrappers not generated yet (their code is still the template's) -> their _Stub
+_VARARGS, _VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+
+def _template():
+    return _generate_and_call(locals())  # noqa: F821  (each stub's globals provide it)
+
+
 def _define(src, filename, ns):
-    """Run generated source into `ns`, registered with linecache so tracebacks and inspect show its lines."""
+    """Compile generated source with `ns` as its globals, registered with linecache so tracebacks and inspect
+    show its lines; the function it defines."""
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    exec(compile(src, filename, "exec"), ns)
+    local = {}
+    exec(compile(src, filename, "exec"), ns, local)
+    return next(iter(local.values()))
+
+
+class _Stub:
+    """A wrapper's parameters (`params`: (name, kind, default) in header order) and its lazy function."""
+
+    __slots__ = ("params", "generate", "fn", "ns", "filename")
+
+    def __init__(self, name, qualname, params, ns, filename, generate):
+        self.params, self.ns, self.filename, self.generate = params, ns, filename, generate
+        pos = [p for p in params if p[1] == "pos"]
+        kwonly = [p for p in params if p[1] == "kwonly"]
+        var = [p for p in params if p[1] == "var"]
+        varkw = [p for p in params if p[1] == "varkw"]
+        flags = _template.__code__.co_flags | (_VARARGS if var else 0) | (_VARKEYWORDS if varkw else 0)
+        code = _template.__code__.replace(
+            co_argcount=len(pos), co_posonlyargcount=0, co_kwonlyargcount=len(kwonly), co_flags=flags,
+            co_varnames=tuple(p[0] for p in pos + kwonly + var + varkw), co_nlocals=len(params),
+            co_name=name, co_qualname=qualname, co_filename=filename, co_firstlineno=1)
+        defaults = tuple(p[2] for p in pos if p[2] is not _NO_DEFAULT)
+        ns["_generate_and_call"] = self
+        self.fn = types.FunctionType(code, ns, name, defaults or None)
+        self.fn.__kwdefaults__ = {p[0]: p[2] for p in kwonly if p[2] is not _NO_DEFAULT} or None
+        _PENDING[self.fn] = self
+
+    def materialize(self):
+        """Give the function its generated code (once; a second thread doing it too is harmless)."""
+        if _PENDING.pop(self.fn, None) is not None:
+            self.fn.__code__ = _define(self.generate(), self.filename, self.ns).__code__
+        return self.fn
+
+    def __call__(self, bound):
+        """The first call: generate, then call again with the same arguments (`bound`: the stub's locals)."""
+        fn = self.materialize()
+        args, kwargs = [], {}
+        for name, kind, _ in self.params:
+            if kind == "pos":
+                args.append(bound[name])
+            elif kind == "var":
+                args.extend(bound[name])
+            elif kind == "kwonly":
+                kwargs[name] = bound[name]
+            else:
+                kwargs.update(bound[name])
+        return fn(*args, **kwargs)
+
+
+_NO_DEFAULT = inspect.Parameter.empty
+
+
+def generate_all():
+    """Generate every wrapper not generated yet: torch.compile (to_static) traces the Python code of the ops it
+    meets, and must meet the generated code, not the first-call step (which compiles source: dynamo cannot
+    trace that)."""
+    for stub in list(_PENDING.values()):
+        stub.materialize()
+
+
+def _impl_params(fn):
+    """fn's parameters as (name, kind, default), kind pos / var / kwonly / varkw: read from its code object
+    (inspect.signature costs ~20x more, which at import, for every op, was most of the lazy wrappers' cost)."""
+    if type(fn) is not types.FunctionType or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__"):
+        kinds = {inspect.Parameter.VAR_POSITIONAL: "var", inspect.Parameter.KEYWORD_ONLY: "kwonly",
+                 inspect.Parameter.VAR_KEYWORD: "varkw"}
+        return [(p.name, kinds.get(p.kind, "pos"), p.default) for p in inspect.signature(fn).parameters.values()]
+    code = fn.__code__
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = fn.__defaults__ or ()
+    kwdefaults = fn.__kwdefaults__ or {}
+    first_default = npos - len(defaults)
+    out = [(names[i], "pos", defaults[i - first_default] if i >= first_default else _NO_DEFAULT)
+           for i in range(npos)]
+    at = npos + nkw
+    if code.co_flags & _VARARGS:
+        out.append((names[at], "var", _NO_DEFAULT))
+        at += 1
+    out += [(n, "kwonly", kwdefaults.get(n, _NO_DEFAULT)) for n in names[npos:npos + nkw]]
+    if code.co_flags & _VARKEYWORDS:
+        out.append((names[at], "varkw", _NO_DEFAULT))
+    return out
+
+
+def _params(impl_params, alias_map):
+    """The wrapper's header: (name, kind, default) with kind pos / var / kwonly / varkw, in the order a `def`
+    lists them; required parameters that follow an aliased one (or a defaulted one) default to _MISSING."""
+    out = []
+    aliased_targets = set(alias_map.values())
+    seen_default = False
+    for name, kind, default in impl_params:
+        if kind == "var":
+            out.append((name, "var", _NO_DEFAULT))
+        elif kind == "varkw":
+            continue  # added last, after the alias keywords
+        elif kind == "kwonly":
+            out.append((name, "kwonly", default if default is not _NO_DEFAULT
+                        else _MISSING if name in aliased_targets else _NO_DEFAULT))
+        elif default is not _NO_DEFAULT:
+            out.append((name, "pos", default))
+            seen_default = True
+        elif name in aliased_targets or seen_default:
+            out.append((name, "pos", _MISSING))
+            seen_default = True
+        else:
+            out.append((name, "pos", _NO_DEFAULT))
+    out += [(alias, "kwonly", _MISSING) for alias in alias_map]
+    out += [(name, "varkw", _NO_DEFAULT) for name, kind, _ in impl_params if kind == "varkw"]
+    return out
 
 
 def op(fn=None, *, aliases=None, binary=None):
@@ -324,60 +518,93 @@ def op(fn=None, *, aliases=None, binary=None):
     """
     if fn is None:
         return lambda f: op(f, aliases=aliases, binary=binary)
-    sig = inspect.signature(fn)
-    params = list(sig.parameters.values())
-    names = [p.name for p in params]
-    alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
-
     assert Tensor is not None, "paddle_on_torch.tensor.tensor must be imported before any @op is defined"
-    ns = {"_impl": fn, "_wrap_result": wrap_result, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_MISSING": _MISSING, "_write_out": _write_out,
-          "_to_torch": to_torch, "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence,
-          "_axis": _axis, "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape,
-          "_DTYPE_BY_NAME": _DTYPE_BY_NAME, "_dtype_by_name": _dtype_by_name,
-          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
-          "_tensor_arg": _tensor_arg, "_operand": _operand, "_translate": translate, "_api": public_name(fn)}
+    impl_params = _impl_params(fn)
+    names = [p[0] for p in impl_params]
+    alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
+    params = _params(impl_params, alias_map)
+    ns = _register(fn)
+    stub = _Stub(fn.__name__, fn.__qualname__, params, ns, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>",
+                 lambda: _op_source(fn, inspect.signature(fn), params, alias_map, binary, ns))
+    wrapper = stub.fn
+    wrapper.__module__ = fn.__module__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped_impl__ = fn
+    wrapper.__binary__ = binary
+    return wrapper
+
+
+def _wrapper_only(fn, sig_params):
+    """Which of `name` / `out` (defaulting to None) the wrapper keeps from the implementation: those its code
+    never reads (`name` is Paddle's graph-naming argument, `out` is written by the wrapper)."""
+    code = getattr(fn, "__code__", None)
+    if type(fn) is not types.FunctionType or code is None or hasattr(fn, "__wrapped__") \
+            or "locals" in code.co_names:
+        return ()
+    kinds = {p.name: p for p in sig_params}
+    if any(p.kind is p.VAR_POSITIONAL or p.kind is p.POSITIONAL_ONLY for p in sig_params):
+        return ()
+    read = {ins.argval for ins in dis.get_instructions(code) if ins.opname.startswith("LOAD_")}
+    return {n for n in ("name", "out") if n in kinds and kinds[n].default is None
+            and n not in read and n not in code.co_cellvars}
+
+
+def _op_source(fn, sig, params, alias_map, binary, ns):
+    """The generated wrapper's source (its globals, `ns`, get what it refers to): one line per converted
+    parameter, the call and an inline wrap of the result."""
+    ns.update({"_wrap_result": wrap_result, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new,
+               "_MISSING": _MISSING, "_write_out": _write_out, "_to_torch": to_torch,
+               "_optional_tensor": _optional_tensor, "_tensor_sequence": _tensor_sequence, "_axis": _axis,
+               "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape, "_DTYPE_BY_NAME": _DTYPE_BY_NAME,
+               "_dtype_by_name": _dtype_by_name, "_scalar_or_tensor": _scalar_or_tensor,
+               "_binary_operands": binary_operands, "_tensor_arg": _tensor_arg, "_operand": _operand,
+               "_translate": translate, "_api": public_name(fn), "_scalar": _scalar, "_int": _int})
+    from .framework.place import to_torch_device  # (loaded by now: the first call comes after the import)
+
+    ns["_place"] = ns["_optional_place"] = to_torch_device
+    sig_params = list(sig.parameters.values())
+    names = [p.name for p in sig_params]
     header, body, call = [], [], []
-    aliased_targets = set(alias_map.values())
-    required = []  # required parameters that had to get a default (they follow an aliased one)
-    seen_kwonly = False
-    seen_default = False
-    for p in params:
-        dname = f"_d_{p.name}"
-        if p.kind is p.VAR_POSITIONAL:
-            header.append(f"*{p.name}")
-            seen_kwonly = True
-            call.append(f"*{p.name}")
+    star = False
+    for name, kind, default in params:
+        if kind == "var":
+            header.append(f"*{name}")
+            star = True
+        elif kind == "varkw":
+            header.append(f"**{name}")
             continue
-        if p.kind is p.VAR_KEYWORD:
-            continue  # added last, after the alias keywords
-        if p.kind is p.KEYWORD_ONLY and not seen_kwonly:
-            header.append("*")
-            seen_kwonly = True
-        if p.default is not p.empty:
-            ns[dname] = p.default
-            header.append(f"{p.name}={dname}")
-            seen_default = True
-        elif p.name in aliased_targets or (seen_default and not seen_kwonly):
-            header.append(f"{p.name}=_MISSING")
-            required.append(p.name)
-            seen_default = True
         else:
-            header.append(p.name)
-        call.append(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}")
-    if alias_map:
-        if not seen_kwonly:
-            header.append("*")
-        for alias, target in alias_map.items():
-            header.append(f"{alias}=_MISSING")
-            body.append(f"if {alias} is not _MISSING: {target} = {alias}")
-    for target in required:
-        body.append(f"if {target} is _MISSING: raise TypeError(\"{fn.__name__}() missing required "
-                    f"argument '{target}'\")")
-    var_kw = [p for p in params if p.kind is p.VAR_KEYWORD]
-    if var_kw:
-        header.append(f"**{var_kw[0].name}")
-        call.append(f"**{var_kw[0].name}")
-    for p in params:
+            if kind == "kwonly" and not star:
+                header.append("*")
+                star = True
+            if default is _NO_DEFAULT:
+                header.append(name)
+            elif default is _MISSING:
+                header.append(f"{name}=_MISSING")
+            else:
+                ns[f"_d_{name}"] = default
+                header.append(f"{name}=_d_{name}")
+    # `name=` and `out=` are the wrapper's business: the implementation gets them only if its code reads them
+    wrapper_only = _wrapper_only(fn, sig_params)
+    by_keyword = False  # once a positional parameter is left out, the ones after it go by keyword
+    for p in sig_params:
+        if p.name in wrapper_only:
+            by_keyword = True
+        elif p.kind is p.VAR_POSITIONAL:
+            call.append(f"*{p.name}")
+        elif p.kind is p.VAR_KEYWORD:
+            call.append(f"**{p.name}")
+        elif p.kind is p.KEYWORD_ONLY or by_keyword:
+            call.append(f"{p.name}={p.name}")
+        else:
+            call.append(p.name)
+    for alias, target in alias_map.items():
+        body.append(f"if {alias} is not _MISSING: {target} = {alias}")
+    for name, kind, default in params:
+        if default is _MISSING and name not in alias_map:
+            body.append(f"if {name} is _MISSING: raise TypeError(\"{fn.__name__}() missing required "
+                        f"argument '{name}'\")")
+    for p in sig_params:
         conv = _CONVERTERS.get(p.annotation)
         if conv is None:
             continue
@@ -395,9 +622,12 @@ def op(fn=None, *, aliases=None, binary=None):
         elif conv == "_to_torch_dtype":  # a dtype spelled as a string ('float32') is looked up in a memo
             line = (f"if {n} is not None: {n} = (_DTYPE_BY_NAME.get({n}) or _dtype_by_name({n})) "
                     f"if type({n}) is str else _to_torch_dtype({n})")
+        elif conv == "_int":
+            line = (f"if {n + ' is not None and ' if p.default is None else ''}type({n}) is not int: "
+                    f"{n} = _int({n}, _api)")
         else:
             line = f"{n} = {conv}({n})"
-        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype"):
+        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype", "_place", "_int"):
             line = f"if {n} is not None: {line}"
         body.append(line)
     if binary:
@@ -408,8 +638,8 @@ def op(fn=None, *, aliases=None, binary=None):
         body.append(f"if type({a}) is _TT and type({b}) is _TT and {a}.dtype is not {b}.dtype: "
                     f"_binary_operands({a}, {b})")
     # paddle.amp.auto_cast: cast the op's tensor inputs by Paddle's lists (one check when AMP is off)
-    amp_args = [p.name for p in params if _CONVERTERS.get(p.annotation) in ("_to_torch", "_optional_tensor",
-                                                                            "_tensor_sequence")]
+    amp_args = [p.name for p in sig_params if _CONVERTERS.get(p.annotation) in ("_to_torch", "_optional_tensor",
+                                                                                "_tensor_sequence")]
     amp_args += [n for n in (binary or ()) if n not in amp_args]
     if amp_args:
         ns["_amp"] = _amp_state
@@ -428,16 +658,7 @@ def op(fn=None, *, aliases=None, binary=None):
     body.append("    t = _translate(e, _api)")
     body.append("    if t is None: raise")
     body.append("    raise t from None")
-    src = f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
-    _define(src, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>", ns)
-    _OP_NAMESPACES.append(ns)
-    wrapper = ns[fn.__name__]
-    wrapper.__module__ = fn.__module__
-    wrapper.__qualname__ = fn.__qualname__
-    wrapper.__doc__ = fn.__doc__
-    wrapper.__wrapped_impl__ = fn
-    wrapper.__binary__ = binary
-    return wrapper
+    return f"def {fn.__name__}({', '.join(header)}):\n" + "".join(f"    {line}\n" for line in body)
 
 
 def _scalar_operand(v, like):
@@ -456,11 +677,20 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
     are the hottest path of all, so the generated code is as short as it can be.  `torch_op` (when the
     function's implementation is exactly that torch call) saves one more Python frame.
     """
-    impl = fn.__wrapped_impl__ if torch_op is None else torch_op
-    ns = {"_impl": impl, "_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_translate": translate,
-          "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
-          "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result, "_amp": _amp_state,
-          "_api": public_name(fn)}
+    ns = _register(fn.__wrapped_impl__ if torch_op is None else torch_op)
+    params = [("self", "pos", _NO_DEFAULT), ("other", "pos", _NO_DEFAULT)]
+    method = _Stub(name, f"Tensor.{name}", params, ns, f"<paddle_on_torch.operator {name}>",
+                   lambda: _operator_source(fn, name, reflected, ns)).fn
+    method.__doc__ = f"`{'other ' if reflected else 'self '}{fn.__name__} {'self' if reflected else 'other'}`: " \
+                     f"paddle.{fn.__name__} as an operator."
+    return method
+
+
+def _operator_source(fn, name, reflected, ns):
+    ns.update({"_Tensor": Tensor, "_TT": torch.Tensor, "_new": _new, "_translate": translate,
+               "_scalar_or_tensor": _scalar_or_tensor, "_binary_operands": binary_operands,
+               "_scalar_operand": _scalar_operand, "_wrap_result": wrap_result, "_amp": _amp_state,
+               "_api": public_name(fn)})
     if reflected:
         head = ["y = self._t", "x = _scalar_operand(other, y)"]
     else:
@@ -482,14 +712,7 @@ def binary_operator(fn, name, reflected=False, torch_op=None):
         "    return o",
         "return _wrap_result(r)",
     ]
-    src = f"def {name}(self, other):\n" + "".join(f"    {line}\n" for line in body)
-    _define(src, f"<paddle_on_torch.operator {name}>", ns)
-    _OP_NAMESPACES.append(ns)
-    method = ns[name]
-    method.__qualname__ = f"Tensor.{name}"
-    method.__doc__ = f"`{'other ' if reflected else 'self '}{fn.__name__} {'self' if reflected else 'other'}`: " \
-                     f"paddle.{fn.__name__} as an operator."
-    return method
+    return f"def {name}(self, other):\n" + "".join(f"    {line}\n" for line in body)
 
 
 # ----------------------------------------------------------------- binary operands

@@ -34,9 +34,10 @@ def _conv_net(paddle):
 
 def test_dynamic_mode_keeps_no_recording_hooks(paddle):
     paddle.enable_static()
-    assert any(hasattr(ns["_impl"], "__wrapped_static__") for ns in _normalize._OP_NAMESPACES)
+    assert all(ns["_impl"] is not ns["_plain"] for ns in _normalize._OP_NAMESPACES)  # the generator's hook
+    assert not _normalize.plain_mode()
     paddle.disable_static()
-    assert not any(hasattr(ns["_impl"], "__wrapped_static__") for ns in _normalize._OP_NAMESPACES)
+    assert all(ns["_impl"] is ns["_plain"] for ns in _normalize._OP_NAMESPACES) and _normalize.plain_mode()
     assert not any(isinstance(m, _prog._Recorder) for m in torch.overrides._get_current_function_mode_stack())
     y = paddle.to_tensor([1.0, 2.0]) * 2  # plain eager tensors again
     assert type(y._t) is torch.Tensor

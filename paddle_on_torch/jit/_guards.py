@@ -19,6 +19,7 @@ from torch._dynamo import eval_frame as _eval_frame
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 from torch.utils._ordered_set import OrderedSet
 
+from .. import _normalize
 from ..nn.layer import layers as _layers
 
 _DEFAULT_STANCE = _eval_frame._stance
@@ -75,6 +76,7 @@ class CompiledEntry:
         self.code = fn.__code__
         # inductor only where it has code generation for the current device (a custom device may not)
         backend = compile_backend_for(current_torch_device(), backend)
+        _normalize.generate_all()  # dynamo must meet the ops' generated code, not their first-call step
         self.compiled = torch.compile(fn, backend=backend, fullgraph=fullgraph)
         self.checked_at = None  # layers.MUTATIONS at the last call checked in full, or None
         # the cache entries whose guards were last pruned: a compile adds one (a recompile of the same

@@ -4,8 +4,9 @@ A sparse paddle Tensor holds a torch.sparse_coo or torch.sparse_csr tensor in
 `_t`; its methods (indices, values, crows, cols, to_dense, ...) are in
 paddle_on_torch/tensor/sparse_methods.py.
 """
+import importlib as _importlib
+
 from .. import _report
-from . import nn  # noqa: F401
 from .binary import add, addmm, divide, is_same_shape, mask_as, masked_matmul, matmul, multiply, mv, subtract
 from .creation import sparse_coo_tensor, sparse_csr_tensor
 from .unary import (abs, asin, asinh, atan, atanh, cast, coalesce, deg2rad, expm1, isnan, log1p, neg, pca_lowrank,
@@ -16,4 +17,10 @@ __all__ = ["sparse_coo_tensor", "sparse_csr_tensor", "sin", "tan", "asin", "atan
            "matmul", "mask_as", "masked_matmul", "addmm", "add", "subtract", "transpose", "sum", "multiply", "divide",
            "coalesce", "is_same_shape", "reshape", "isnan", "slice"]
 
-__getattr__ = _report.module_getattr("paddle.sparse")
+_unsupported_getattr = _report.module_getattr("paddle.sparse")
+
+
+def __getattr__(name):
+    if name == "nn":  # loaded on first touch: it builds on paddle.nn (Tensor's sparse methods need only this one)
+        return _importlib.import_module(f"{__name__}.nn")
+    return _unsupported_getattr(name)

@@ -260,28 +260,9 @@ def _make_impl_recorder(fn):
             return _record(fn, args, kwargs)
         return fn(*args, **kwargs)
 
-    impl.__wrapped_static__ = fn
     impl.__name__ = getattr(fn, "__name__", "impl")
     impl.__qualname__ = getattr(fn, "__qualname__", impl.__name__)
     return impl
-
-
-def _install_recorders(on):
-    for ns in _normalize._OP_NAMESPACES:
-        impl = ns["_impl"]
-        if on and not hasattr(impl, "__wrapped_static__"):
-            ns["_impl"] = _make_impl_recorder(impl)
-        elif not on and hasattr(impl, "__wrapped_static__"):
-            ns["_impl"] = impl.__wrapped_static__
-
-
-class _Registry(list):
-    """_normalize._OP_NAMESPACES while static mode has been on: ops defined later get a recorder too."""
-
-    def append(self, ns):
-        super().append(ns)
-        if _fw._static is not None:
-            ns["_impl"] = _make_impl_recorder(ns["_impl"])
 
 
 def enable():
@@ -290,9 +271,7 @@ def enable():
         return
     if _state is None:
         _state = _State()
-    if not isinstance(_normalize._OP_NAMESPACES, _Registry):
-        _normalize._OP_NAMESPACES = _Registry(_normalize._OP_NAMESPACES)
-    _install_recorders(True)
+    _normalize.set_impl_hook(_make_impl_recorder)  # every op wrapper records (ops defined later too)
     _state.mode.__enter__()
     _fw._static = _state
     unique_name.leave_dygraph()
@@ -306,7 +285,7 @@ def disable():
         return
     _fw._static = None
     _state.mode.__exit__(None, None, None)
-    _install_recorders(False)
+    _normalize.set_impl_hook(None)
     unique_name.enter_dygraph()
 
 

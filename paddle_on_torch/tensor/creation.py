@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ShapeLike, TensorLike, TensorSequence, op, size_args,
-                          rebind, wrap)
+from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeLike, TensorLike,
+                          TensorSequence, op, rebind, size_args, wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -194,7 +194,6 @@ def _factory(make, shape, dtype, device, requires_grad):
     current place).  The sizes go in as separate ints: torch parses `make(10, 10)` about 0.5 us faster than
     `make([10, 10])`.  torch refuses negative sizes itself; Paddle's error replaces its error."""
     dtype = dtype if dtype is not None else _dtypes.default_float_torch()
-    device = to_torch_device(device)
     try:
         if requires_grad or not shape:  # (a 0-D shape has no sizes to spread)
             return make(shape, dtype=dtype, device=device, requires_grad=requires_grad)
@@ -207,22 +206,22 @@ def _factory(make, shape, dtype, device, requires_grad):
 
 @size_args
 @op
-def zeros(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
-          pin_memory=False):
+def zeros(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+          requires_grad=False, pin_memory=False):
     return _factory(torch.zeros, shape, dtype, device, requires_grad)
 
 
 @size_args
 @op
-def ones(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
-         pin_memory=False):
+def ones(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+         requires_grad=False, pin_memory=False):
     return _factory(torch.ones, shape, dtype, device, requires_grad)
 
 
 @size_args
 @op
-def empty(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
-          pin_memory=False):
+def empty(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+          requires_grad=False, pin_memory=False):
     return _factory(torch.empty, shape, dtype, device, requires_grad)
 
 
@@ -253,42 +252,42 @@ builtins_complex = complex
 
 @size_args
 @op
-def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device=None,
+def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
          requires_grad=False, pin_memory=False):
     raw = fill_value
     v = _fill_value(fill_value)
     if dtype is None:
         dtype = (torch.bool if isinstance(raw, bool) else torch.complex128 if isinstance(raw, builtins_complex)
                  else _dtypes.default_float_torch())
-    return _filled(_check_shape(shape), v, dtype, to_torch_device(device), requires_grad)
+    return _filled(_check_shape(shape), v, dtype, device, requires_grad)
 
 
 def _like_kwargs(x, dtype, device, requires_grad):
     return {"dtype": x.dtype if dtype is None else dtype,
-            "device": x.device if device is None else to_torch_device(device), "requires_grad": requires_grad}
+            "device": x.device if device is None else device, "requires_grad": requires_grad}
 
 
 @op
-def zeros_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
-               pin_memory=False):
+def zeros_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
+               requires_grad=False, pin_memory=False):
     return torch.zeros(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
 
 
 @op
-def ones_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
-              pin_memory=False):
+def ones_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
+              requires_grad=False, pin_memory=False):
     return torch.ones(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
 
 
 @op
-def empty_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
-               pin_memory=False):
+def empty_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
+               requires_grad=False, pin_memory=False):
     return torch.empty(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
 
 
 @op
-def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False,
-              pin_memory=False):
+def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
+              requires_grad=False, pin_memory=False):
     if type(fill_value) is not float and type(fill_value) is not int:  # (a plain number needs no conversion)
         fill_value = _fill_value(fill_value)
     elif dtype is None and device is None and not requires_grad and type(x) is torch.Tensor \
@@ -297,7 +296,7 @@ def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, 
         # skips the shape and dtype round trip (contiguous, as Paddle's result is whatever x's strides)
         return torch.full_like(x, fill_value, memory_format=torch.contiguous_format)
     return _filled(x.shape, fill_value, x.dtype if dtype is None else dtype,
-                   x.device if device is None else to_torch_device(device), requires_grad)
+                   x.device if device is None else device, requires_grad)
 
 
 def _number(v):
@@ -313,14 +312,15 @@ def _is_float_arg(v):
 
 
 @op
-def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device=None, requires_grad=False,
+def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device: PlaceLike = None,
+           requires_grad=False,
            pin_memory=False, name=None):
     """Values from start (inclusive) to end (exclusive) by step; int64 unless an argument is a float."""
     if type(start) is int and (end is None or type(end) is int) and type(step) is int \
             and (dtype is None or dtype is torch.int64 or dtype is torch.int32) \
-            and device is None and not requires_grad and (start if end is None else (end - start) * step) > 0:
+            and not requires_grad and (start if end is None else (end - start) * step) > 0:
         # the common `arange(n)` of position ids (a non-empty integer range): torch's arange is Paddle's
-        dev, dt = to_torch_device(None), dtype or torch.int64
+        dev, dt = device, dtype or torch.int64
         if end is None:
             return torch.arange(start, device=dev, dtype=dt)
         return torch.arange(start, end, device=dev, dtype=dt) if step == 1 else \
@@ -336,7 +336,6 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
             raise ValueError(f"The value of {what} must be finite, but received: {v}.")
     if dtype is None:
         dtype = _dtypes.default_float_torch() if floats else torch.int64
-    device = to_torch_device(device)
     if not floats and any(isinstance(v, torch.SymInt) for v in (start, end, step)):
         # a traced (torch.export) size: int() below would specialise it to the example's value
         return torch.arange(start, end, step, dtype=dtype, device=device).requires_grad_(requires_grad)
@@ -361,7 +360,7 @@ def range(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devic
         raise ValueError("(InvalidArgument) range: step must not be 0.")
     n = max(int(np.floor((end - start) / step)) + 1, 0)
     dtype = dtype or _dtypes.default_float_torch()
-    return torch.arange(n, dtype=torch.float64, device=to_torch_device(device)).mul(step).add(start).to(dtype)
+    return torch.arange(n, dtype=torch.float64, device=device).mul(step).add(start).to(dtype)
 
 
 def _count(num, api, minimum):
@@ -374,11 +373,11 @@ def _count(num, api, minimum):
 
 
 @op
-def linspace(start, stop, num, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False):
+def linspace(start, stop, num, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+             requires_grad=False):
     """num evenly spaced values from start to stop (both included)."""
     start, stop, num = _number(start), _number(stop), _count(num, "linspace", 0)
     dtype = dtype or _dtypes.default_float_torch()
-    device = to_torch_device(device)
     if dtype.is_floating_point or dtype.is_complex:
         r = torch.linspace(start, stop, num, dtype=dtype, device=device)
     else:  # computed in double, then truncated as Paddle's kernel does
@@ -402,13 +401,13 @@ def _eye_dim(v, what):
 
 
 @op
-def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None, *, out=None, device=None,
+def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
         requires_grad=False, pin_memory=False):
     """A 2-D tensor with ones on the diagonal."""
     num_rows = _eye_dim(num_rows, "num_rows")
     num_columns = num_rows if num_columns is None else _eye_dim(num_columns, "num_columns")
     r = torch.eye(num_rows, num_columns, dtype=dtype or _dtypes.default_float_torch(),
-                  device=to_torch_device(device))
+                  device=device)
     return r.requires_grad_(True) if requires_grad else r
 
 

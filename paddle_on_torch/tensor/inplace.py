@@ -1,14 +1,34 @@
 """In-place Tensor methods (`x.add_(y)`, `x.exp_()`, ...), made from their out-of-place twins.
 
-Each runs the out-of-place op and writes the result into the tensor's own
-storage with `copy_`, so views and autograd see the update.  Paddle refuses
-an in-place op on a leaf that needs a gradient; so does torch, and we give
-Paddle's error.
+Where Paddle's result is what torch's in-place kernel computes (operands of x's dtype, a result of x's
+shape, dynamic mode without auto_cast) the method calls that kernel (`torch.Tensor.add_`): no temporary, no
+copy, torch's own version counter and autograd.  Otherwise it runs the out-of-place op and writes the result
+into the tensor's own storage with `copy_`, so views and autograd see the update; a result of another dtype
+(Paddle promotes float32 += float64 to float64, an integer exp_ gives float32) rebinds the tensor.
+
+Paddle's rules kept on both paths: an in-place op on a leaf that needs a gradient is Paddle's ValueError, and
+the binary ops refuse a broadcast that would change x's shape (Paddle's ValueError, before anything runs).
 """
 import torch
 
 from .. import _normalize
 from .._api import paddle_api
+
+# Paddle's in-place binary ops that check `broadcast_shape(x.shape, y.shape) == x.shape` first
+_SHAPE_CHECKED = frozenset({
+    "add_", "subtract_", "multiply_", "divide_", "floor_divide_", "remainder_", "gcd_", "copysign_",
+    "logical_and_", "logical_or_", "logical_xor_", "equal_", "not_equal_", "greater_equal_", "greater_than_",
+    "less_equal_", "less_than_", "bitwise_and_", "bitwise_or_", "bitwise_xor_"})
+# In-place ops whose torch kernel gives Paddle's result when every operand has x's (floating) dtype
+_TORCH_BINARY = {"add_": torch.Tensor.add_, "subtract_": torch.Tensor.sub_, "multiply_": torch.Tensor.mul_,
+                 "divide_": torch.Tensor.div_}
+_TORCH_UNARY = {name + "_": getattr(torch.Tensor, name + "_") for name in (
+    "exp", "sqrt", "rsqrt", "tanh", "sin", "cos", "log", "reciprocal", "ceil", "floor", "trunc", "sigmoid")}
+_FLOATS = frozenset({torch.float32, torch.float64, torch.float16, torch.bfloat16})
+# torch tensor types the kernels run on as they are (a DTensor / sparse / static-mode Variable takes the
+# general path)
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
+_plain_mode = _normalize.plain_mode  # neither static mode nor auto_cast on (both act through the wrappers)
 
 
 def _check(x):
@@ -16,6 +36,21 @@ def _check(x):
     if t.requires_grad and t.is_leaf and torch.is_grad_enabled():
         raise ValueError(f"(InvalidArgument) Leaf Tensor ({x.name}) that doesn't stop gradient can't use "
                          "inplace strategy.")
+
+
+def _check_broadcast(x, y):
+    """Paddle's check before a binary in-place op: y (a Tensor: Paddle reads `y.shape`, so a Python number is
+    its AttributeError) must broadcast to x's own shape."""
+    ys = y._t.shape if isinstance(y, _normalize.Tensor) else y.shape
+    xs = x._t.shape
+    if ys == xs:
+        return
+    from .math import broadcast_shapes  # (Paddle's error for shapes that do not broadcast)
+
+    out = broadcast_shapes(xs, ys)
+    if out != list(xs):
+        raise ValueError(f"The shape of broadcast output {out} is different from that of inplace tensor "
+                         f"{x.shape} in the Inplace operation.")
 
 
 def make_inplace(fn, name):
@@ -29,8 +64,56 @@ def make_inplace(fn, name):
             _normalize.rebind(x, r)
         return x
 
+    if name in _TORCH_BINARY:
+        method = _binary_kernel(name, method, _TORCH_BINARY[name])
+    elif name in _SHAPE_CHECKED:
+        method = _shape_checked(method)
+    elif name in _TORCH_UNARY:
+        method = _unary_kernel(method, _TORCH_UNARY[name])
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place version of paddle.{name[:-1]}: writes into x and returns it."
+    return method
+
+
+def _shape_checked(general):
+    def method(x, y=None, *args, **kwargs):
+        if y is None:
+            y = kwargs.pop("other", None) if "y" not in kwargs else kwargs.pop("y")
+        _check_broadcast(x, y)
+        return general(x, y, *args, **kwargs)
+
+    return method
+
+
+def _binary_kernel(name, general, kernel):
+    Tensor, float_only = _normalize.Tensor, name == "divide_"
+
+    def method(x, y=None, *args, **kwargs):
+        if y is None:
+            y = kwargs.pop("other", None) if "y" not in kwargs else kwargs.pop("y")
+        _check_broadcast(x, y)
+        if not args and (not kwargs or kwargs.keys() <= {"name"}) and type(y) is Tensor:
+            t, u = x._t, y._t
+            if (type(t) in _PLAIN and type(u) in _PLAIN and t.dtype is u.dtype and t.device == u.device
+                    and (t.dtype in _FLOATS or not float_only) and not t.is_complex() and _plain_mode()):
+                _check(x)
+                kernel(t, u)
+                return x
+        return general(x, y, *args, **kwargs)
+
+    return method
+
+
+def _unary_kernel(general, kernel):
+    def method(x, *args, **kwargs):
+        t = x._t
+        if (not args and (not kwargs or kwargs.keys() <= {"name"}) and type(t) in _PLAIN and t.dtype in _FLOATS
+                and _plain_mode()):
+            _check(x)
+            kernel(t)
+            return x
+        return general(x, *args, **kwargs)
+
     return method
 
 

@@ -13,7 +13,8 @@ import math
 
 import torch
 
-from .._normalize import AxisLike, DTypeLike, OptionalTensor, TensorLike, TensorSequence, op
+from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence,
+                          op)
 from ..framework import dtype as _dtypes
 
 __all__ = [
@@ -342,7 +343,7 @@ def histogramdd(x: TensorLike, bins=10, ranges=None, density=False, weights: Opt
 
 
 @op
-def bincount(x: TensorLike, weights: OptionalTensor = None, minlength=0, name=None):
+def bincount(x: TensorLike, weights: OptionalTensor = None, minlength: ScalarLike = 0, name=None):
     if x.dtype not in (torch.int32, torch.int64):
         raise TypeError("Elements in Input(x) should all be integers")
     if x.dim() != 1:
@@ -350,8 +351,6 @@ def bincount(x: TensorLike, weights: OptionalTensor = None, minlength=0, name=No
                          f"Input(X) is {list(x.shape)}")
     if x.numel() and x.min() < 0:
         raise ValueError("(InvalidArgument) The elements in input tensor must be non-negative ints")
-    if hasattr(minlength, "_t"):
-        minlength = int(minlength._t.item())
     if weights is not None and not weights.dtype.is_floating_point:
         weights = weights.double()
     return torch.bincount(x, weights=weights, minlength=int(minlength))
@@ -400,10 +399,8 @@ def slogdet(x: TensorLike, name=None):
 
 
 @op
-def pinv(x: TensorLike, rcond=1e-15, hermitian=False, name=None):
+def pinv(x: TensorLike, rcond: ScalarOrTensor = 1e-15, hermitian=False, name=None):
     _kernel_dtype(x, "svd")
-    if hasattr(rcond, "_t"):
-        rcond = rcond._t
     return torch.linalg.pinv(x, rtol=rcond, hermitian=hermitian)
 
 
@@ -428,14 +425,9 @@ def matrix_exp(x: TensorLike, name=None):
 
 
 @op
-def matrix_rank(x: TensorLike, tol=None, hermitian=False, atol=None, rtol=None, name=None):
+def matrix_rank(x: TensorLike, tol: ScalarOrTensor = None, hermitian=False, atol: ScalarOrTensor = None,
+                rtol: ScalarOrTensor = None, name=None):
     _need_matrix(x)
-    if hasattr(tol, "_t"):
-        tol = tol._t
-    if hasattr(atol, "_t"):
-        atol = atol._t
-    if hasattr(rtol, "_t"):
-        rtol = rtol._t
     if atol is not None or rtol is not None:
         if tol is not None:
             raise ValueError("Only support to use tol alone or use atol and rtol without tol.")

@@ -9,7 +9,7 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import DTypeLike, ShapeLike, TensorLike, int_arg, op, size_args
+from .._normalize import DTypeLike, OptionalPlace, PlaceLike, ShapeLike, TensorLike, int_arg, op, size_args
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -55,43 +55,44 @@ def _grad(t, requires_grad):
 
 @size_args
 @op
-def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
-         pin_memory=False):
+def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+         requires_grad=False, pin_memory=False):
     """Uniform samples in [0, 1)."""
-    t = torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=to_torch_device(device))
+    t = torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=device)
     return _grad(t, requires_grad)
 
 
 @size_args
 @op
-def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None, requires_grad=False,
-          pin_memory=False):
+def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+          requires_grad=False, pin_memory=False):
     """Standard normal samples."""
-    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=to_torch_device(device))
+    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
     return _grad(t, requires_grad)
 
 
 @op
-def standard_normal(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device=None,
+def standard_normal(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
                     requires_grad=False):
     """Standard normal samples."""
-    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=to_torch_device(device))
+    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
     return _grad(t, requires_grad)
 
 
 @op
-def rand_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device=None, requires_grad=False):
+def rand_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device: OptionalPlace = None,
+              requires_grad=False):
     """Uniform samples in [0, 1) shaped like input (its dtype unless dtype is given)."""
     dtype = _float(dtype or input.dtype, "uniform")
-    return _grad(torch.rand(input.shape, dtype=dtype, device=to_torch_device(device) if device else input.device),
+    return _grad(torch.rand(input.shape, dtype=dtype, device=input.device if device is None else device),
                  requires_grad)
 
 
 @op
-def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device=None, requires_grad=False):
+def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None, requires_grad=False):
     """Standard normal samples shaped like x (its dtype unless dtype is given)."""
     dtype = _float(dtype or x.dtype, "gaussian")
-    return _grad(torch.randn(x.shape, dtype=dtype, device=to_torch_device(device) if device else x.device),
+    return _grad(torch.randn(x.shape, dtype=dtype, device=x.device if device is None else device),
                  requires_grad)
 
 
@@ -130,7 +131,7 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
 
 
 @op
-def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device=None, requires_grad=False,
+def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: PlaceLike = None, requires_grad=False,
              pin_memory=False):
     """A random permutation of 0 .. n-1."""
     n = int_arg(n, api="randperm")
@@ -138,7 +139,7 @@ def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device=None,
         raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
     if dtype not in _INTS + (torch.float32, torch.float64):
         raise _no_kernel("randperm", dtype)
-    return _grad(torch.randperm(n, dtype=dtype, device=to_torch_device(device)), requires_grad)
+    return _grad(torch.randperm(n, dtype=dtype, device=device), requires_grad)
 
 
 def _tensor_or_number(v):
@@ -188,19 +189,19 @@ def log_normal(mean=1.0, std=2.0, shape: ShapeLike = None, name=None):
 
 @op
 def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None, *, out=None,
-             device=None, requires_grad=False):
+             device: PlaceLike = None, requires_grad=False):
     """paddle.tensor.random.gaussian: normal samples of `shape`."""
-    t = _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), to_torch_device(device))
+    t = _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), device)
     return _grad(t, requires_grad)
 
 
 @op
 def uniform(shape: ShapeLike, dtype: DTypeLike = None, min=0, max=1.0, seed=0, name=None, *, out=None,
-            device=None, requires_grad=False):
+            device: PlaceLike = None, requires_grad=False):
     """Uniform samples in [min, max)."""
     dtype = _float(dtype, "uniform")
     min, max = float(_int_arg(min)), float(_int_arg(max))
-    t = torch.rand(_check_shape(shape), dtype=dtype, device=to_torch_device(device)) * (max - min) + min
+    t = torch.rand(_check_shape(shape), dtype=dtype, device=device) * (max - min) + min
     return _grad(t, requires_grad)
 
 

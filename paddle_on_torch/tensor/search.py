@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from .._errors import translate
-from .._normalize import TensorLike, binary_operands, int_arg, op, rebind, wrap
+from .._normalize import IntLike, TensorLike, binary_operands, op, rebind, wrap
 from ..framework import dtype as _dtypes
 from .tensor import Tensor
 
@@ -263,9 +263,8 @@ def bucketize(x: TensorLike, sorted_sequence: TensorLike, out_int32=False, right
 
 
 @op
-def kthvalue(x: TensorLike, k, axis=None, keepdim=False, name=None):
+def kthvalue(x: TensorLike, k: IntLike, axis=None, keepdim=False, name=None):
     """The k-th smallest element along axis (default the last) and its index."""
-    k = int(k._t.item()) if hasattr(k, "_t") else int_arg(k, api="kthvalue")
     axis = -1 if axis is None else _axis_int(axis, x.dim(), "kthvalue")
     n = x.shape[axis] if x.dim() else 1
     if not 1 <= k <= n:
