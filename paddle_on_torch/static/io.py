@@ -205,6 +205,12 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     for n in list(g.nodes):
         if n.op == "placeholder" and not n.users and n not in feed_nodes:
             g.erase_node(n)
+    if any(not n.users for n in feed_nodes):  # Paddle's message, word for word
+        raise ValueError("The feed_var create by: 'pd_op.data' is not involved in the target_vars calculation"
+                         "Please remove it from feed_vars .")
+    # a data var the fetch vars need that feed_vars omit is a further feed, in program order (as Paddle saves it)
+    feed_names += [n.meta.get("pname") for n in g.nodes if n.op == "placeholder" and n.meta.get("kind") == "feed"
+                   and n.meta.get("pname") not in feed_names]
     used = {n.meta.get("pname") for n in g.nodes if n.op == "placeholder"}
     infer._pnodes = {k: v for k, v in infer._pnodes.items() if k in used}
     infer._feeds = {k: v for k, v in infer._feeds.items() if k in used}

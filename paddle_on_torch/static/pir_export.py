@@ -93,12 +93,8 @@ def inference_files(infer, feed_names, scope):
     gm = _graph_module(infer)
     holders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     feeds = {n.meta.get("pname"): n for n in holders if n.meta.get("kind") == "feed"}
-    missing = [f for f in feed_names if f not in feeds]
-    if missing:
-        raise ValueError(f"{API}: the feed var(s) {missing} are not inputs of the pruned program")
-    unused = [n for n in feeds if n not in feed_names]
-    if unused:
-        raise ValueError(f"{API}: the fetch vars need the data var(s) {unused}, which are not in feed_vars")
+    if sorted(feeds) != sorted(feed_names):  # save_inference_model made them one set
+        raise ValueError(f"{API}: feeds {feed_names} are not the program's data vars {sorted(feeds)}")
     pnames = sorted(n.meta.get("pname") for n in holders if n.meta.get("kind") == "param")
     order = []
     for n in holders:

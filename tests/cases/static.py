@@ -489,3 +489,35 @@ def bincount_in_a_program(paddle):
         out = paddle.bincount(i)
         exe = paddle.static.Executor(paddle.CPUPlace())
         return [list(out.shape), exe.run(main, feed={"i": np.array([1, 4, 1, 0])}, fetch_list=[out])[0]]
+
+
+@case
+def inference_model_unused_feed(paddle):
+    """A feed var the fetch vars do not need: Paddle refuses it."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+        z = paddle.static.data(name="z", shape=[None, 4], dtype="float32")
+        y = paddle.static.nn.fc(x, 3)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        with tempfile.TemporaryDirectory() as d:
+            paddle.static.save_inference_model(os.path.join(d, "m"), [x, z], [y], exe)
+
+
+@case
+def inference_model_feed_not_listed(paddle):
+    """A data var the fetch vars need but feed_vars omit: Paddle saves it as a further feed."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+        z = paddle.static.data(name="z", shape=[None, 3], dtype="float32")
+        y = paddle.static.nn.fc(x, 3) + z
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        _set(paddle, main)
+        feed = {"x": _x([2, 4]), "z": _x([2, 3])}
+        want = exe.run(main, feed=feed, fetch_list=[y])[0]
+        with tempfile.TemporaryDirectory() as d:
+            paddle.static.save_inference_model(os.path.join(d, "m"), [x], [y], exe)
+            prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "m"), exe)
+            got = exe.run(prog, feed=feed, fetch_list=fetches)[0]
+        return [feeds, len(fetches), want, got]
