@@ -10,7 +10,8 @@ Executor's outputs of the program cloned for test in io.npz (input<k>_<feed>, ex
 under real Paddle: `paddle.static.load_inference_model` + Executor.run and `paddle.inference.create_predictor`
 on those files, their outputs into io.npz (paddle<k>_<i>, predictor<k>_<i>), and into report.json per program:
 the largest difference from the shim's Executor, and the loaded program's structure as Paddle sees it (its op
-names, feed names, fetch dtypes / shapes).  tests/test_static_pir_export.py (no Paddle) checks it all.
+names, feed names, fetch dtypes / shapes).  Real Paddle also builds each program itself and saves it with its own
+save_inference_model (paddle_own.json: the program only), where its static API can build it.  tests/test_static_pir_export.py (no Paddle) checks it all.
 """
 import json
 import os
@@ -80,6 +81,28 @@ def _worst(got, want):
     return worst
 
 
+def _paddle_own(paddle, M, name, d):
+    """Real Paddle builds the same program and saves it itself (paddle_own.json, the program only; its weights are
+    Paddle's random ones): tests/test_static_pir_export.py compares the structure with what the shim wrote."""
+    import tempfile
+
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+            feeds, fetches = M.PROGRAMS[name](paddle)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        with tempfile.TemporaryDirectory() as tmp:
+            paddle.static.save_inference_model(os.path.join(tmp, "m"), feeds, fetches, exe, program=main)
+            with open(os.path.join(tmp, "m.json")) as f:
+                program = json.load(f)
+        with open(os.path.join(d, "paddle_own.json"), "w") as f:
+            json.dump(program, f, separators=(",", ":"))
+        return "saved"
+    except Exception as e:  # noqa: BLE001 - e.g. Paddle's PIR mode has no static.nn.conv2d
+        return f"failed: {type(e).__name__}: {str(e).strip()[:200]}"
+
+
 def load(names):
     import paddle
 
@@ -118,6 +141,7 @@ def load(names):
                 entry[kind] = f"failed: {type(e).__name__}: {str(e).strip()[:300]}"
                 traceback.print_exc(limit=2)
         np.savez(os.path.join(d, "io.npz"), **io)
+        entry["paddle_own"] = _paddle_own(paddle, M, name, d)
         print(f"{name}: {entry}", flush=True)
     return report
 
