@@ -144,3 +144,20 @@ def test_program_is_the_one_paddle_writes(name):
     assert ours["base_code"] == paddle_own["base_code"]
     assert _structure(ours["program"]["regions"][0]["blocks"][0]) == \
         _structure(paddle_own["program"]["regions"][0]["blocks"][0])
+
+
+def test_shim_predictor_runs_the_files():
+    """paddle.inference.Config(prog_file, params_file) + create_predictor on a saved program with a -1 batch."""
+    from paddle import inference
+
+    d = os.path.join(DATA, "dynamic_batch")
+    predictor = inference.create_predictor(inference.Config(os.path.join(d, "model.json"),
+                                                            os.path.join(d, "model.pdiparams")))
+    assert predictor.get_input_names() == REPORT["dynamic_batch"]["feed_names"]
+    for xs, want in _recorded("dynamic_batch", "predictor"):
+        for n in predictor.get_input_names():
+            h = predictor.get_input_handle(n)
+            h.reshape(xs[n].shape)
+            h.copy_from_cpu(xs[n])
+        predictor.run()
+        _check([predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()], want)
