@@ -11,7 +11,8 @@ under real Paddle: `paddle.static.load_inference_model` + Executor.run and `padd
 on those files, their outputs into io.npz (paddle<k>_<i>, predictor<k>_<i>), and into report.json per program:
 the largest difference from the shim's Executor, and the loaded program's structure as Paddle sees it (its op
 names, feed names, fetch dtypes / shapes).  Real Paddle also builds each program itself and saves it with its own
-save_inference_model (paddle_own.json: the program only), where its static API can build it.  tests/test_static_pir_export.py (no Paddle) checks it all.
+save_inference_model (paddle_own.json: the program only), where its static API can build it.
+tests/test_static_pir_export.py (no Paddle) checks it all.
 """
 import json
 import os
