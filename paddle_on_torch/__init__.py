@@ -8,6 +8,7 @@ this module and `import paddle.nn.functional` returns
 """
 import builtins as _builtins
 import importlib as _importlib
+import sys as _sys
 
 # Paddle's version, which this package follows; our own is __shim_version__.
 __version__ = "3.3.1"
@@ -58,6 +59,8 @@ from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from .special import softmax  # noqa: E402,F401
 
 manual_seed = seed
+long = int64  # (Paddle 3.3's torch-style alias)
+__git_commit__ = version.commit
 
 # torch-style dtype spellings and numeric constants Paddle 3.3 has at top level
 float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128
@@ -103,13 +106,15 @@ _FROM_SUBMODULES = {
     **dict.fromkeys(("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm", "layer_norm"),
                     "nn.functional"),  # nn.functional ops Paddle also exports at top level
     "LazyGuard": "nn.initializer.lazy_init", "DataParallel": "distributed.parallel",
-    "Model": "hapi", "flops": "hapi", "summary": "hapi",
+    "Model": "hapi", "flops": "hapi", "summary": "hapi", "device_guard": "device", "get_cudnn_version": "device",
 }
 
 
 def __getattr__(name):
     if name == "core":  # Paddle's paddle.core is paddle.base.core
         return _importlib.import_module(f"{__name__}.base.core")
+    if name == "paddle":  # Paddle's package holds itself under its own name (PaddleDetection uses paddle.paddle)
+        return _sys.modules[__name__]
     if name in _FROM_SUBMODULES:
         value = getattr(_importlib.import_module(f"{__name__}.{_FROM_SUBMODULES[name]}"), name)
         globals()[name] = value  # (later touches find it directly)

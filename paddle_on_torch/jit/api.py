@@ -223,6 +223,10 @@ class StaticFunction:
             if self._full_graph and not self._converted:
                 return self._with_conversion(args, kwargs)
             raise _graph_break_error(e, self._describe()) from None
+        except RuntimeError as e:
+            if self._full_graph or "does not currently support double backward" not in str(e):
+                raise
+            return self._without_aot(args, kwargs)
         except torch._dynamo.exc.UserError as e:
             if self._full_graph and not self._converted:
                 return self._with_conversion(args, kwargs)
@@ -234,6 +238,18 @@ class StaticFunction:
                 joint = Joint(self, self._entry_fn) if Joint.applies(out) else False
             self._joint = joint if joint and joint.learn(out, targs, tkwargs) else False
         return _to_paddle_tree(out)
+
+    # A function that breaks dynamo's graph (a .item(), library code dynamo cannot trace) and takes a
+    # create_graph=True gradient of a compiled part's outputs after the break (a PINN's residual: u_xx from
+    # paddle.grad, ppsci's train_forward) needs the double backward that AOT-compiled graphs do not have:
+    # torch raises when that gradient is taken.  That call runs again eagerly (what ran before the raise,
+    # a forward, ran twice: a BatchNorm there would update its statistics twice on that one call), and
+    # the function is compiled from then on with dynamo's "eager" backend, whose captured graphs run as
+    # plain torch ops (any number of backwards).  Functions that never do this keep their compiled graphs.
+    def _without_aot(self, args, kwargs):
+        self._compiled = CompiledEntry(self._entry_fn, "eager", False)
+        self._joint = False
+        return self._dygraph_function(*args, **kwargs)
 
     def _with_conversion(self, args, kwargs):
         """full_graph=True code that does not trace as one graph as written (Python control flow on a Tensor):
