@@ -50,7 +50,15 @@ def _while_loop(paddle):  # static.nn.while_loop -> pd_op.while, carrying a coun
     return [x], [acc]
 
 
-PROGRAMS = {"mlp": _mlp, "cnn": _cnn, "dynamic_batch": _dynamic_batch, "cond": _cond, "while_loop": _while_loop}
+def _embedding(paddle):  # int64 ids with a -1 batch, layer_norm, dropout (inference: scaled identity)
+    ids = paddle.static.data("ids", [-1, 5], "int64")
+    h = paddle.static.nn.embedding(ids, size=[30, 8])
+    h = paddle.static.nn.layer_norm(h, begin_norm_axis=2)
+    h = paddle.nn.functional.dropout(h, 0.3)
+    return [ids], [paddle.static.nn.fc(paddle.mean(h, axis=1), 4, activation="softmax")]
+
+
+PROGRAMS = {"mlp": _mlp, "embedding": _embedding, "cnn": _cnn, "dynamic_batch": _dynamic_batch, "cond": _cond, "while_loop": _while_loop}
 
 
 def _rand(shape, seed):
@@ -64,6 +72,8 @@ INPUTS = {
                       {"x": _rand([2, 12], 5), "w": _rand([2, 8], 6)}],
     "cond": [{"x": np.abs(_rand([3, 6], 7)) * 3.0}, {"x": -np.abs(_rand([3, 6], 8)) * 3.0}],
     "while_loop": [{"x": _rand([3, 4], 9)}],
+    "embedding": [{"ids": np.random.RandomState(10).randint(0, 30, [3, 5]).astype("int64")},
+                  {"ids": np.random.RandomState(11).randint(0, 30, [1, 5]).astype("int64")}],
 }
 
 
