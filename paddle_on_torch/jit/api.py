@@ -223,14 +223,14 @@ class StaticFunction:
             if self._full_graph and not self._converted:
                 return self._with_conversion(args, kwargs)
             raise _graph_break_error(e, self._describe()) from None
-        except RuntimeError as e:
-            if self._full_graph or "does not currently support double backward" not in str(e):
-                raise
-            return self._without_aot(args, kwargs)
         except torch._dynamo.exc.UserError as e:
             if self._full_graph and not self._converted:
                 return self._with_conversion(args, kwargs)
             raise _graph_break_error(e, self._describe()) from None
+        except RuntimeError as e:  # (after UserError, a RuntimeError too)
+            if self._full_graph or "does not currently support double backward" not in str(e):
+                raise
+            return self._without_aot(args, kwargs)
         # one graph (full_graph, or no graph break happened) that returns a scalar loss: see _joint.py
         if joint is not False and torch.is_grad_enabled() and (self._full_graph or self._compiled.fast_ok):
             # (re)learn the loss's leaves: first call, a Layer changed, or the arguments' requires_grad
