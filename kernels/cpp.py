@@ -12,6 +12,7 @@ headers missing, ...); callers then take their torch-op path.  Where it comes fr
 This file is also read by setup.py (by path, before the package is installed), so it imports nothing of the
 package and imports torch only inside functions.
 """
+import contextlib
 import glob
 import os
 import sys
@@ -80,22 +81,29 @@ def _installed():
     return _C
 
 
-def _jit_build(verbose):
+@contextlib.contextmanager
+def build_lock(folder):
+    """Hold `folder`'s build lock (for torch.utils.cpp_extension builds into it).  torch's own lock (a `lock`
+    file) outlives a build killed mid-way, and every later load then waits on it forever.  Ours is an flock,
+    released by the kernel when its process dies: whoever holds it is the only builder, so a torch lock found
+    then is stale."""
     import fcntl
 
-    from torch.utils import cpp_extension
-
-    flags = compile_flags()
-    folder = build_dir(flags)
     os.makedirs(folder, exist_ok=True)
-    # torch's own lock (a `lock` file) outlives a build killed mid-way, and every later load then waits on it
-    # forever.  Ours is an flock, released by the kernel when its process dies: whoever holds it is the only
-    # builder, so a torch lock found then is stale.
     with open(os.path.join(folder, "pot.lock"), "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         stale = os.path.join(folder, "lock")
         if os.path.exists(stale):
             os.remove(stale)
+        yield
+
+
+def _jit_build(verbose):
+    from torch.utils import cpp_extension
+
+    flags = compile_flags()
+    folder = build_dir(flags)
+    with build_lock(folder):
         return _load_announced(cpp_extension, folder, flags, verbose)
 
 

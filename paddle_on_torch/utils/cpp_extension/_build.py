@@ -8,13 +8,12 @@ per torch installation and header set (`registry_object()`) and linked as an obj
 not have, or a compile error that comes from a part of Paddle's C++ API it does not provide, is reported as
 NotImplementedError naming it.
 """
-import contextlib
-import fcntl
 import hashlib
 import os
 import re
 
 from ... import _report
+from ...kernels.cpp import build_lock
 
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "include")
 REGISTRY_SOURCE = os.path.join(INCLUDE_DIR, "paddle_on_torch", "registry.cc")
@@ -46,19 +45,6 @@ def _is_cuda_source(path):
     return os.path.splitext(path)[1] in (".cu", ".cuh")
 
 
-@contextlib.contextmanager
-def _build_lock(folder):
-    """Hold `folder`'s flock.  torch's own lock file outlives a build killed mid-way (every later build then
-    waits on it); ours is released when its process dies, so a torch lock found while holding it is stale."""
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "pot.lock"), "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        stale = os.path.join(folder, "lock")
-        if os.path.exists(stale):
-            os.remove(stale)
-        yield
-
-
 def _header_digest():
     h = hashlib.sha256()
     for root, _, files in sorted(os.walk(INCLUDE_DIR)):
@@ -81,7 +67,7 @@ def registry_object(verbose=False):
     folder = os.path.join(root, "custom_op_registry", key)
     obj = os.path.join(folder, "registry.o")
     if not os.path.exists(obj):
-        with _build_lock(folder):
+        with build_lock(folder):
             if not os.path.exists(obj):
                 # torch's build of the one file (it also links and loads a library of it: harmless, it registers
                 # nothing) leaves the object in the folder
@@ -141,7 +127,7 @@ def build(name, sources, extra_cxx_cflags=None, extra_cuda_cflags=None, extra_ld
     defines = [f"-DPADDLE_EXTENSION_NAME={name}", "-DPADDLE_ON_TORCH", f"-DPADDLE_ON_TORCH_REGISTRY={registry_key}"]
     defines += ["-DPADDLE_WITH_CUDA"] if use_cuda else []
     ldflags = [registry] + list(extra_ldflags or []) + [f"-L{p}" for p in extra_library_paths or []]
-    with _build_lock(build_directory):
+    with build_lock(build_directory):
         try:
             return cpp_extension.load(
                 name=name, sources=sources,
