@@ -14,6 +14,7 @@ import torch.distributed as tdist
 
 from ....nn.clip import ClipGradByGlobalNorm
 from ..base.topology import ParallelMode
+from ..utils.hybrid_parallel_util import fused_allreduce_gradients
 from ...._report import unsupported
 
 __all__ = ["HybridParallelOptimizer", "HybridParallelClipGrad"]
@@ -78,28 +79,6 @@ def _params_of(opt):
     if plist and isinstance(plist[0], dict):
         return [p for group in opt._param_groups for p in group["params"]]
     return list(plist)
-
-
-@torch.no_grad()
-def fused_allreduce_gradients(parameter_list, hcg):
-    """Average the gradients of `parameter_list` over the data-parallel group (one flat buffer per dtype)."""
-    group = None if hcg is None else hcg.get_data_parallel_group()
-    n = tdist.get_world_size() if group is None else group.nranks
-    if n < 2:
-        return
-    by_dtype = {}
-    for p in parameter_list:
-        if not p.stop_gradient and p._t.grad is not None:
-            by_dtype.setdefault(p._t.grad.dtype, []).append(p)
-    for ps in by_dtype.values():
-        flat = torch.cat([p._t.grad.reshape(-1) for p in ps])
-        tdist.all_reduce(flat, group=None if group is None else group.process_group)
-        flat /= n
-        offset = 0
-        for p in ps:
-            size = p._t.grad.numel()
-            p._t.grad.copy_(flat[offset:offset + size].view_as(p._t.grad))
-            offset += size
 
 
 class HybridParallelOptimizer:

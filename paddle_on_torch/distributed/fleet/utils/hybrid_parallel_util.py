@@ -2,7 +2,6 @@
 import torch
 import torch.distributed as tdist
 
-from ..meta_optimizers.hybrid_parallel_optimizer import fused_allreduce_gradients  # noqa: F401
 
 __all__ = ["fused_allreduce_gradients", "broadcast_mp_parameters", "broadcast_dp_parameters",
            "broadcast_input_data", "obtain_optimizer_parameters_list"]
@@ -52,6 +51,12 @@ def obtain_optimizer_parameters_list(optimizer):
     if groups and isinstance(groups[0], dict):
         return [p for g in groups for p in g["params"]]
     return list(optimizer._parameter_list)
+
+
+def fused_allreduce_gradients(parameter_list, hcg):
+    """Average the gradients of `parameter_list` over the data-parallel group of `hcg` (None: the global group)."""
+    group = None if hcg is None else hcg.get_data_parallel_group()
+    fused_allreduce_gradients_with_group(parameter_list, group)
 
 
 @torch.no_grad()
