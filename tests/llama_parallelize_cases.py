@@ -6,33 +6,11 @@ parallelisation) and tests/dist_scripts/llama_parallelize.py (the shim under tor
 """
 import numpy as np
 
-SEED = 2024
-STEPS = 4
-LR = 1e-2
-VOCAB, SEQ, BATCH = 64, 8, 8  # BATCH is the global batch of one step
-CONFIG = dict(vocab_size=VOCAB, hidden_size=16, intermediate_size=32, num_hidden_layers=4, num_attention_heads=4,
-              num_key_value_heads=4, max_position_embeddings=32, seq_length=SEQ, rms_norm_eps=1e-6,
-              use_fast_layer_norm=False, use_flash_attention=False)
+from tests.llama_auto_cases import BATCH, LR, SEED, SEQ, STEPS, VOCAB, _Rows, data  # noqa: F401  (the same data)
+from tests.llama_auto_cases import CONFIG as _AUTO_CONFIG
+
+CONFIG = dict(_AUTO_CONFIG, use_flash_attention=False)
 WEIGHTS = "llama_net"  # tests/data/llama_parallelize/<WEIGHTS>.pdparams, written by real Paddle
-
-
-def data():
-    """STEPS batches of token ids and labels, drawn from a seeded NumPy generator."""
-    rng = np.random.RandomState(SEED)
-    ids = rng.randint(3, VOCAB, (STEPS * BATCH, SEQ)).astype("int64")
-    labels = rng.randint(3, VOCAB, (STEPS * BATCH, SEQ)).astype("int64")
-    return ids, labels
-
-
-class _Rows:
-    def __init__(self, ids, labels):
-        self.ids, self.labels = ids, labels
-
-    def __len__(self):
-        return len(self.ids)
-
-    def __getitem__(self, i):
-        return self.ids[i], self.labels[i]
 
 
 def degrees(tp=False, pp=False, dp=False, sharding=None, sp=False):
