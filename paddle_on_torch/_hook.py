@@ -104,6 +104,9 @@ class PaddleFinder(importlib.abc.MetaPathFinder):
         # a plain module stays one: `python -m paddle.distributed.launch` needs its __main__ not to be a package
         spec = importlib.util.spec_from_loader(fullname, _AliasLoader(real),
                                                is_package=real_spec.submodule_search_locations is not None)
+        # runpy's `python -m paddle.x.y` takes __file__ from the origin: without one, __main__.__file__ is None and
+        # inspect (torch imports use it) fails on it
+        spec.origin = real_spec.origin
         return spec
 
 
