@@ -61,7 +61,7 @@ def _flat_kind(data):
         elif isinstance(v, (np.ndarray, np.generic)):
             return _NUMPY_INSIDE
         else:
-            best = max(best, 0 if isinstance(v, (bool, np.bool_)) else 1 if isinstance(v, numbers.Integral)
+            best = max(best, 0 if isinstance(v, bool) else 1 if isinstance(v, numbers.Integral)
                        else 2 if isinstance(v, numbers.Real) else 3)
     return best
 
