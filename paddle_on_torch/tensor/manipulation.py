@@ -372,7 +372,12 @@ def cast(x, dtype):
     return _normalize.wrap(r)
 
 
-astype = cast
+def astype(x, dtype):
+    """Tensor.astype: this tensor itself when it already has `dtype` (Paddle's method, unlike paddle.cast, makes
+    no copy then)."""
+    if isinstance(x, _normalize.Tensor) and x._t.dtype == _dtypes.to_torch_dtype(dtype):
+        return x
+    return cast(x, dtype)
 
 
 # ---------------------------------------------------------------- expand / tile

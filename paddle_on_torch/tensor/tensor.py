@@ -526,12 +526,13 @@ class Tensor:
                 pass  # blocking
             else:
                 dtype = a
-        t = self._t
-        if dtype is not None:
-            t = t.to(_dtypes.to_torch_dtype(dtype))
-        if device is not None:
-            t = t.to(to_torch_device(device))
-        return self if t is self._t else _normalize.wrap(t)
+        from .manipulation import cast
+
+        out = self if dtype is None else cast(self, dtype)  # a new tensor even for the same dtype, as in Paddle
+        if device is None:
+            return out
+        t = out._t.to(to_torch_device(device))
+        return out if t is out._t else _normalize.wrap(t)
 
     def _to(self, device=None, dtype=None, blocking=None, copy_tensor=None):
         """Paddle's private Tensor._to(device, dtype, blocking, copy_tensor), what `to` parses its arguments into:

@@ -358,6 +358,17 @@ def tensor_to_dtype_and_device(paddle):
 
 
 @case
+def to_and_astype_copies_and_stop_gradient(paddle):
+    # integer results of a tensor that needs gradients keep stop_gradient False; `to` copies even for the same
+    # dtype, `astype` returns the tensor itself then, paddle.cast copies
+    x = paddle.to_tensor([1.5, 2.0], stop_gradient=False)
+    outs = [x.to("int32"), x.to(paddle.int16), x.to("cpu", "int64"), x.to(paddle.to_tensor([1], dtype="int32")),
+            x.astype("int32"), paddle.cast(x, "int64"), x.to("float64")]
+    return [[o.dtype, o.stop_gradient] for o in outs] + [
+        x.to("float32") is x, x.astype("float32") is x, paddle.cast(x, "float32") is x, x.to("cpu") is x]
+
+
+@case
 def new_factories_follow_the_tensor(paddle):
     x = paddle.to_tensor([1.0, 2.0])
     return [x.new_full([2], 3), x.new_ones([2]), x.new_zeros((2, 3), dtype="int32"), x.new_empty([2, 1]).shape]
