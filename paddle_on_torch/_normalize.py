@@ -32,8 +32,8 @@ from .amp import _state as _amp_state
 from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
-           "ShapeLike", "ScalarOrTensor", "ScalarLike", "IntLike", "PlaceLike", "OptionalPlace", "wrap", "unwrap",
-           "to_torch", "wrap_result"]
+           "ShapeLike", "ShapeArgs", "ScalarOrTensor", "ScalarLike", "IntLike", "PlaceLike", "OptionalPlace",
+           "wrap", "unwrap", "to_torch", "wrap_result"]
 
 # ----------------------------------------------------------------- markers
 # Annotations only: they name the converter the generated wrapper calls.
@@ -61,6 +61,11 @@ class DTypeLike:
 
 class ShapeLike:
     """A list/tuple of ints or 1-element Tensors, or a 1-D Tensor -> list of ints."""
+
+
+class ShapeArgs:
+    """A ShapeLike that may also come as separate ints (`paddle.ones(2, 3)`: every positional argument is a size
+    when the first is an int) or as `size=`: Paddle's size_args_decorator, for the first parameter of a factory."""
 
 
 class ScalarOrTensor:
@@ -314,6 +319,7 @@ _CONVERTERS = {
     AxisLike: "_axis",
     DTypeLike: "_to_torch_dtype",
     ShapeLike: "_shape",
+    ShapeArgs: "_shape",
     ScalarOrTensor: "_scalar_or_tensor",
 }
 
@@ -339,29 +345,20 @@ def _write_out(out, r):
     return r
 
 
-def size_args(fn):
-    """Paddle's size_args_decorator: `paddle.ones(2, 3)` means shape [2, 3], and `size=` means `shape=`."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if args and (type(args[0]) is list or type(args[0]) is tuple) and "size" not in kwargs:
-            for d in args[0]:  # the common paddle.ones([2, 3]): only the float check below
-                if isinstance(d, float):
-                    raise TypeError(f"(InvalidType) the shape must be a list of int, but received {args[0]}.")
-            return fn(*args, **kwargs)
-        if "size" in kwargs:
-            kwargs["shape"] = kwargs.pop("size")
-        elif args and isinstance(args[0], int) and not isinstance(args[0], bool):
-            kwargs["shape"] = list(args)
-            args = ()
-        shape = kwargs["shape"] if "shape" in kwargs else args[0] if args else None
-        if isinstance(shape, (list, tuple)) and any(isinstance(d, float) for d in shape):
-            raise TypeError(f"(InvalidType) the shape must be a list of int, but received {shape}.")
-        return fn(*args, **kwargs)
-
-    wrapper.__wrapped_impl__ = getattr(fn, "__wrapped_impl__", fn)
-    return wrapper
+def _spread_sizes(api, shape, extra, given, defaults):
+    """ShapeArgs when more than one positional argument came: ints are all sizes (`paddle.ones(2, 3)`); after a
+    list, the extra ones are the parameters that follow, as Python would bind them (`given`: their values now,
+    all defaults unless also passed by keyword; `defaults`: their (name, default))."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        return (list((shape,) + extra),) + given
+    fn = api.rsplit(".", 1)[-1]
+    if len(extra) > len(given):
+        raise TypeError(f"{fn}() takes from 1 to {len(given) + 1} positional arguments but {len(extra) + 1} were "
+                        "given")
+    for v, (name, default) in zip(given[:len(extra)], defaults):
+        if v is not default:
+            raise TypeError(f"{fn}() got multiple values for argument '{name}'")
+    return (shape,) + extra + given[len(extra):]
 
 
 def public_name(fn):
@@ -521,8 +518,13 @@ def op(fn=None, *, aliases=None, binary=None):
     assert Tensor is not None, "paddle_on_torch.tensor.tensor must be imported before any @op is defined"
     impl_params = _impl_params(fn)
     names = [p[0] for p in impl_params]
+    spread = bool(names) and getattr(fn, "__annotations__", {}).get(names[0]) is ShapeArgs
+    if spread:
+        aliases = {**(aliases or {}), "size": names[0]}
     alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
     params = _params(impl_params, alias_map)
+    if spread:
+        params = _spread_header(params)
     ns = _register(fn)
     stub = _Stub(fn.__name__, fn.__qualname__, params, ns, f"<paddle_on_torch.op {fn.__module__}.{fn.__name__}>",
                  lambda: _op_source(fn, inspect.signature(fn), params, alias_map, binary, ns))
@@ -531,7 +533,21 @@ def op(fn=None, *, aliases=None, binary=None):
     wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped_impl__ = fn
     wrapper.__binary__ = binary
+    if spread:  # the header's `*_sizes` and `size=` are the wrapper's: the signature is the implementation's
+        kinds = {"pos": inspect.Parameter.POSITIONAL_OR_KEYWORD, "var": inspect.Parameter.VAR_POSITIONAL,
+                 "kwonly": inspect.Parameter.KEYWORD_ONLY, "varkw": inspect.Parameter.VAR_KEYWORD}
+        wrapper.__signature__ = inspect.Signature([inspect.Parameter(n, kinds[k], default=d)
+                                                   for n, k, d in impl_params])
     return wrapper
+
+
+def _spread_header(params):
+    """ShapeArgs' header: the first parameter, `*_sizes` for further positional arguments, then the other
+    positional parameters (keyword-only in the header: the generated code binds `_sizes` to them)."""
+    pos = [p for p in params[1:] if p[1] == "pos"]
+    assert all(p[2] is not _NO_DEFAULT for p in pos), "ShapeArgs: the parameters after the shape need defaults"
+    return [params[0], ("_sizes", "var", _NO_DEFAULT)] + [(n, "kwonly", d) for n, _, d in pos] + \
+        [p for p in params[1:] if p[1] != "pos"]
 
 
 def _wrapper_only(fn, sig_params):
@@ -598,7 +614,18 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
             call.append(f"{p.name}={p.name}")
         else:
             call.append(p.name)
+    if sig_params and sig_params[0].annotation is ShapeArgs:  # (see _spread_header)
+        first, rest = names[0], [p.name for p in sig_params[1:] if p.kind is p.POSITIONAL_OR_KEYWORD]
+        ns["_spread_sizes"] = _spread_sizes
+        ns["_spread_defaults"] = tuple((p.name, p.default) for p in sig_params[1:]
+                                       if p.kind is p.POSITIONAL_OR_KEYWORD)
+        body.append(f"if _sizes: {', '.join([first] + rest)} = _spread_sizes(_api, {first}, _sizes, "
+                    f"({''.join(n + ', ' for n in rest)}), _spread_defaults)")
+    required = {name for name, _, default in params if default is _MISSING}
     for alias, target in alias_map.items():
+        if target in required:  # given twice (`paddle.zeros([2], size=[3])`): Python's error, as in Paddle
+            body.append(f"if {alias} is not _MISSING and {target} is not _MISSING: raise TypeError("
+                        f"\"{fn.__name__}() got multiple values for argument '{target}'\")")
         body.append(f"if {alias} is not _MISSING: {target} = {alias}")
     for name, kind, default in params:
         if default is _MISSING and name not in alias_map:

@@ -73,3 +73,12 @@ def test_scalar_int_and_place_markers():
     assert (s, k, p, q, kk) == (2, 3, torch.device("cpu"), torch.device("cpu"), 2)
     with pytest.raises(TypeError):
         _conv(paddle.to_tensor([1.0]), 1.0, 2.5)  # an int argument given a float: Paddle's TypeError
+
+
+def test_shape_args_marker_keeps_the_signature():
+    # Paddle's size_args_decorator, folded into @op: the header's `*_sizes` / `size=` do not show
+    assert str(inspect.signature(paddle.zeros)) == ("(shape, dtype=None, name=None, *, out=None, device=None, "
+                                                    "requires_grad=False, pin_memory=False)")
+    assert paddle.zeros(2, 3).shape == [2, 3] and paddle.rand(4, dtype="float64").dtype == paddle.float64
+    with pytest.raises(TypeError):
+        paddle.zeros([2], "float32", dtype="int32")  # dtype given twice

@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeLike, TensorLike,
-                          TensorSequence, op, rebind, size_args, wrap)
+from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeArgs, ShapeLike,
+                          TensorLike, TensorSequence, op, rebind, wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -204,23 +204,20 @@ def _factory(make, shape, dtype, device, requires_grad):
     _check_shape(shape)  # a negative size: Paddle's error (outside the except: no torch error chained to it)
 
 
-@size_args
 @op
-def zeros(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+def zeros(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
           requires_grad=False, pin_memory=False):
     return _factory(torch.zeros, shape, dtype, device, requires_grad)
 
 
-@size_args
 @op
-def ones(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+def ones(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
          requires_grad=False, pin_memory=False):
     return _factory(torch.ones, shape, dtype, device, requires_grad)
 
 
-@size_args
 @op
-def empty(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+def empty(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
           requires_grad=False, pin_memory=False):
     return _factory(torch.empty, shape, dtype, device, requires_grad)
 
@@ -250,8 +247,7 @@ def _filled(shape, v, dtype, device, requires_grad):
 builtins_complex = complex
 
 
-@size_args
-@op
+@op(aliases={"size": "shape"})
 def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
          requires_grad=False, pin_memory=False):
     raw = fill_value

@@ -9,7 +9,7 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import DTypeLike, OptionalPlace, PlaceLike, ShapeLike, TensorLike, int_arg, op, size_args
+from .._normalize import DTypeLike, OptionalPlace, PlaceLike, ShapeArgs, ShapeLike, TensorLike, int_arg, op
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -53,18 +53,16 @@ def _grad(t, requires_grad):
     return t.requires_grad_(True) if requires_grad else t
 
 
-@size_args
 @op
-def rand(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+def rand(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
          requires_grad=False, pin_memory=False):
     """Uniform samples in [0, 1)."""
     t = torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=device)
     return _grad(t, requires_grad)
 
 
-@size_args
 @op
-def randn(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
+def randn(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
     t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)

@@ -405,3 +405,20 @@ def zeros_float_shape_rejected(paddle):
 def inplace_creation_samplers(paddle):
     return [paddle.zeros([3]).cauchy_(), paddle.zeros([3]).geometric_(0.5), paddle.cauchy_(paddle.zeros([2])),
             paddle.geometric_(paddle.zeros([2]), 0.3)]
+
+
+@case
+def shape_args_spread_and_size(paddle):
+    return [paddle.ones(2, 3, 4, 5).shape, paddle.zeros(3, dtype="int32"), paddle.empty(2, 3, dtype="int8").shape,
+            paddle.zeros(size=[2]).shape, paddle.full(size=[3], fill_value=1), paddle.full(2, 3.0),
+            paddle.zeros([2], "int32", None), paddle.rand(2, 3, dtype="float64").shape]
+
+
+@case
+def shape_args_given_twice(paddle):
+    return paddle.zeros([2], size=[3])
+
+
+@case
+def shape_args_too_many_positional(paddle):
+    return paddle.ones([2], "float32", None, None)
