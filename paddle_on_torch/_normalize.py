@@ -33,7 +33,7 @@ from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
            "ShapeLike", "ShapeArgs", "ScalarOrTensor", "ScalarLike", "IntLike", "PlaceLike", "OptionalPlace",
-           "wrap", "unwrap", "to_torch", "wrap_result"]
+           "ValuesLike", "wrap", "unwrap", "is_tensor", "to_torch", "wrap_result"]
 
 # ----------------------------------------------------------------- markers
 # Annotations only: they name the converter the generated wrapper calls.
@@ -70,6 +70,11 @@ class ShapeArgs:
 
 class ScalarOrTensor:
     """A Python number stays a number; a Tensor becomes a torch.Tensor."""
+
+
+class ValuesLike:
+    """An attribute Paddle also takes as a Tensor (a pad list, an output size): a Tensor -> its Python value
+    (`tolist()`), a list / tuple holding Tensors -> the same with each one's number; anything else unchanged."""
 
 
 class ScalarLike:
@@ -176,6 +181,11 @@ def unwrap(x):
     if isinstance(x, dict):
         return {k: unwrap(v) for k, v in x.items()}
     return x
+
+
+def is_tensor(x):
+    """Whether x is a paddle Tensor (a Parameter included): the test for code outside the generated wrappers."""
+    return isinstance(x, Tensor)
 
 
 def to_torch(x):
@@ -303,6 +313,17 @@ def _scalar(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
+def _values(v):
+    """The converter behind ValuesLike."""
+    if isinstance(v, Tensor):
+        return v._t.tolist()
+    if isinstance(v, (list, tuple)):
+        for e in v:
+            if isinstance(e, Tensor):
+                return type(v)(e._t.item() if isinstance(e, Tensor) else e for e in v)
+    return v
+
+
 def _int(v, api):
     """The converter behind IntLike."""
     return v if type(v) is int else int_arg(v, TypeError, api.rsplit(".", 1)[-1])
@@ -320,6 +341,7 @@ _CONVERTERS = {
     DTypeLike: "_to_torch_dtype",
     ShapeLike: "_shape",
     ShapeArgs: "_shape",
+    ValuesLike: "_values",
     ScalarOrTensor: "_scalar_or_tensor",
 }
 
@@ -574,7 +596,8 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
                "_to_torch_dtype": _dtypes.to_torch_dtype, "_shape": _shape, "_DTYPE_BY_NAME": _DTYPE_BY_NAME,
                "_dtype_by_name": _dtype_by_name, "_scalar_or_tensor": _scalar_or_tensor,
                "_binary_operands": binary_operands, "_tensor_arg": _tensor_arg, "_operand": _operand,
-               "_translate": translate, "_api": public_name(fn), "_scalar": _scalar, "_int": _int})
+               "_translate": translate, "_api": public_name(fn), "_scalar": _scalar, "_int": _int,
+               "_values": _values})
     from .framework.place import to_torch_device  # (loaded by now: the first call comes after the import)
 
     ns["_place"] = ns["_optional_place"] = to_torch_device
@@ -649,12 +672,15 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
         elif conv == "_to_torch_dtype":  # a dtype spelled as a string ('float32') is looked up in a memo
             line = (f"if {n} is not None: {n} = (_DTYPE_BY_NAME.get({n}) or _dtype_by_name({n})) "
                     f"if type({n}) is str else _to_torch_dtype({n})")
+        elif conv == "_values":  # (an int, the common case, needs no call)
+            line = f"if {n} is not None and type({n}) is not int: {n} = _values({n})"
         elif conv == "_int":
             line = (f"if {n + ' is not None and ' if p.default is None else ''}type({n}) is not int: "
                     f"{n} = _int({n}, _api)")
         else:
             line = f"{n} = {conv}({n})"
-        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype", "_place", "_int"):
+        if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype", "_place", "_int",
+                                              "_values"):
             line = f"if {n} is not None: {line}"
         body.append(line)
     if binary:

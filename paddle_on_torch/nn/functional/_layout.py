@@ -6,12 +6,14 @@ import math
 
 import torch
 
+from ..._normalize import is_tensor
+
 _LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
 def ntuple(v, n, name="size"):
     """An int or a list/tuple of n ints -> list of n ints (Paddle's convert_to_list)."""
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         v = v._t.tolist()
     if isinstance(v, (list, tuple)):
         if len(v) == 1 and n != 1:
@@ -20,7 +22,7 @@ def ntuple(v, n, name="size"):
             raise ValueError(f"The {name}'s length must be {n}. Received: {name}={list(v)}")
         out = []
         for e in v:
-            if hasattr(e, "_t"):
+            if is_tensor(e):
                 e = e._t.item()
             if not isinstance(e, int) and not (isinstance(e, float) and e.is_integer()):
                 raise TypeError(f"The {name}'s type must be a list or tuple of {n} integers. Received: {v}")
@@ -66,7 +68,7 @@ def padding_pairs(padding, n, last=False):
         if p not in ("SAME", "VALID"):
             raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
         return (p if p == "SAME" else None), [(0, 0)] * n
-    if hasattr(padding, "_t"):
+    if is_tensor(padding):
         padding = padding._t.tolist()
     if isinstance(padding, (list, tuple)):
         padding = list(padding)

@@ -5,7 +5,7 @@ import numbers
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import OptionalTensor, TensorLike, op
+from ..._normalize import OptionalTensor, ScalarLike, TensorLike, ValuesLike, is_tensor, op
 from ...tensor.math import mixed_matmul
 from . import _layout as L
 from ..._report import unsupported
@@ -41,9 +41,8 @@ def _check_p(p):
 
 
 @op
-def dropout(x: TensorLike, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
-    if hasattr(p, "_t"):
-        p = p._t.item()
+def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",
+            name=None):
     _check_p(p)
     if mode not in ("downscale_in_infer", "upscale_in_train"):
         raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
@@ -106,14 +105,13 @@ _PAD_MODES = ("reflect", "replicate", "constant", "circular")
 
 
 @op
-def pad(x: TensorLike, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
+def pad(x: TensorLike, pad: ValuesLike, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True,
+        name=None):
     if mode not in _PAD_MODES:
         raise AssertionError(f"mode should be one of constant, reflect, replicate, circular, but got {mode}.")
-    if hasattr(pad, "_t"):
-        pad = pad._t.tolist()
     if isinstance(pad, int):
         pad = [pad] * (2 * (x.dim() - 2))
-    pad = [int(v._t.item()) if hasattr(v, "_t") else int(v) for v in pad]
+    pad = [int(v) for v in pad]
     nd = x.dim()
     if mode == "constant" and len(pad) != (nd - 2) * 2:
         if len(pad) == 2 * nd and pad_from_left_axis:  # Paddle's order: first axis first
@@ -239,10 +237,10 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
     xt = L.to_channel_first(x, last)
     scales = [None] * n
     if size is not None:
-        if hasattr(size, "_t"):
+        if is_tensor(size):
             size = size._t.reshape(-1).tolist()
         if isinstance(size, (list, tuple)):
-            size = [int(v._t.item()) if hasattr(v, "_t") else int(v) for v in size]
+            size = [int(v._t.item()) if is_tensor(v) else int(v) for v in size]
         else:
             raise TypeError(f"size should be a list or tuple or Tensor, but got {type(size).__name__}")
         if len(size) != n:
@@ -252,7 +250,7 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         out_sizes = size
     else:
         sf = scale_factor
-        if hasattr(sf, "_t"):
+        if is_tensor(sf):
             sf = sf._t.reshape(-1).tolist()
         sf = [float(v) for v in sf] if isinstance(sf, (list, tuple)) else [float(sf)] * n
         if len(sf) != n:

@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import OptionalTensor, TensorLike, op
+from ..._normalize import OptionalTensor, TensorLike, ValuesLike, op
 from ...kernels.eager import plain_eager
 from . import _layout as L
 
@@ -134,8 +134,6 @@ def _conv_transpose(n, x, weight, bias, stride, padding, output_padding, dilatio
     if output_size is not None:
         if output_padding not in (0, None, [0] * n) and output_padding != (0,) * n:
             raise ValueError("output_padding option is mutually exclusive with output_size")
-        if hasattr(output_size, "_t"):
-            output_size = output_size._t.tolist()
         osz = L.ntuple(output_size, n, "output_size")
         for o, b_, st in zip(osz, base, s):
             if not b_ <= o < b_ + st:
@@ -185,21 +183,24 @@ def conv3d(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, strid
 
 @op
 def conv1d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
-                     output_padding=0, groups=1, dilation=1, output_size=None, data_format="NCL", name=None):
+                     output_padding=0, groups=1, dilation=1, output_size: ValuesLike = None, data_format="NCL",
+                     name=None):
     return _conv_transpose(1, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
                            data_format)
 
 
 @op
 def conv2d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
-                     output_padding=0, dilation=1, groups=1, output_size=None, data_format="NCHW", name=None):
+                     output_padding=0, dilation=1, groups=1, output_size: ValuesLike = None, data_format="NCHW",
+                     name=None):
     return _conv_transpose(2, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
                            data_format)
 
 
 @op
 def conv3d_transpose(x: TensorLike, weight: TensorLike, bias: OptionalTensor = None, stride=1, padding=0,
-                     output_padding=0, groups=1, dilation=1, output_size=None, data_format="NCDHW", name=None):
+                     output_padding=0, groups=1, dilation=1, output_size: ValuesLike = None, data_format="NCDHW",
+                     name=None):
     return _conv_transpose(3, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
                            data_format)
 

@@ -1,14 +1,14 @@
 """paddle.nn.functional: sequence_mask, temporal_shift, gather_tree."""
 import torch
 
-from ..._normalize import DTypeLike, TensorLike, op
+from ..._normalize import DTypeLike, TensorLike, is_tensor, op
 
 __all__ = ["sequence_mask", "temporal_shift", "gather_tree"]
 
 
 @op
 def sequence_mask(x: TensorLike, maxlen=None, dtype: DTypeLike = "int64", name=None):
-    if hasattr(maxlen, "_t"):
+    if is_tensor(maxlen):
         maxlen = int(maxlen._t.item())
     if maxlen is None or maxlen < 0:
         maxlen = int(x.max().item()) if x.numel() else 0

@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import TensorLike, op
+from ..._normalize import TensorLike, is_tensor, op
 
 __all__ = ["embedding", "one_hot"]
 
@@ -34,6 +34,6 @@ def embedding(x: TensorLike, weight: TensorLike, padding_idx=None, max_norm=None
 
 @op
 def one_hot(x: TensorLike, num_classes=-1, name=None):
-    if hasattr(num_classes, "_t"):
+    if is_tensor(num_classes):
         num_classes = int(num_classes._t.item())
     return TF.one_hot(x.long(), int(num_classes)).to(torch.float32)

@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import TensorLike, op
+from ..._normalize import TensorLike, ValuesLike, op
 from . import _layout as L
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
@@ -150,12 +150,10 @@ def lp_pool2d(x: TensorLike, norm_type, kernel_size, stride=None, padding=0, cei
 def _out_size(n, output_size, xt):
     if type(output_size) is int:
         return [output_size] * n
-    if hasattr(output_size, "_t"):
-        output_size = output_size._t.tolist()
     if isinstance(output_size, (list, tuple)):
         if len(output_size) != n:
             raise ValueError(f"output_size must be an int or a list/tuple of {n} ints, got {output_size}")
-        return [xt.shape[2 + i] if v is None else int(v._t.item() if hasattr(v, "_t") else v)
+        return [xt.shape[2 + i] if v is None else int(v)
                 for i, v in enumerate(output_size)]
     return [int(output_size)] * n
 
@@ -177,32 +175,32 @@ def _adaptive(n, x, output_size, data_format, return_mask, is_max, api):
 
 
 @op
-def adaptive_avg_pool1d(x: TensorLike, output_size, name=None):
+def adaptive_avg_pool1d(x: TensorLike, output_size: ValuesLike, name=None):
     return _adaptive(1, x, output_size, "NCL", False, False, "adaptive_avg_pool1d")
 
 
 @op
-def adaptive_avg_pool2d(x: TensorLike, output_size, data_format="NCHW", name=None):
+def adaptive_avg_pool2d(x: TensorLike, output_size: ValuesLike, data_format="NCHW", name=None):
     return _adaptive(2, x, output_size, data_format, False, False, "adaptive_avg_pool2d")
 
 
 @op
-def adaptive_avg_pool3d(x: TensorLike, output_size, data_format="NCDHW", name=None):
+def adaptive_avg_pool3d(x: TensorLike, output_size: ValuesLike, data_format="NCDHW", name=None):
     return _adaptive(3, x, output_size, data_format, False, False, "adaptive_avg_pool3d")
 
 
 @op
-def adaptive_max_pool1d(x: TensorLike, output_size, return_mask=False, name=None):
+def adaptive_max_pool1d(x: TensorLike, output_size: ValuesLike, return_mask=False, name=None):
     return _adaptive(1, x, output_size, "NCL", return_mask, True, "adaptive_max_pool1d")
 
 
 @op
-def adaptive_max_pool2d(x: TensorLike, output_size, return_mask=False, name=None):
+def adaptive_max_pool2d(x: TensorLike, output_size: ValuesLike, return_mask=False, name=None):
     return _adaptive(2, x, output_size, "NCHW", return_mask, True, "adaptive_max_pool2d")
 
 
 @op
-def adaptive_max_pool3d(x: TensorLike, output_size, return_mask=False, name=None):
+def adaptive_max_pool3d(x: TensorLike, output_size: ValuesLike, return_mask=False, name=None):
     return _adaptive(3, x, output_size, "NCDHW", return_mask, True, "adaptive_max_pool3d")
 
 
@@ -218,8 +216,6 @@ def _unpool(n, x, indices, kernel_size, stride, padding, data_format, output_siz
     if output_size is None:
         size = default
     else:
-        if hasattr(output_size, "_t"):
-            output_size = output_size._t.tolist()
         size = [int(v) for v in output_size][-n:]
         for o, dflt, st in zip(size, default, s):
             if not dflt - st < o < dflt + st:
@@ -229,19 +225,19 @@ def _unpool(n, x, indices, kernel_size, stride, padding, data_format, output_siz
 
 @op
 def max_unpool1d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCL",
-                 output_size=None, name=None):
+                 output_size: ValuesLike = None, name=None):
     return _unpool(1, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool1d")
 
 
 @op
 def max_unpool2d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCHW",
-                 output_size=None, name=None):
+                 output_size: ValuesLike = None, name=None):
     return _unpool(2, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool2d")
 
 
 @op
 def max_unpool3d(x: TensorLike, indices: TensorLike, kernel_size, stride=None, padding=0, data_format="NCDHW",
-                 output_size=None, name=None):
+                 output_size: ValuesLike = None, name=None):
     return _unpool(3, x, indices, kernel_size, stride, padding, data_format, output_size, "max_unpool3d")
 
 
@@ -315,10 +311,12 @@ def _fractional_max_pool(n, x, output_size, kernel_size, random_u, return_mask):
 
 
 @op
-def fractional_max_pool2d(x: TensorLike, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+def fractional_max_pool2d(x: TensorLike, output_size: ValuesLike, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
     return _fractional_max_pool(2, x, output_size, kernel_size, random_u, return_mask)
 
 
 @op
-def fractional_max_pool3d(x: TensorLike, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+def fractional_max_pool3d(x: TensorLike, output_size: ValuesLike, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
     return _fractional_max_pool(3, x, output_size, kernel_size, random_u, return_mask)

@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import TensorLike, op
+from ..._normalize import TensorLike, ValuesLike, op
 
 __all__ = ["affine_grid", "channel_shuffle", "grid_sample", "pixel_shuffle", "pixel_unshuffle"]
 
@@ -15,10 +15,8 @@ def _fmt(data_format, api):
 
 
 @op
-def affine_grid(theta: TensorLike, out_shape, align_corners=True, name=None):
-    if hasattr(out_shape, "_t"):
-        out_shape = out_shape._t.tolist()
-    out_shape = [int(v._t.item()) if hasattr(v, "_t") else int(v) for v in out_shape]
+def affine_grid(theta: TensorLike, out_shape: ValuesLike, align_corners=True, name=None):
+    out_shape = [int(v) for v in out_shape]
     if theta.dim() != 3 or theta.shape[1:] not in ((2, 3), (3, 4)):
         raise ValueError(f"The shape of theta should be [N, 2, 3] or [N, 3, 4], but got {list(theta.shape)}")
     return TF.affine_grid(theta, out_shape, align_corners=align_corners)

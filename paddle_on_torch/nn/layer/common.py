@@ -2,6 +2,7 @@
 Embedding, padding layers, upsampling, Fold/Unfold, CosineSimilarity."""
 import torch
 
+from ..._normalize import is_tensor
 from ...framework import dtype as _dtypes
 from ...tensor import manipulation as _manip
 from .. import functional as F
@@ -205,7 +206,7 @@ class _PadnD(Layer):
 
     def __init__(self, padding, mode="constant", value=0.0, data_format=None, name=None):
         super().__init__()
-        self.padding = padding if hasattr(padding, "_t") or isinstance(padding, (list, tuple)) \
+        self.padding = padding if is_tensor(padding) or isinstance(padding, (list, tuple)) \
             else [padding] * (2 * self._n_dim)
         self._mode, self.value = mode, value
         self._data_format, self._name = data_format or self._default_format, name
