@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import torch
 
 from . import _report
-from ._normalize import DTypeLike, TensorLike, op
+from ._normalize import DTypeLike, TensorLike, is_tensor, op
 from .framework import dtype as _dtypes
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
@@ -174,7 +174,7 @@ def rfftfreq(n, d=1.0, dtype: DTypeLike = None, name=None, *, out=None, device=N
 def _axes_of(axes):
     if axes is None or isinstance(axes, int):
         return axes
-    if hasattr(axes, "_t"):
+    if is_tensor(axes):
         axes = axes._t.tolist()
     return tuple(int(a) for a in axes)
 

@@ -16,7 +16,7 @@ import functools
 
 import torch
 
-from .._normalize import wrap
+from .._normalize import is_tensor, wrap
 from .optimizer import Optimizer, _tensor_type
 
 __all__ = []
@@ -262,7 +262,7 @@ class LBFGS(Optimizer):
                     old_yk = []
                     old_sk = []
                     ro = []
-                    loss_dtype = orig_loss._t.dtype if hasattr(orig_loss, "_t") else flat_grad.dtype
+                    loss_dtype = orig_loss._t.dtype if is_tensor(orig_loss) else flat_grad.dtype
                     H_diag = torch.tensor(1.0, dtype=loss_dtype, device=flat_grad.device)
                 else:
                     y = flat_grad - prev_flat_grad

@@ -165,7 +165,7 @@ def scope_guard(scope):
 
 
 def _to_torch(value, dtype=None):
-    if hasattr(value, "_t"):
+    if _normalize.is_tensor(value):
         t = value._t
     elif isinstance(value, torch.Tensor):
         t = value
@@ -220,7 +220,7 @@ class CompiledProgram:
 
 
 def _fetch_key(f):
-    return f if isinstance(f, str) else id(f._t if hasattr(f, "_t") else f)
+    return f if isinstance(f, str) else id(f._t if _normalize.is_tensor(f) else f)
 
 
 def _effect(n):

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.fx
 
+from .. import _normalize
 from ..framework import safe_pickle
 from ..framework.io import _AtomicWriter
 from . import program as _prog
@@ -259,7 +260,7 @@ class _InferenceProgram:
                 if name not in feed:
                     raise KeyError(name)
                 v = feed[name]
-                args.append(v._t if hasattr(v, "_t") else torch.as_tensor(np.asarray(v)))
+                args.append(v._t if _normalize.is_tensor(v) else torch.as_tensor(np.asarray(v)))
         with _prog.running(), torch.no_grad():
             outs = self.gm(*args)
         outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
@@ -267,8 +268,6 @@ class _InferenceProgram:
             want = [f if isinstance(f, str) else getattr(f, "name", None) for f in fetch_list]
             if all(w in self.fetch_names for w in want):
                 outs = [outs[self.fetch_names.index(w)] for w in want]
-        from .. import _normalize
-
         return [o.detach().cpu().numpy() if return_numpy else _normalize.wrap(o.detach()) for o in outs]
 
     def global_block(self):

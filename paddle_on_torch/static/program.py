@@ -541,7 +541,7 @@ class Program:
             if var in _params:
                 return self._lookup(_params[var]._t)[1]
             raise ValueError(f"fetch variable '{var}' is not found in the program")
-        t = var._t if hasattr(var, "_t") else var
+        t = var._t if _normalize.is_tensor(var) else var
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"Require fetch_list's items to be one of (Value, str), but received {type(var).__name__}.")
         return self._lookup(t)[1]

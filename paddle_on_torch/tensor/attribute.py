@@ -1,7 +1,7 @@
 """Tensor attributes as functions: shape, rank, real, imag, is_complex, ... (paddle.tensor.attribute)."""
 import torch
 
-from .._normalize import TensorLike, op
+from .._normalize import TensorLike, is_tensor, op
 
 __all__ = ["shape", "rank", "real", "imag", "is_complex", "is_floating_point", "is_integer"]
 
@@ -59,5 +59,5 @@ def is_integer(x):
 
 
 def _check_tensor(x, api):
-    if not hasattr(x, "_t"):
+    if not is_tensor(x):
         raise TypeError(f"Expected Tensor, but received type of x: {type(x)}")

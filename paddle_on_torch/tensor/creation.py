@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeArgs, ShapeLike,
-                          TensorLike, TensorSequence, op, rebind, wrap)
+                          TensorLike, TensorSequence, is_tensor, op, rebind, wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -56,7 +56,7 @@ def _flat_kind(data):
             best = max(best, 1 if t is int else 2)
         elif t is list or t is tuple or isinstance(v, (list, tuple)):
             stack.extend(v)
-        elif hasattr(v, "_t"):
+        elif is_tensor(v):
             best = max(best, 3 if v._t.is_complex() else 2 if v._t.is_floating_point() else 1)
         elif isinstance(v, (np.ndarray, np.generic)):
             return _NUMPY_INSIDE
@@ -82,7 +82,7 @@ def _as_torch(data, dtype=None, place=None):
     """Anything `paddle.to_tensor` accepts -> a torch tensor (always a fresh one)."""
     tdtype = _dtypes.to_torch_dtype(dtype)
     device = to_torch_device(place)
-    if hasattr(data, "_t"):
+    if is_tensor(data):
         t = data._t.detach().clone()
     elif isinstance(data, torch.Tensor):
         t = data.detach().clone()
@@ -95,7 +95,7 @@ def _as_torch(data, dtype=None, place=None):
         else:
             t = torch.from_numpy(np.array(a, copy=True))
     elif isinstance(data, (list, tuple)):
-        if any([hasattr(v, "_t") for v in data]):
+        if any([is_tensor(v) for v in data]):
             parts = [_as_torch(v) for v in data]
             kinds = {p.dtype for p in parts}
             if len(kinds) > 1:  # Paddle goes through numpy here, so numpy's promotion decides
@@ -172,7 +172,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
 
 
 def as_tensor(data, dtype=None, device=None):
-    if hasattr(data, "_t") and dtype is None and device is None:
+    if is_tensor(data) and dtype is None and device is None:
         return data
     return to_tensor(data, dtype, device)
 
@@ -223,7 +223,7 @@ def empty(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, dev
 
 
 def _fill_value(v):
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         return v._t.reshape(-1)[0].item()
     if isinstance(v, np.generic):
         return v.item()
@@ -296,13 +296,13 @@ def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, 
 
 
 def _number(v):
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         return v._t.reshape(-1)[0].item()
     return v.item() if isinstance(v, np.generic) else v
 
 
 def _is_float_arg(v):
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         return v._t.is_floating_point()
     return isinstance(v, (float, np.floating))
 
@@ -445,7 +445,7 @@ def meshgrid(*args, **kwargs):
     """N-D coordinate grids from 1-D (or 0-D) tensors, 'ij' indexing unless indexing='xy'."""
     tensors = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
     indexing = kwargs.get("indexing") or "ij"
-    ts = [t._t if hasattr(t, "_t") else _as_torch(t) for t in tensors]
+    ts = [t._t if is_tensor(t) else _as_torch(t) for t in tensors]
     for i, t in enumerate(ts):
         if t.dtype is not ts[0].dtype:
             raise ValueError("(InvalidArgument) The data_type of input tensor in list isn't consistent, the first "
@@ -494,10 +494,10 @@ def assign(x, output=None):
     A Python scalar becomes a shape-[1] Tensor and a list goes through numpy (so Python floats give
     float64), as in Paddle.
     """
-    if hasattr(x, "_t"):
+    if is_tensor(x):
         t = x._t.clone()
     else:
-        if isinstance(x, (list, tuple)) and any(hasattr(v, "_t") for v in x):
+        if isinstance(x, (list, tuple)) and any(is_tensor(v) for v in x):
             t = _as_torch(x)
         else:
             if isinstance(x, (list, tuple)):
@@ -575,7 +575,7 @@ def cauchy_(x, loc=0, scale=1, name=None):
 
 def geometric_(x, probs, name=None):
     """Fill x in place with Paddle's (continuous) geometric samples log(u) / log(1 - probs), u ~ U(0, 1)."""
-    p = probs._t if hasattr(probs, "_t") else float(probs)
+    p = probs._t if is_tensor(probs) else float(probs)
     return _fill_inplace(x, lambda t: t.copy_(torch.log(torch.rand_like(t)) / torch.log1p(-torch.as_tensor(p))))
 
 

@@ -14,7 +14,7 @@ import math
 import torch
 
 from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence,
-                          op)
+                          is_tensor, op)
 from ..framework import dtype as _dtypes
 
 __all__ = [
@@ -505,7 +505,7 @@ def svdvals(x: TensorLike, name=None):
 
 
 def _lowrank_checks(x, q, niter, limit_check=True):
-    if not hasattr(x, "_t"):
+    if not is_tensor(x):
         raise ValueError(f"Input must be tensor, but got {type(x)}")
     m, n = x._t.shape[-2:]
     if q is None:

@@ -11,7 +11,7 @@ Settled against Paddle 3.3.1:
 """
 import torch
 
-from .._normalize import TensorLike, binary_operands, op
+from .._normalize import ScalarLike, TensorLike, binary_operands, op
 
 __all__ = [
     "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal", "less", "greater",
@@ -59,7 +59,7 @@ _BITWISE_OK = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, to
 
 
 def _bitwise_operand(v, api, arg, pos):
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         return v._t
     if isinstance(v, torch.Tensor):
         return v
@@ -119,10 +119,6 @@ def _same_shape(x, y, api):
                            f"{list(y.shape)}); {api} does not broadcast.")
 
 
-def _tol(v):
-    return float(v._t.item() if hasattr(v, "_t") else v)
-
-
 @op
 def equal_all(x: TensorLike, y: TensorLike, name=None):
     """True when x and y have the same shape and all elements are equal (a 0-D bool Tensor)."""
@@ -131,20 +127,22 @@ def equal_all(x: TensorLike, y: TensorLike, name=None):
 
 
 @op
-def allclose(x: TensorLike, y: TensorLike, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+def allclose(x: TensorLike, y: TensorLike, rtol: ScalarLike = 1e-05, atol: ScalarLike = 1e-08, equal_nan=False,
+             name=None):
     """|x - y| <= atol + rtol * |y| everywhere (a 0-D bool Tensor)."""
     _same_dtype(x, y, "allclose")
     _same_shape(x, y, "allclose")
-    return torch.tensor(bool(torch.allclose(x, y, rtol=_tol(rtol), atol=_tol(atol),
+    return torch.tensor(bool(torch.allclose(x, y, rtol=float(rtol), atol=float(atol),
                                             equal_nan=equal_nan)), device=x.device)
 
 
 @op
-def isclose(x: TensorLike, y: TensorLike, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+def isclose(x: TensorLike, y: TensorLike, rtol: ScalarLike = 1e-05, atol: ScalarLike = 1e-08, equal_nan=False,
+            name=None):
     """Elementwise |x - y| <= atol + rtol * |y| (a bool Tensor)."""
     _same_dtype(x, y, "isclose")
     _same_shape(x, y, "isclose")
-    return torch.isclose(x, y, rtol=_tol(rtol), atol=_tol(atol), equal_nan=equal_nan)
+    return torch.isclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan)
 
 
 @op

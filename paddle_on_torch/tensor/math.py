@@ -10,7 +10,8 @@ import builtins
 
 import torch
 
-from .._normalize import AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg, op, to_torch
+from .._normalize import (AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg, is_tensor, op,
+                          to_torch)
 from ..framework import dtype as _dtypes
 
 __all__ = [
@@ -773,7 +774,7 @@ def increment(x: TensorLike, value=1.0, name=None):
 
 @op
 def add_n(inputs, name=None):
-    if hasattr(inputs, "_t"):  # a single tensor is its own sum
+    if is_tensor(inputs):  # a single tensor is its own sum
         return inputs._t
     inputs = [to_torch(t) for t in inputs]
     r = inputs[0]

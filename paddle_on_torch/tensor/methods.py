@@ -24,7 +24,7 @@ _FAMILIES = tuple(importlib.import_module(f"{__package__}.{name}") for name in (
 
 def _rfloordiv(self, other):
     # Paddle turns the scalar into a shape-[1] tensor here (so a 0-D operand gives shape [1])
-    if not hasattr(other, "_t"):
+    if not _normalize.is_tensor(other):
         other = _normalize.wrap(torch.tensor([other], device=self._t.device))
     return math.floor_divide(other, self)
 

@@ -9,7 +9,8 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import DTypeLike, OptionalPlace, PlaceLike, ShapeArgs, ShapeLike, TensorLike, int_arg, op
+from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, ShapeArgs, ShapeLike, TensorLike, int_arg, is_tensor,
+                          op)
 from ..framework import dtype as _dtypes
 from ..framework.place import to_torch_device
 
@@ -95,7 +96,7 @@ def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: Opt
 
 
 def _int_arg(v):
-    return int(v._t.item()) if hasattr(v, "_t") else v
+    return int(v._t.item()) if is_tensor(v) else v
 
 
 @op
@@ -141,7 +142,7 @@ def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: Plac
 
 
 def _tensor_or_number(v):
-    return v._t if hasattr(v, "_t") else v
+    return v._t if is_tensor(v) else v
 
 
 def normal_fill_(t, mean, std):
@@ -283,7 +284,7 @@ def log_normal_(x, mean=1.0, std=2.0, name=None):
 def bernoulli_(x, p=0.5, name=None):
     """Fill x in place with 0/1 samples of probability p (a number or a Tensor broadcast to x)."""
     # Paddle clips probabilities into [0, 1] (a negative p draws 0s); torch would raise
-    p = p._t.clamp(0, 1) if hasattr(p, "_t") else min(max(float(p), 0.0), 1.0)
+    p = p._t.clamp(0, 1) if is_tensor(p) else min(max(float(p), 0.0), 1.0)
     return _fill_inplace(x, lambda t: t.bernoulli_(p))
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from .._errors import translate
-from .._normalize import IntLike, TensorLike, binary_operands, op, rebind, wrap
+from .._normalize import IntLike, TensorLike, binary_operands, is_tensor, op, rebind, wrap
 from ..framework import dtype as _dtypes
 from .tensor import Tensor
 
@@ -28,7 +28,7 @@ def _dname(dtype):
 
 def _axis_int(axis, ndim, api):
     """An axis that must be one int in [-ndim, ndim) (a 0-D tensor counts as rank 1)."""
-    if hasattr(axis, "_t"):
+    if is_tensor(axis):
         axis = axis._t.item()
     if isinstance(axis, float) and axis.is_integer():
         axis = int(axis)
@@ -123,10 +123,10 @@ class TopKRetType(NamedTuple):
 
 @op
 def _topk(x: TensorLike, k, axis=None, largest=True, sorted=True, name=None):
-    if not hasattr(k, "_t") and int(k) < 1:
+    if not is_tensor(k) and int(k) < 1:
         raise ValueError(f"(InvalidArgument) the attribute of k in the topk must >= 1 or be a Tensor, but received "
                          f"{k}.")
-    k = int(k._t.item()) if hasattr(k, "_t") else int(k)
+    k = int(k._t.item()) if is_tensor(k) else int(k)
     axis = -1 if axis is None else _axis_int(axis, x.dim(), "topk")
     n = x.shape[axis] if x.dim() else 1
     if k > n or k < 0:
@@ -152,7 +152,7 @@ topk.__wrapped_impl__ = _topk.__wrapped_impl__
 
 
 def _where_operand(v, cond):
-    if hasattr(v, "_t"):
+    if is_tensor(v):
         return v._t
     if isinstance(v, torch.Tensor):
         return v

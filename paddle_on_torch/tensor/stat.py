@@ -16,7 +16,7 @@ import numbers
 
 import torch
 
-from .._normalize import DTypeLike, TensorLike, op
+from .._normalize import DTypeLike, TensorLike, is_tensor, op
 
 __all__ = ["mean", "var", "std", "median", "nanmedian", "quantile", "nanquantile", "numel", "nanmean"]
 
@@ -29,7 +29,7 @@ def _reduce_dims(axis, ndim, api):
     """Paddle's reduction axis -> a tuple of non-negative dims (empty tuple: all dims)."""
     if axis is None:
         return ()
-    if hasattr(axis, "_t"):
+    if is_tensor(axis):
         axis = axis._t.tolist()
     if isinstance(axis, (str, bytes, float)):
         raise TypeError(f"(InvalidType) {api}(): argument 'axis' must be int, list, tuple or Tensor, but got "
@@ -210,8 +210,8 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 def _quantile(x, q, axis, keepdim, interpolation, ignore_nan):
-    if isinstance(q, torch.Tensor) or hasattr(q, "_t"):
-        qt = q._t if hasattr(q, "_t") else q
+    if isinstance(q, torch.Tensor) or is_tensor(q):
+        qt = q._t if is_tensor(q) else q
         if qt.dim() > 1:
             raise ValueError("q should be a 0-D tensor or a 1-D tensor")
         qs = qt.reshape(-1).tolist()
@@ -221,7 +221,7 @@ def _quantile(x, q, axis, keepdim, interpolation, ignore_nan):
     elif isinstance(q, (list, tuple)):
         if len(q) == 0:
             raise ValueError("q should not be empty")
-        qs = [v._t.item() if hasattr(v, "_t") else v for v in q]
+        qs = [v._t.item() if is_tensor(v) else v for v in q]
         single = False
     else:
         raise TypeError("Type of q should be int, float, list or tuple, or tensor")

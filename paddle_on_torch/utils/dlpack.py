@@ -6,19 +6,19 @@ memory.  Gradients do not cross: the result has stop_gradient=True.
 """
 import torch
 
-from .._normalize import wrap
+from .._normalize import is_tensor, wrap
 
 __all__ = ["to_dlpack", "from_dlpack"]
 
 
 def to_dlpack(x):
-    if not hasattr(x, "_t"):
+    if not is_tensor(x):
         raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}.")
     return torch.utils.dlpack.to_dlpack(x._t.detach())
 
 
 def from_dlpack(dlpack):
-    if hasattr(dlpack, "_t"):  # a paddle Tensor is also a DLPack producer
+    if is_tensor(dlpack):  # a paddle Tensor is also a DLPack producer
         return wrap(dlpack._t.detach())
     if not (hasattr(dlpack, "__dlpack__") or type(dlpack).__name__ == "PyCapsule"):
         raise ValueError(f"The type of 'dlpack' in from_dlpack must be PyCapsule object or an object with "

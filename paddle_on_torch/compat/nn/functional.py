@@ -3,7 +3,7 @@ scaled_dot_product_attention) on Paddle tensors."""
 import torch
 
 from ... import _report
-from ..._normalize import wrap
+from ..._normalize import is_tensor, wrap
 from ...framework.dtype import to_torch_dtype
 from ...nn import functional as _F
 from .._args import forbid_keywords, write_out
@@ -17,7 +17,7 @@ def pad(input, pad, mode="constant", value=0.0):
     """torch's pad: `pad` lists (left, right) pairs from the last dimension backwards."""
     assert mode in ("reflect", "replicate", "constant", "circular"), \
         f"mode should be one of constant, reflect, replicate, circular, but got {mode}."
-    if hasattr(pad, "_t"):
+    if is_tensor(pad):
         pad = pad._t.tolist()
     t = input._t
     if mode != "constant":

@@ -9,6 +9,8 @@ from typing import Generic, TypeVar
 import numpy as np
 import torch
 
+from ..._normalize import is_tensor
+
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler"]
 
 _T = TypeVar("_T")
@@ -79,7 +81,7 @@ class RandomSampler(Sampler):
 
 
 def _weighted_sample(weights, num_samples, replacement=True):
-    if hasattr(weights, "_t"):  # a paddle Tensor
+    if is_tensor(weights):
         weights = weights.numpy()
     if isinstance(weights, (list, tuple)):
         weights = np.array(weights)

@@ -49,7 +49,7 @@ class _SubGraph:
 
 
 def _as_torch(v):
-    if hasattr(v, "_t"):
+    if _normalize.is_tensor(v):
         return v._t
     if isinstance(v, torch.Tensor):
         return v
