@@ -15,7 +15,7 @@ import torch
 from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeArgs, ShapeLike,
                           TensorLike, TensorSequence, is_tensor, op, rebind, wrap)
 from ..framework import dtype as _dtypes
-from ..framework.place import to_torch_device
+from ..framework.place import current_torch_device, to_torch_device
 
 __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -346,8 +346,8 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
 
 
 @op
-def range(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device=None, requires_grad=False,
-          name=None):
+def range(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device: PlaceLike = None,
+          requires_grad=False, name=None):
     """paddle.range (deprecated): like arange but `end` is included."""
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
@@ -386,7 +386,7 @@ def logspace(start, stop, num, base=10.0, dtype: DTypeLike = None, name=None):
     """num values base**linspace(start, stop, num)."""
     start, stop, num, base = _number(start), _number(stop), _count(num, "logspace", 1), _number(base)
     dtype = dtype or _dtypes.default_float_torch()
-    return torch.logspace(start, stop, num, base=base, dtype=torch.float64, device=to_torch_device(None)).to(dtype)
+    return torch.logspace(start, stop, num, base=base, dtype=torch.float64, device=current_torch_device()).to(dtype)
 
 
 def _eye_dim(v, what):
@@ -479,13 +479,13 @@ def triu(x: TensorLike, diagonal=0, name=None):
 @op
 def tril_indices(row, col, offset=0, dtype: DTypeLike = "int64"):
     """The [2, N] coordinates of the lower triangle of a row x col matrix."""
-    return torch.tril_indices(row, col, offset, dtype=dtype, device=to_torch_device(None))
+    return torch.tril_indices(row, col, offset, dtype=dtype, device=current_torch_device())
 
 
 @op
 def triu_indices(row, col=None, offset=0, dtype: DTypeLike = "int64"):
     """The [2, N] coordinates of the upper triangle of a row x col matrix."""
-    return torch.triu_indices(row, row if col is None else col, offset, dtype=dtype, device=to_torch_device(None))
+    return torch.triu_indices(row, row if col is None else col, offset, dtype=dtype, device=current_torch_device())
 
 
 def assign(x, output=None):

@@ -12,7 +12,7 @@ import torch
 from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, ShapeArgs, ShapeLike, TensorLike, int_arg, is_tensor,
                           op)
 from ..framework import dtype as _dtypes
-from ..framework.place import to_torch_device
+from ..framework.place import current_torch_device
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "uniform", "standard_normal",
            "bernoulli", "multinomial", "poisson", "rand_like", "randn_like", "standard_gamma", "binomial",
@@ -113,7 +113,7 @@ def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, 
     dtype = dtype or torch.int64
     if dtype not in _INTS:
         raise _no_kernel("randint", dtype)
-    return torch.randint(low, high, _check_shape(shape), dtype=dtype, device=to_torch_device(None))
+    return torch.randint(low, high, _check_shape(shape), dtype=dtype, device=current_torch_device())
 
 
 @op
@@ -176,8 +176,8 @@ def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
         shape = [1]
     if isinstance(m, complex):  # a complex mean gives complex samples (each part with variance std**2 / 2)
         cdtype = torch.complex128 if _dtypes.get_default_dtype() == "float64" else torch.complex64
-        return torch.randn(_check_shape(shape), dtype=cdtype, device=to_torch_device(None)) * float(s) + m
-    return _normal(m, s, _check_shape(shape), _dtypes.default_float_torch(), to_torch_device(None))
+        return torch.randn(_check_shape(shape), dtype=cdtype, device=current_torch_device()) * float(s) + m
+    return _normal(m, s, _check_shape(shape), _dtypes.default_float_torch(), current_torch_device())
 
 
 @op
