@@ -33,7 +33,7 @@ from .framework import dtype as _dtypes
 
 __all__ = ["op", "TensorLike", "OptionalTensor", "TensorSequence", "AxisLike", "DTypeLike",
            "ShapeLike", "ShapeArgs", "ScalarOrTensor", "ScalarLike", "IntLike", "PlaceLike", "OptionalPlace",
-           "ValuesLike", "wrap", "unwrap", "is_tensor", "to_torch", "wrap_result"]
+           "ValuesLike", "RequiresGrad", "wrap", "unwrap", "is_tensor", "to_torch", "wrap_result"]
 
 # ----------------------------------------------------------------- markers
 # Annotations only: they name the converter the generated wrapper calls.
@@ -84,6 +84,11 @@ class ScalarLike:
 class IntLike:
     """An int or a 1-element Tensor -> int (None stays None where None is the default); a float, a string or
     None otherwise is Paddle's TypeError."""
+
+
+class RequiresGrad:
+    """A factory's `requires_grad=` (a bool): the wrapper makes the result require grad, so the implementation
+    gets it only when its code reads it."""
 
 
 class PlaceLike:
@@ -573,8 +578,9 @@ def _spread_header(params):
 
 
 def _wrapper_only(fn, sig_params):
-    """Which of `name` / `out` (defaulting to None) the wrapper keeps from the implementation: those its code
-    never reads (`name` is Paddle's graph-naming argument, `out` is written by the wrapper)."""
+    """Which of `name` / `out` (defaulting to None) and the RequiresGrad parameter the wrapper keeps from the
+    implementation: those its code never reads (`name` is Paddle's graph-naming argument, `out` and
+    requires_grad are applied by the wrapper)."""
     code = getattr(fn, "__code__", None)
     if type(fn) is not types.FunctionType or code is None or hasattr(fn, "__wrapped__") \
             or "locals" in code.co_names:
@@ -583,7 +589,7 @@ def _wrapper_only(fn, sig_params):
     if any(p.kind is p.VAR_POSITIONAL or p.kind is p.POSITIONAL_ONLY for p in sig_params):
         return ()
     read = {ins.argval for ins in dis.get_instructions(code) if ins.opname.startswith("LOAD_")}
-    return {n for n in ("name", "out") if n in kinds and kinds[n].default is None
+    return {n for n, p in kinds.items() if (n in ("name", "out") and p.default is None or p.annotation is RequiresGrad)
             and n not in read and n not in code.co_cellvars}
 
 
@@ -705,6 +711,9 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     body.append("        o._t = r")
     body.append("    else:")
     body.append("        o = _wrap_result(r)")
+    for p in sig_params:
+        if p.annotation is RequiresGrad:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
+            body.append(f"    if {p.name}: o.stop_gradient = False")
     body.append("    return o if out is None else _write_out(out, o)" if "out" in names else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
     body.append("except (RuntimeError, IndexError, MemoryError) as e:")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import torch
 
 from . import _report
-from ._normalize import DTypeLike, PlaceLike, TensorLike, is_tensor, op
+from ._normalize import DTypeLike, PlaceLike, RequiresGrad, TensorLike, is_tensor, op
 from .framework import dtype as _dtypes
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
@@ -150,24 +150,23 @@ for _k in ("fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2"):
     globals()[_k] = _many(_k, True)
 
 
-def _freq(torch_fn, n, d, dtype, device, requires_grad):
+def _freq(torch_fn, n, d, dtype, device):
     if d * n == 0:
         raise ValueError("d or n should not be 0.")
     dtype = _dtypes.default_float_torch() if dtype is None else dtype
-    r = torch_fn(n, d=d, dtype=dtype, device=device)
-    return r.requires_grad_(True) if requires_grad else r
+    return torch_fn(n, d=d, dtype=dtype, device=device)
 
 
 @op
 def fftfreq(n, d=1.0, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-            requires_grad=False):
-    return _freq(torch.fft.fftfreq, n, d, dtype, device, requires_grad)
+            requires_grad: RequiresGrad = False):
+    return _freq(torch.fft.fftfreq, n, d, dtype, device)
 
 
 @op
 def rfftfreq(n, d=1.0, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-             requires_grad=False):
-    return _freq(torch.fft.rfftfreq, n, d, dtype, device, requires_grad)
+             requires_grad: RequiresGrad = False):
+    return _freq(torch.fft.rfftfreq, n, d, dtype, device)
 
 
 def _axes_of(axes):

@@ -8,7 +8,8 @@ import torch
 
 import paddle_on_torch as paddle
 from paddle_on_torch import _normalize
-from paddle_on_torch._normalize import IntLike, OptionalPlace, PlaceLike, ScalarLike, TensorLike
+from paddle_on_torch._normalize import (IntLike, OptionalPlace, PlaceLike, RequiresGrad, ScalarLike, TensorLike,
+                                       ValuesLike)
 
 
 def test_impl_hook_reaches_every_wrapper_and_later_ones():
@@ -82,3 +83,19 @@ def test_shape_args_marker_keeps_the_signature():
     assert paddle.zeros(2, 3).shape == [2, 3] and paddle.rand(4, dtype="float64").dtype == paddle.float64
     with pytest.raises(TypeError):
         paddle.zeros([2], "float32", dtype="int32")  # dtype given twice
+
+
+def test_requires_grad_and_values_markers():
+    @_normalize.op
+    def _made(n, *, requires_grad: RequiresGrad = False):
+        return torch.arange(n)  # (never reads requires_grad: the wrapper applies it, also to an integer result)
+
+    assert _made(3).stop_gradient and not _made(3, requires_grad=True).stop_gradient
+    assert "requires_grad" not in next(line for line in inspect.getsource(_made).splitlines() if "_impl(" in line)
+
+    @_normalize.op
+    def _vals(v: ValuesLike = None):
+        return v
+
+    t = paddle.to_tensor
+    assert _vals(t([1, 2])) == [1, 2] and _vals((t(3), 4)) == (3, 4) and _vals(5) == 5 and _vals() is None

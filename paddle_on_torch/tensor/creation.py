@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, ShapeArgs, ShapeLike,
-                          TensorLike, TensorSequence, is_tensor, op, rebind, wrap)
+from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, RequiresGrad, ShapeArgs,
+                          ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind, wrap)
 from ..framework import dtype as _dtypes
 from ..framework.place import current_torch_device, to_torch_device
 
@@ -189,14 +189,14 @@ def _check_shape(shape):
     return shape
 
 
-def _factory(make, shape, dtype, device, requires_grad):
+def _factory(make, shape, dtype, device):
     """torch.zeros / ones / empty (`make`) with Paddle's shape check and defaults (the default float dtype, the
     current place).  The sizes go in as separate ints: torch parses `make(10, 10)` about 0.5 us faster than
     `make([10, 10])`.  torch refuses negative sizes itself; Paddle's error replaces its error."""
     dtype = dtype if dtype is not None else _dtypes.default_float_torch()
     try:
-        if requires_grad or not shape:  # (a 0-D shape has no sizes to spread)
-            return make(shape, dtype=dtype, device=device, requires_grad=requires_grad)
+        if not shape:  # (a 0-D shape has no sizes to spread)
+            return make(shape, dtype=dtype, device=device)
         return make(*shape, dtype=dtype, device=device)
     except RuntimeError:
         if all(d >= 0 for d in shape):
@@ -206,20 +206,20 @@ def _factory(make, shape, dtype, device, requires_grad):
 
 @op
 def zeros(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-          requires_grad=False, pin_memory=False):
-    return _factory(torch.zeros, shape, dtype, device, requires_grad)
+          requires_grad: RequiresGrad = False, pin_memory=False):
+    return _factory(torch.zeros, shape, dtype, device)
 
 
 @op
 def ones(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-         requires_grad=False, pin_memory=False):
-    return _factory(torch.ones, shape, dtype, device, requires_grad)
+         requires_grad: RequiresGrad = False, pin_memory=False):
+    return _factory(torch.ones, shape, dtype, device)
 
 
 @op
 def empty(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-          requires_grad=False, pin_memory=False):
-    return _factory(torch.empty, shape, dtype, device, requires_grad)
+          requires_grad: RequiresGrad = False, pin_memory=False):
+    return _factory(torch.empty, shape, dtype, device)
 
 
 def _fill_value(v):
@@ -235,13 +235,13 @@ def _fill_value(v):
     return v
 
 
-def _filled(shape, v, dtype, device, requires_grad):
+def _filled(shape, v, dtype, device):
     """torch.full with Paddle's casting: the value is converted to dtype as a C cast would (2.7 -> 2)."""
     if not (dtype.is_floating_point or dtype.is_complex) and isinstance(v, float) and np.isfinite(v):
         v = int(v)
     elif dtype is not torch.bool and not dtype.is_complex and isinstance(v, builtins_complex):
         v = v.real
-    return torch.full(shape, v, dtype=dtype, device=device, requires_grad=requires_grad)
+    return torch.full(shape, v, dtype=dtype, device=device)
 
 
 builtins_complex = complex
@@ -249,50 +249,49 @@ builtins_complex = complex
 
 @op(aliases={"size": "shape"})
 def full(shape: ShapeLike, fill_value, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-         requires_grad=False, pin_memory=False):
+         requires_grad: RequiresGrad = False, pin_memory=False):
     raw = fill_value
     v = _fill_value(fill_value)
     if dtype is None:
         dtype = (torch.bool if isinstance(raw, bool) else torch.complex128 if isinstance(raw, builtins_complex)
                  else _dtypes.default_float_torch())
-    return _filled(_check_shape(shape), v, dtype, device, requires_grad)
+    return _filled(_check_shape(shape), v, dtype, device)
 
 
-def _like_kwargs(x, dtype, device, requires_grad):
-    return {"dtype": x.dtype if dtype is None else dtype,
-            "device": x.device if device is None else device, "requires_grad": requires_grad}
+def _like_kwargs(x, dtype, device):
+    return {"dtype": x.dtype if dtype is None else dtype, "device": x.device if device is None else device}
 
 
 @op
 def zeros_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
-               requires_grad=False, pin_memory=False):
-    return torch.zeros(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
+               requires_grad: RequiresGrad = False, pin_memory=False):
+    return torch.zeros(x.shape, **_like_kwargs(x, dtype, device))
 
 
 @op
 def ones_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
-              requires_grad=False, pin_memory=False):
-    return torch.ones(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
+              requires_grad: RequiresGrad = False, pin_memory=False):
+    return torch.ones(x.shape, **_like_kwargs(x, dtype, device))
 
 
 @op
 def empty_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
-               requires_grad=False, pin_memory=False):
-    return torch.empty(x.shape, **_like_kwargs(x, dtype, device, requires_grad))
+               requires_grad: RequiresGrad = False, pin_memory=False):
+    return torch.empty(x.shape, **_like_kwargs(x, dtype, device))
 
 
 @op
 def full_like(x: TensorLike, fill_value, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
-              requires_grad=False, pin_memory=False):
+              requires_grad: RequiresGrad = False, pin_memory=False):
     if type(fill_value) is not float and type(fill_value) is not int:  # (a plain number needs no conversion)
         fill_value = _fill_value(fill_value)
-    elif dtype is None and device is None and not requires_grad and type(x) is torch.Tensor \
+    elif dtype is None and device is None and type(x) is torch.Tensor \
             and x.is_floating_point():
         # the common full_like(x, -inf) of a mask: a float needs none of _filled's casts, and torch.full_like
         # skips the shape and dtype round trip (contiguous, as Paddle's result is whatever x's strides)
         return torch.full_like(x, fill_value, memory_format=torch.contiguous_format)
     return _filled(x.shape, fill_value, x.dtype if dtype is None else dtype,
-                   x.device if device is None else device, requires_grad)
+                   x.device if device is None else device)
 
 
 def _number(v):
@@ -309,12 +308,12 @@ def _is_float_arg(v):
 
 @op
 def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device: PlaceLike = None,
-           requires_grad=False,
+           requires_grad: RequiresGrad = False,
            pin_memory=False, name=None):
     """Values from start (inclusive) to end (exclusive) by step; int64 unless an argument is a float."""
     if type(start) is int and (end is None or type(end) is int) and type(step) is int \
             and (dtype is None or dtype is torch.int64 or dtype is torch.int32) \
-            and not requires_grad and (start if end is None else (end - start) * step) > 0:
+            and (start if end is None else (end - start) * step) > 0:
         # the common `arange(n)` of position ids (a non-empty integer range): torch's arange is Paddle's
         dev, dt = device, dtype or torch.int64
         if end is None:
@@ -334,7 +333,7 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
         dtype = _dtypes.default_float_torch() if floats else torch.int64
     if not floats and any(isinstance(v, torch.SymInt) for v in (start, end, step)):
         # a traced (torch.export) size: int() below would specialise it to the example's value
-        return torch.arange(start, end, step, dtype=dtype, device=device).requires_grad_(requires_grad)
+        return torch.arange(start, end, step, dtype=dtype, device=device)
     n = max(int(np.ceil((end - start) / step)), 0)
     if not (dtype.is_floating_point or dtype.is_complex) and floats:
         r = (torch.arange(n, dtype=torch.float64, device=device) * step + start).to(dtype)
@@ -342,12 +341,12 @@ def arange(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, devi
         r = torch.empty(0, dtype=dtype, device=device)
     else:
         r = torch.arange(start, start + n * step, step, dtype=dtype, device=device)[:n]
-    return r.requires_grad_(True) if requires_grad else r
+    return r
 
 
 @op
 def range(start=0, end=None, step=1, dtype: DTypeLike = None, *, out=None, device: PlaceLike = None,
-          requires_grad=False, name=None):
+          requires_grad: RequiresGrad = False, name=None):
     """paddle.range (deprecated): like arange but `end` is included."""
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
@@ -370,15 +369,14 @@ def _count(num, api, minimum):
 
 @op
 def linspace(start, stop, num, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-             requires_grad=False):
+             requires_grad: RequiresGrad = False):
     """num evenly spaced values from start to stop (both included)."""
     start, stop, num = _number(start), _number(stop), _count(num, "linspace", 0)
     dtype = dtype or _dtypes.default_float_torch()
     if dtype.is_floating_point or dtype.is_complex:
-        r = torch.linspace(start, stop, num, dtype=dtype, device=device)
-    else:  # computed in double, then truncated as Paddle's kernel does
-        r = torch.linspace(start, stop, num, dtype=torch.float64, device=device).to(dtype)
-    return r.requires_grad_(True) if requires_grad else r
+        return torch.linspace(start, stop, num, dtype=dtype, device=device)
+    # computed in double, then truncated as Paddle's kernel does
+    return torch.linspace(start, stop, num, dtype=torch.float64, device=device).to(dtype)
 
 
 @op
@@ -398,13 +396,13 @@ def _eye_dim(v, what):
 
 @op
 def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-        requires_grad=False, pin_memory=False):
+        requires_grad: RequiresGrad = False, pin_memory=False):
     """A 2-D tensor with ones on the diagonal."""
     num_rows = _eye_dim(num_rows, "num_rows")
     num_columns = num_rows if num_columns is None else _eye_dim(num_columns, "num_columns")
     r = torch.eye(num_rows, num_columns, dtype=dtype or _dtypes.default_float_torch(),
                   device=device)
-    return r.requires_grad_(True) if requires_grad else r
+    return r
 
 
 @op

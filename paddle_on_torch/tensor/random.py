@@ -9,8 +9,8 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, ShapeArgs, ShapeLike, TensorLike, int_arg, is_tensor,
-                          op)
+from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ShapeArgs, ShapeLike, TensorLike, int_arg,
+                          is_tensor, op)
 from ..framework import dtype as _dtypes
 from ..framework.place import current_torch_device
 
@@ -50,49 +50,41 @@ def _check_shape(shape):
 
 
 
-def _grad(t, requires_grad):
-    return t.requires_grad_(True) if requires_grad else t
-
-
 @op
 def rand(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-         requires_grad=False, pin_memory=False):
+         requires_grad: RequiresGrad = False, pin_memory=False):
     """Uniform samples in [0, 1)."""
-    t = torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=device)
-    return _grad(t, requires_grad)
+    return torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=device)
 
 
 @op
 def randn(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-          requires_grad=False, pin_memory=False):
+          requires_grad: RequiresGrad = False, pin_memory=False):
     """Standard normal samples."""
-    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
-    return _grad(t, requires_grad)
+    return torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
 
 
 @op
 def standard_normal(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
-                    requires_grad=False):
+                    requires_grad: RequiresGrad = False):
     """Standard normal samples."""
-    t = torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
-    return _grad(t, requires_grad)
+    return torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
 
 
 @op
 def rand_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device: OptionalPlace = None,
-              requires_grad=False):
+              requires_grad: RequiresGrad = False):
     """Uniform samples in [0, 1) shaped like input (its dtype unless dtype is given)."""
     dtype = _float(dtype or input.dtype, "uniform")
-    return _grad(torch.rand(input.shape, dtype=dtype, device=input.device if device is None else device),
-                 requires_grad)
+    return torch.rand(input.shape, dtype=dtype, device=input.device if device is None else device)
 
 
 @op
-def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None, requires_grad=False):
+def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: OptionalPlace = None,
+               requires_grad: RequiresGrad = False):
     """Standard normal samples shaped like x (its dtype unless dtype is given)."""
     dtype = _float(dtype or x.dtype, "gaussian")
-    return _grad(torch.randn(x.shape, dtype=dtype, device=x.device if device is None else device),
-                 requires_grad)
+    return torch.randn(x.shape, dtype=dtype, device=x.device if device is None else device)
 
 
 def _int_arg(v):
@@ -130,15 +122,15 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
 
 
 @op
-def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: PlaceLike = None, requires_grad=False,
-             pin_memory=False):
+def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: PlaceLike = None,
+             requires_grad: RequiresGrad = False, pin_memory=False):
     """A random permutation of 0 .. n-1."""
     n = int_arg(n, api="randperm")
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
     if dtype not in _INTS + (torch.float32, torch.float64):
         raise _no_kernel("randperm", dtype)
-    return _grad(torch.randperm(n, dtype=dtype, device=device), requires_grad)
+    return torch.randperm(n, dtype=dtype, device=device)
 
 
 def _tensor_or_number(v):
@@ -188,20 +180,18 @@ def log_normal(mean=1.0, std=2.0, shape: ShapeLike = None, name=None):
 
 @op
 def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None, *, out=None,
-             device: PlaceLike = None, requires_grad=False):
+             device: PlaceLike = None, requires_grad: RequiresGrad = False):
     """paddle.tensor.random.gaussian: normal samples of `shape`."""
-    t = _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), device)
-    return _grad(t, requires_grad)
+    return _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), device)
 
 
 @op
 def uniform(shape: ShapeLike, dtype: DTypeLike = None, min=0, max=1.0, seed=0, name=None, *, out=None,
-            device: PlaceLike = None, requires_grad=False):
+            device: PlaceLike = None, requires_grad: RequiresGrad = False):
     """Uniform samples in [min, max)."""
     dtype = _float(dtype, "uniform")
     min, max = float(_int_arg(min)), float(_int_arg(max))
-    t = torch.rand(_check_shape(shape), dtype=dtype, device=device) * (max - min) + min
-    return _grad(t, requires_grad)
+    return torch.rand(_check_shape(shape), dtype=dtype, device=device) * (max - min) + min
 
 
 @op

@@ -422,3 +422,14 @@ def shape_args_given_twice(paddle):
 @case
 def shape_args_too_many_positional(paddle):
     return paddle.ones([2], "float32", None, None)
+
+
+@case
+def factories_requires_grad(paddle):
+    made = [paddle.zeros([2], requires_grad=True), paddle.ones([], requires_grad=True),
+            paddle.full([2], 1.5, requires_grad=True), paddle.zeros_like(paddle.ones([2]), requires_grad=True),
+            paddle.arange(3, dtype="float32", requires_grad=True), paddle.linspace(0, 1, 3, requires_grad=True),
+            paddle.eye(2, requires_grad=True), paddle.zeros([2], dtype="int64", requires_grad=True),
+            paddle.arange(3, requires_grad=True), paddle.rand([2], requires_grad=True),
+            paddle.empty([2], requires_grad=False)]
+    return [[str(t.dtype), t.stop_gradient] for t in made]
