@@ -100,9 +100,10 @@ class OptionalPlace:
 
 
 # ----------------------------------------------------------------- wrapping
-# Filled in by paddle_on_torch.tensor.tensor (the Tensor class lives there);
+# Registered by paddle_on_torch.tensor.tensor (the Tensor class lives there, see register_tensor);
 # kept as module globals so the generated wrappers look them up directly.
 Tensor = None
+_SET_STATIC_VIEW = None
 _new = object.__new__
 # Every generated wrapper's globals ("_impl": what it calls, "_plain": the implementation itself).
 _OP_NAMESPACES = []
@@ -111,16 +112,28 @@ _OP_NAMESPACES = []
 # What changes every op at once is switched here, never by patching wrappers from outside:
 # - static mode (paddle.static) records ops instead of running them: `set_impl_hook(make)` makes each
 #   wrapper call `make(impl)` (ops defined while it is on included), `set_impl_hook(None)` the plain
-#   implementations again; dynamic mode pays nothing for it;
+#   implementations again; dynamic mode pays nothing for it; its `view=` is how Variables print (given to the
+#   Tensor class through the hook it registered, register_tensor);
 # - paddle.amp.auto_cast: the wrappers cast their tensor inputs while `amp._state._state` is set (one check);
 # - to_static's guards: MUTATIONS counts Tensors given another torch tensor (`rebind`) and Layer changes.
 _IMPL_HOOK = None
 
 
-def set_impl_hook(make):
-    """Make every op wrapper call `make(implementation)` instead of its implementation (None: undo)."""
+def register_tensor(cls, set_static_view):
+    """The paddle Tensor class, registered once by tensor/tensor.py at import: what every wrapper makes, and
+    `set_static_view(view)`, how set_impl_hook gives it static mode's view of a Variable."""
+    global Tensor, _SET_STATIC_VIEW
+    Tensor, _SET_STATIC_VIEW = cls, set_static_view
+
+
+def set_impl_hook(make, view=None):
+    """Make every op wrapper call `make(implementation)` instead of its implementation (None: undo).  `view`
+    (static mode's): `view(tensor, what)` is how a Variable shows its "shape", "name" and "repr" (kept once set:
+    Variables made in static mode still print as Variables after it)."""
     global _IMPL_HOOK
     _IMPL_HOOK = make
+    if view is not None:
+        _SET_STATIC_VIEW(view)
     for ns in _OP_NAMESPACES:
         ns["_impl"] = ns["_plain"] if make is None else make(ns["_plain"])
 

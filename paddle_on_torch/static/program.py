@@ -271,13 +271,10 @@ def enable():
         return
     if _state is None:
         _state = _State()
-    _normalize.set_impl_hook(_make_impl_recorder)  # every op wrapper records (ops defined later too)
+    _normalize.set_impl_hook(_make_impl_recorder, view=_static_view)  # every op wrapper records (later ones too)
     _state.mode.__enter__()
     _fw._static = _state
     unique_name.leave_dygraph()
-    from ..tensor import tensor as _tensor
-
-    _tensor._static_view = _static_view
 
 
 def disable():

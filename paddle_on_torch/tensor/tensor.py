@@ -64,7 +64,7 @@ class TensorSize(int):
 
 
 _name_counter = itertools.count()
-_static_view = None  # set by paddle.static once static mode has been on (Variables print differently)
+_static_view = None  # static mode's, once it has been on (Variables print differently): _set_static_view
 _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
                    torch.complex128)
 
@@ -728,4 +728,9 @@ def _rebuild(data, stop_gradient):
     return to_tensor(data, stop_gradient=stop_gradient)
 
 
-_normalize.Tensor = Tensor
+def _set_static_view(view):
+    global _static_view
+    _static_view = view
+
+
+_normalize.register_tensor(Tensor, _set_static_view)
