@@ -455,7 +455,8 @@ class _Stub:
         code = _template.__code__.replace(
             co_argcount=len(pos), co_posonlyargcount=0, co_kwonlyargcount=len(kwonly), co_flags=flags,
             co_varnames=tuple(p[0] for p in pos + kwonly + var + varkw), co_nlocals=len(params),
-            co_name=name, co_qualname=qualname, co_filename=filename, co_firstlineno=1)
+            co_name=name, co_qualname=qualname)  # (its file and lines stay _template's: a traceback through the
+        # first call shows that call, then the generated code's own lines)
         defaults = tuple(p[2] for p in pos if p[2] is not _NO_DEFAULT)
         ns["_generate_and_call"] = self
         self.fn = types.FunctionType(code, ns, name, defaults or None)
