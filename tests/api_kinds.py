@@ -116,6 +116,17 @@ SEMI_PUBLIC = [
     "paddle.utils.cpp_extension.extension_utils.load_op_meta_info_and_register_op", "paddle.base.libpaddle.pir.ops",
     "paddle.dataset", "paddle.dataset.common", "paddle.dataset.common.md5file", "paddle.dataset.common.DATA_HOME",
     "paddle.dataset.common.download",
+    # paddle.distributed's two Strategy classes, and the auto-parallel internals PaddleNLP / PaddleFormers reach
+    "paddle.distributed.fleet.auto.Strategy", "paddle.distributed.auto_parallel.Strategy",
+    "paddle.distributed.auto_parallel.api.Strategy", "paddle.distributed.auto_parallel.strategy.Strategy",
+    "paddle.distributed.auto_parallel.strategy.BaseConfig", "paddle.distributed.auto_parallel.api.split_mesh",
+    "paddle.distributed.auto_parallel.api.moe_global_mesh_tensor",
+    "paddle.distributed.auto_parallel.api.moe_sub_mesh_tensors", "paddle.distributed.auto_parallel.interface.recompute",
+    "paddle.distributed.enable_auto_dp", "paddle.distributed.auto_parallel.intermediate",
+    "paddle.distributed.auto_parallel.intermediate.parallelize",
+    "paddle.distributed.auto_parallel.intermediate.parallelize.parallelize",
+    "paddle.distributed.auto_parallel.intermediate.tensor_parallel",
+    "paddle.distributed.auto_parallel.intermediate.tensor_parallel.ColWiseParallel",
 ]
 
 # typical objects: isinstance(object, cls) is recorded for every class of the table

@@ -127,3 +127,23 @@ def test_every_semipublic_name_resolves_or_says_it_is_unsupported():
             except Exception as e:  # noqa: BLE001
                 bad.append(f"{ns}.{n}: {type(e).__name__}: {e}")
     assert not bad, f"{len(bad)} names:\n" + "\n".join(bad)
+
+
+# classes Paddle keeps apart (one class here where Paddle has two would pass test_same_objects; the golden's
+# identity groups cover classes and modules)
+DISTINCT = ["paddle.distributed.Strategy", "paddle.distributed.fleet.auto.Strategy",
+            "paddle.distributed.auto_parallel.Strategy", "paddle.distributed.auto_parallel.api.Strategy",
+            "paddle.distributed.auto_parallel.strategy.Strategy"]
+
+
+def test_distinct_objects():
+    """Among DISTINCT, names are one object here exactly where they are one object in Paddle."""
+    import paddle
+
+    golden = api_kinds.load_golden()
+    group_of = {n: tuple(g) for g in golden["identity"] for n in g}
+    here = {n: id(api_kinds.resolve(paddle, n)) for n in DISTINCT}
+    wrong = [f"{a} / {b}: Paddle {'same' if group_of.get(a, (a,)) == group_of.get(b, (b,)) else 'different'}"
+             for i, a in enumerate(DISTINCT) for b in DISTINCT[i + 1:]
+             if (here[a] == here[b]) != (group_of.get(a, (a,)) == group_of.get(b, (b,)))]
+    assert not wrong, "\n".join(wrong)

@@ -245,7 +245,7 @@ def test_strategy_fields(paddle):
             s.pipeline.accumulate_steps) == (False, "1F1B", 1, 1, 1)
     assert (s.sharding.enable, s.sharding.stage, s.sharding.degree) == (False, 1, 8)
     assert (s.gradient_merge.k_steps, s.gradient_merge.avg) == (1, True)
-    assert (s.fused_passes.enable, s.fused_passes.gemm_epilogue, s.amp.dtype, s.recompute.enable) == \
+    assert (s.fused_passes.enable, s.fused_passes.gemm_epilogue, s.amp.dtype, s._recompute.enable) == \
         (False, False, "float16", False)
     s2 = dist.Strategy({"pipeline": {"enable": True, "accumulate_steps": 4}})
     assert s2.pipeline.enable and s2.pipeline.accumulate_steps == 4 and s2.pipeline.schedule_mode == "1F1B"

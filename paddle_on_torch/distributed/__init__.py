@@ -30,13 +30,14 @@ _AUTO_PARALLEL = {
     "dtensor_from_fn": "api", "reshard": "api", "shard_layer": "api", "shard_tensor": "api",
     "unshard_dtensor": "api", "DistModel": "dist_model", "ShardDataloader": "dist_model",
     "shard_dataloader": "dist_model", "shard_optimizer": "sharding", "to_static": "dist_model",
-    "Strategy": "strategy", "ShardingStage1": "sharding", "ShardingStage2": "sharding",
+    "Strategy": "api", "ShardingStage1": "sharding", "ShardingStage2": "sharding",
     "ShardingStage3": "sharding", "shard_scaler": "sharding", "get_mesh": "interface", "set_mesh": "interface",
-    "parallelize": "intermediate", "ColWiseParallel": "intermediate", "RowWiseParallel": "intermediate",
-    "SequenceParallelBegin": "intermediate", "SequenceParallelEnd": "intermediate",
-    "SequenceParallelEnable": "intermediate", "SequenceParallelDisable": "intermediate",
-    "PrepareLayerInput": "intermediate", "PrepareLayerOutput": "intermediate", "SplitPoint": "intermediate",
-    "to_distributed": "intermediate",
+    "parallelize": "intermediate.parallelize", "ColWiseParallel": "intermediate.tensor_parallel",
+    "RowWiseParallel": "intermediate.tensor_parallel", "SequenceParallelBegin": "intermediate.tensor_parallel",
+    "SequenceParallelEnd": "intermediate.tensor_parallel", "SequenceParallelEnable": "intermediate.tensor_parallel",
+    "SequenceParallelDisable": "intermediate.tensor_parallel", "PrepareLayerInput": "intermediate.tensor_parallel",
+    "PrepareLayerOutput": "intermediate.tensor_parallel", "SplitPoint": "intermediate.pipeline_parallel",
+    "to_distributed": "intermediate.parallelize", "enable_auto_dp": "api",
 }
 # (not named _unsupported: the submodule distributed/_unsupported.py, once imported, is bound to that name)
 _missing = _report.module_getattr("paddle.distributed")

@@ -8,6 +8,8 @@ Where Paddle and torch disagree on local values, Paddle's are kept: a Replicate 
 conversion leaves the value on the mesh coordinate 0 and zeros elsewhere (torch divides by the
 mesh size); Partial(avg) is reduced as a sum of local/n, since gloo has no AVG.
 """
+import copy
+
 import torch
 from torch.distributed.tensor import DTensor
 from torch.distributed.tensor import Replicate as _tp_Replicate
@@ -16,11 +18,13 @@ from ... import _report
 from ..._normalize import wrap
 from ...tensor.tensor import Tensor
 from . import placement_type as _pt
+from . import strategy as _st
 from .placement_type import Partial, ReduceType, Replicate, Shard
 from .process_mesh import _CoreProcessMesh, core_mesh_of, device_mesh
 
 __all__ = ["shard_tensor", "dtensor_from_local", "dtensor_to_local", "dtensor_from_fn", "reshard", "unshard_dtensor",
-           "shard_layer", "is_dist_tensor"]
+           "shard_layer", "is_dist_tensor", "split_mesh", "moe_global_mesh_tensor", "moe_sub_mesh_tensors",
+           "enable_auto_dp", "Strategy"]
 
 
 def _is_dt(t):
@@ -512,3 +516,86 @@ def not_held_error(x, what):
     return AssertionError(f"variable's tensor is not initialized: {what}() of a distributed Tensor that lives on the "
                           f"process mesh {process_mesh_of(x)}, which process {tdist.get_rank()} is not in (it holds "
                           f"no part of it; read it on the mesh's processes)")
+
+
+# ---------------------------------------------------------------- paddle.distributed.Strategy
+class FusePasses:
+    """Strategy.fused_passes of paddle.distributed.Strategy: enable, gemm_epilogue, dropout_add."""
+
+    def __init__(self, config_dict=None):
+        self.enable = False
+        self.gemm_epilogue = False
+        self.dropout_add = False
+        for key, value in (config_dict or {}).items():
+            if not hasattr(self, key):
+                raise ValueError(f"Unknown fuse pass {key}")
+            setattr(self, key, value)
+
+
+def _strategy_groups():
+    return {"sharding": _st.ShardingConfig, "gradient_merge": _st.GradientMergeConfig,
+            "pipeline": _st.PipelineConfig, "amp": _st.AMPConfig, "fused_passes": FusePasses,
+            "recompute": _st.RecomputeConfig, "mp_optimization": _st.MPOptimizationConfig,
+            "dp_optimization": _st.DPOptimizationConfig, "sp_optimization": _st.SPOptimizationConfig}
+
+
+class Strategy(_st.BaseConfig):
+    """paddle.distributed.Strategy: the settings dist.to_static reads (sharding, fused_passes, gradient_merge,
+    pipeline, amp as properties; recompute and the mp / dp / sp optimisation groups kept privately, as in
+    Paddle).  Another class than fleet.auto.Strategy, which dist.to_static accepts too."""
+
+    def __init__(self, config=None):
+        if config is not None and not isinstance(config, dict):
+            raise ValueError(f"Expected a dictionary. But received: {config}")
+        self._config_dict = copy.deepcopy(config) if config is not None else {}
+        super().__init__(_st.BASE, self._config_dict)
+        for name, cls in _strategy_groups().items():
+            setattr(self, "_" + name, cls(self._config_dict.get(name, None)))
+        self._full_graph = self._config_dict.get("full_graph", True)
+
+    def _from_legacy_strategy(self, legacy_strategy):
+        """Take the settings of a fleet.auto.Strategy."""
+        for key in _st._DEFAULTS[_st.BASE]:
+            setattr(self, key, getattr(legacy_strategy, key))
+        passes = legacy_strategy.fused_passes
+        self._fused_passes.enable = passes.enable
+        self._fused_passes.gemm_epilogue = self._fused_passes.gemm_epilogue or \
+            "fused_gemm_epilogue_pass" in passes.fused_passes_list
+        self._fused_passes.dropout_add = self._fused_passes.dropout_add or \
+            "fused_dropout_add_pass" in passes.fused_passes_list
+        for name in ("amp", "sharding", "gradient_merge", "pipeline", "recompute", "mp_optimization",
+                     "dp_optimization", "sp_optimization"):
+            setattr(self, "_" + name, copy.deepcopy(getattr(legacy_strategy, name)))
+
+    full_graph = property(lambda self: self._full_graph, doc="Whether to use AST mode.")
+    sharding = property(lambda self: self._sharding, doc="Sharding of the optimizer states: enable, stage, degree.")
+    gradient_merge = property(lambda self: self._gradient_merge, doc="Gradient merge: enable, k_steps, avg.")
+    fused_passes = property(lambda self: self._fused_passes, doc="Fused passes: enable, gemm_epilogue, dropout_add.")
+    pipeline = property(lambda self: self._pipeline, doc="Pipeline parallelism: enable, schedule_mode, ...")
+    amp = property(lambda self: self._amp, doc="Automatic mixed precision: enable, dtype, level, ...")
+
+
+def as_dist_strategy(strategy):
+    """The paddle.distributed.Strategy that dist.to_static reads for `strategy`, which may also be a
+    fleet.auto.Strategy: its base settings, fused passes, amp, sharding, gradient merge and pipeline groups (Paddle
+    reads no recompute or mp / dp / sp groups from it: those stay at their defaults, as there)."""
+    if not isinstance(strategy, _st.Strategy):
+        return strategy
+    out = Strategy()
+    out._from_legacy_strategy(strategy)
+    for name, cls in _strategy_groups().items():
+        if name in ("recompute", "mp_optimization", "dp_optimization", "sp_optimization"):
+            setattr(out, "_" + name, cls())
+    out._config_dict = strategy._config_dict
+    return out
+
+
+def enable_auto_dp():
+    """paddle.distributed.enable_auto_dp: Paddle's automatic data parallel (each rank's batch taken as its own,
+    the gradients made partial sums in the optimizer) is not built here."""
+    raise _report.unsupported("paddle.distributed.enable_auto_dp",
+                              ": shard the batch with paddle.distributed.shard_dataloader(shard_dims='dp') instead")
+
+
+from .process_mesh import split_mesh  # noqa: E402,F401  (Paddle's api module exports it)
+from .moe_mesh import moe_global_mesh_tensor, moe_sub_mesh_tensors  # noqa: E402,F401

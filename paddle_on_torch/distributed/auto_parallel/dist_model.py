@@ -312,8 +312,15 @@ class DistModel:
                 raise TypeError(f"The inputs of DistModel should be list or tensor, but got {type(item)}")
         inputs, labels = self._split_feeds(feeds)
         if self._mode == "train":
-            with torch.enable_grad():
-                out = self._step(inputs, labels)
+            from .interface import _RECOMPUTE_PASS
+
+            rc = self._strategy is not None and bool(self._strategy._recompute.enable)
+            _RECOMPUTE_PASS[0] = rc  # interface.recompute's segments are recomputed in this step's backward
+            try:
+                with torch.enable_grad():
+                    out = self._step(inputs, labels)
+            finally:
+                _RECOMPUTE_PASS[0] = False
         else:
             with torch.no_grad():
                 out = self._step(inputs, labels)
@@ -478,12 +485,14 @@ _SCHEDULES = ("FThenB", "1F1B", "Eager1F1B", "VPP", "ZBH1")
 
 
 def _check_strategy(strategy):
-    from .strategy import Strategy
+    from .api import Strategy, as_dist_strategy
+    from .strategy import Strategy as _Legacy
 
     if strategy is None:
         return None
-    if not isinstance(strategy, Strategy):
+    if not isinstance(strategy, (Strategy, _Legacy)):
         raise TypeError(f"strategy must be a paddle.distributed.Strategy, got {type(strategy).__name__}")
+    strategy = as_dist_strategy(strategy)  # a fleet.auto.Strategy is read as Paddle's DistModel reads it
     pipe = strategy.pipeline
     if pipe.enable:
         if pipe.schedule_mode not in _SCHEDULES:
@@ -495,7 +504,7 @@ def _check_strategy(strategy):
     merge = strategy.gradient_merge
     if merge.enable and (not isinstance(merge.k_steps, int) or merge.k_steps < 1):
         raise ValueError(f"gradient_merge.k_steps must be a positive int, got {merge.k_steps!r}")
-    rc = strategy.recompute
+    rc = strategy._recompute
     if rc.enable and (rc.sr or rc.refined_ops_patterns or rc.no_recompute_segments or rc.checkpoints):
         raise _report.unsupported("paddle.distributed.Strategy.recompute with sr / refined_ops_patterns / "
                                   "no_recompute_segments / checkpoints in to_static",

@@ -210,7 +210,7 @@ def _move_parameters(sub, mesh):
 
 def _enter_segment(dst, remap):
     from . import api
-    from .intermediate import _agreed_placements
+    from .intermediate.parallelize import _agreed_placements
     from ...tensor.tensor import Tensor
 
     def hook(layer, inputs):

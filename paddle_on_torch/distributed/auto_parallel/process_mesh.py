@@ -247,3 +247,15 @@ def core_mesh_of(dm):
     names = list(dm.mesh_dim_names or [f"d{i}" for i in range(dm.ndim)])
     m = dm.mesh
     return _CoreProcessMesh(list(m.shape), m.flatten().tolist(), names)
+
+
+def split_mesh(global_mesh, sub_mesh_dim):
+    """The sub-meshes of `global_mesh`, one per index along `sub_mesh_dim` (that axis kept, with size 1; the
+    same dim_names): paddle.distributed.auto_parallel.api.split_mesh."""
+    shape = list(global_mesh.shape)
+    n = len(shape)
+    if not isinstance(sub_mesh_dim, int) or not -n <= sub_mesh_dim < n:
+        raise ValueError(f"The sub_mesh_dim should between (-{n}, {n}]")
+    axis = sub_mesh_dim % n
+    ids = np.array(global_mesh.process_ids).reshape(shape)
+    return [ProcessMesh(np.take(ids, [i], axis=axis), global_mesh.dim_names) for i in range(shape[axis])]

@@ -1,4 +1,6 @@
-"""dist.parallelize(model, optimizer, mesh, config): Paddle's intermediate auto-parallel API.
+"""paddle.distributed.auto_parallel.intermediate.parallelize: dist.parallelize(model, optimizer, mesh, config),
+Paddle's intermediate auto-parallel API, with parallelize_model / parallelize_optimizer (AutoTrainer's two-step
+form).  The plans live here too; intermediate.tensor_parallel / pipeline_parallel name them as Paddle does.
 
 As in Paddle's dynamic graph, parallelizing marks the model rather than rewriting it:
 
@@ -20,12 +22,12 @@ import logging
 import re
 import warnings
 
-from .api import reshard, shard_tensor
-from .interface import get_mesh, set_mesh
-from .placement_type import Replicate, Shard
-from .process_mesh import _CoreProcessMesh
+from ..api import reshard, shard_tensor
+from ..interface import get_mesh, set_mesh
+from ..placement_type import Replicate, Shard
+from ..process_mesh import _CoreProcessMesh
 
-__all__ = ["parallelize", "ColWiseParallel", "RowWiseParallel", "SequenceParallelBegin", "SequenceParallelEnd",
+__all__ = ["parallelize", "parallelize_model", "parallelize_optimizer", "ColWiseParallel", "RowWiseParallel", "SequenceParallelBegin", "SequenceParallelEnd",
            "SequenceParallelEnable", "SequenceParallelDisable", "PrepareLayerInput", "PrepareLayerOutput",
            "SplitPoint", "to_distributed"]
 
@@ -33,7 +35,7 @@ _log = logging.getLogger(__name__)
 
 
 def _is_tensor(x):
-    from ...tensor.tensor import Tensor
+    from ....tensor.tensor import Tensor
 
     return isinstance(x, Tensor)
 
@@ -60,7 +62,7 @@ def _to_mesh(x, mesh, placements):
 
 def _c_split(x, mesh, need_transpose, split_type="sp"):
     """Paddle's c_split: shard a [b, s, h] activation on 'mp' -- the sequence dim ('sp') or hidden ('mp')."""
-    from ...tensor.manipulation import transpose
+    from ....tensor.manipulation import transpose
 
     mp, dp = _mesh_axis(mesh, "mp"), _mesh_axis(mesh, "dp")
     t = _first(x)
@@ -79,7 +81,7 @@ def _c_split(x, mesh, need_transpose, split_type="sp"):
 
 def _c_concat(x, mesh, need_transpose):
     """Paddle's c_concat: gather a [b, s, h] activation over 'mp'."""
-    from ...tensor.manipulation import transpose
+    from ....tensor.manipulation import transpose
 
     mp = _mesh_axis(mesh, "mp")
     t = _first(x)
@@ -258,7 +260,7 @@ def _agreed_placements(t, dst):
     import torch
     import torch.distributed as tdist
 
-    from .api import _STAGE_TRANSFER
+    from ..api import _STAGE_TRANSFER
 
     if _STAGE_TRANSFER[0] is not None:  # a to_static pipeline stage: agreed once, when the stages were found
         return _STAGE_TRANSFER[0].agreed_placements(lambda: _agreed_placements_p2p(t, dst))
@@ -421,7 +423,7 @@ def _shard_all_params(model, mesh):
                 continue
             if p.name in done:
                 if done[p.name][1] != stage:
-                    from ... import _report
+                    from .... import _report
 
                     raise _report.unsupported("paddle.distributed.parallelize with a parameter shared between "
                                               "pipeline stages")
@@ -450,8 +452,8 @@ def _rebind_optimizer(opt, model):
 
 def parallelize(model, optimizer=None, mesh=None, config=None):
     """Parallelize a single-card model (and optimizer) by `config`'s dp_config / mp_config / pp_config."""
-    from ...nn.layer.layers import Layer
-    from .sharding import ShardingStage1, ShardingStage2, ShardingStage3, shard_optimizer
+    from ....nn.layer.layers import Layer
+    from ..sharding import ShardingStage1, ShardingStage2, ShardingStage3, shard_optimizer
 
     if config is None:
         warnings.warn("The `parallelize will do nothing since the config is `None`.")
@@ -467,7 +469,7 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
     mesh = get_mesh()
     unknown = set(config) - {"dp_config", "mp_config", "pp_config", "auto_plan"}
     if unknown:
-        from ... import _report
+        from .... import _report
 
         raise _report.unsupported(f"paddle.distributed.parallelize config {sorted(unknown)}")
     if not any(k in config for k in ("dp_config", "mp_config", "pp_config", "auto_plan")):
@@ -475,11 +477,11 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
     if mesh is None:
         raise ValueError("global mesh must not be None, please call dist.auto_parallel.set_mesh(global_mesh) "
                          "or pass mesh to parallelize")
-    from .process_mesh import check_fits_world
+    from ..process_mesh import check_fits_world
 
     check_fits_world(mesh)  # before any communication
     if config.get("auto_plan") is not None:  # paddle_on_torch extension: the planner places the parameters
-        from ...parallel.hooks import plan_for_parallelize
+        from ....parallel.hooks import plan_for_parallelize
 
         plan_for_parallelize(model, mesh, config)
     if config.get("pp_config") is not None:
@@ -503,8 +505,65 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
 
 
 def to_distributed(model, optimizer, dataloader, device_num, node_num=1, config=None):
-    from ... import _report
+    from .... import _report
 
     raise _report.unsupported("paddle.distributed.to_distributed",
                               " (its automatic pattern matching of model structure is not implemented; "
                               "use dist.parallelize with an explicit plan)")
+
+
+# whether parallelize_model has run (PaddleNLP's AutoTrainer reads it)
+has_parallelized_model = False
+
+
+def _use_mesh(mesh, what):
+    if mesh is None:
+        return
+    if not isinstance(mesh, _CoreProcessMesh):
+        raise AssertionError("The mesh must be an instance of paddle.distributed.ProcessMesh.")
+    if get_mesh() is not None and get_mesh() != mesh:
+        warnings.warn(f"The mesh set by `fleet.auto.set_mesh` is different with the mesh pass to `{what}`. Will "
+                      f"overwrite the previous mesh")
+    set_mesh(mesh)
+
+
+def parallelize_model(model, mesh=None, config=None):
+    """The model half of parallelize: `parallelize(model, None, mesh, config)[0]`."""
+    global has_parallelized_model
+    if config is None:
+        warnings.warn("The `parallelize_model will do nothing since the config is `None`.")
+        return model
+    if not isinstance(config, dict):
+        raise AssertionError(f"config must be a dict, got {type(config).__name__}")
+    _use_mesh(mesh, "parallelize_model")
+    has_parallelized_model = True
+    return parallelize(model, None, mesh, config)[0]
+
+
+def parallelize_optimizer(optimizer, mesh=None, config=None):
+    """The optimizer half: an optimizer built on the parallelized model's parameters, sharded by dp_config's
+    sharding_level (none: plain data parallel)."""
+    from ..sharding import ShardingStage1, ShardingStage2, ShardingStage3, shard_optimizer
+
+    if config is None:
+        warnings.warn("The `parallelize_optimizer will do nothing since the config is `None`.")
+        return optimizer
+    if not isinstance(config, dict):
+        raise AssertionError(f"config must be a dict, got {type(config).__name__}")
+    _use_mesh(mesh, "parallelize_optimizer")
+    if not has_parallelized_model:
+        raise AssertionError("Please parallelize the model before parallelize optimizer.")
+    params = optimizer._parameter_list or []
+    flat = [p for g in params for p in g["params"]] if params and isinstance(params[0], dict) else params
+    if not all(p.is_dist() for p in flat):
+        raise AssertionError("Please use model after parallelize to create optimizer.")
+    dp = config.get("dp_config")
+    level = None if dp is None else dp.get("sharding_level")
+    if dp is not None and "sharding_level" not in dp:
+        warnings.warn("The dp_config doesn't contain sharding_level, will run under dp.")
+    level = None if level is None else str(level)
+    if level not in (None, "0", "1", "2", "3"):
+        raise ValueError(f"dp_config sharding_level must be 0, 1, 2 or 3, got {dp.get('sharding_level')!r}")
+    stage = {"1": ShardingStage1, "2": ShardingStage2, "3": ShardingStage3}.get(level)
+    fn = None if stage is None else stage(dp.get("sharding_mesh_dim", "dp"), get_mesh())
+    return shard_optimizer(optimizer, fn)
