@@ -333,13 +333,12 @@ def _scalar(v):
 
 def _values(v):
     """The converter behind ValuesLike."""
-    if isinstance(v, Tensor):
-        return v._t.tolist()
     if isinstance(v, (list, tuple)):
         for e in v:
-            if isinstance(e, Tensor):
+            if type(e) is not int and isinstance(e, Tensor):
                 return type(v)(e._t.item() if isinstance(e, Tensor) else e for e in v)
-    return v
+        return v
+    return v._t.tolist() if isinstance(v, Tensor) else v
 
 
 def _int(v, api):
@@ -667,9 +666,12 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     required = {name for name, _, default in params if default is _MISSING}
     for alias, target in alias_map.items():
         if target in required:  # given twice (`paddle.zeros([2], size=[3])`): Python's error, as in Paddle
-            body.append(f"if {alias} is not _MISSING and {target} is not _MISSING: raise TypeError("
-                        f"\"{fn.__name__}() got multiple values for argument '{target}'\")")
-        body.append(f"if {alias} is not _MISSING: {target} = {alias}")
+            body.append(f"if {alias} is not _MISSING:")
+            body.append(f"    if {target} is not _MISSING: raise TypeError(\"{fn.__name__}() got multiple values "
+                        f"for argument '{target}'\")")
+            body.append(f"    {target} = {alias}")
+        else:
+            body.append(f"if {alias} is not _MISSING: {target} = {alias}")
     for name, kind, default in params:
         if default is _MISSING and name not in alias_map:
             body.append(f"if {name} is _MISSING: raise TypeError(\"{fn.__name__}() missing required "
@@ -692,6 +694,8 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
         elif conv == "_to_torch_dtype":  # a dtype spelled as a string ('float32') is looked up in a memo
             line = (f"if {n} is not None: {n} = (_DTYPE_BY_NAME.get({n}) or _dtype_by_name({n})) "
                     f"if type({n}) is str else _to_torch_dtype({n})")
+        elif conv == "_scalar":  # (a Python number, the common case, needs no call)
+            line = f"if type({n}) is not float and type({n}) is not int: {n} = _scalar({n})"
         elif conv == "_values":  # (an int, the common case, needs no call)
             line = f"if {n} is not None and type({n}) is not int: {n} = _values({n})"
         elif conv == "_int":
@@ -700,7 +704,7 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
         else:
             line = f"{n} = {conv}({n})"
         if p.default is None and conv not in ("_optional_tensor", "_axis", "_to_torch_dtype", "_place", "_int",
-                                              "_values"):
+                                              "_values", "_scalar"):
             line = f"if {n} is not None: {line}"
         body.append(line)
     if binary:
