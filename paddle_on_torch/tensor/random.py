@@ -9,8 +9,8 @@ normal / log_normal with Tensor mean or std follow that tensor's dtype.
 
 import torch
 
-from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ShapeArgs, ShapeLike, TensorLike, int_arg,
-                          is_tensor, op)
+from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ScalarLike, ShapeArgs, ShapeLike,
+                          TensorLike, int_arg, is_tensor, op)
 from ..framework import dtype as _dtypes
 from ..framework.place import current_torch_device
 
@@ -186,11 +186,11 @@ def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = Non
 
 
 @op
-def uniform(shape: ShapeLike, dtype: DTypeLike = None, min=0, max=1.0, seed=0, name=None, *, out=None,
-            device: PlaceLike = None, requires_grad: RequiresGrad = False):
+def uniform(shape: ShapeLike, dtype: DTypeLike = None, min: ScalarLike = 0, max: ScalarLike = 1.0, seed=0,
+            name=None, *, out=None, device: PlaceLike = None, requires_grad: RequiresGrad = False):
     """Uniform samples in [min, max)."""
     dtype = _float(dtype, "uniform")
-    min, max = float(_int_arg(min)), float(_int_arg(max))
+    min, max = float(min), float(max)
     return torch.rand(_check_shape(shape), dtype=dtype, device=device) * (max - min) + min
 
 

@@ -87,6 +87,12 @@ def uniform_cases(paddle):
 
 
 @case
+def uniform_tensor_bounds(paddle):
+    x = paddle.uniform([1000], min=paddle.to_tensor(0.5), max=paddle.to_tensor(0.75)).numpy()
+    return [bool(x.min() >= 0.5), bool(x.max() < 0.75)]
+
+
+@case
 def uniform_range_respected(paddle):
     x = paddle.uniform([1000], min=2.0, max=3.0).numpy()
     return [bool((x >= 2.0).all()), bool((x < 3.0).all())]
