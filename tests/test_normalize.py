@@ -112,3 +112,15 @@ def test_tracebacks_show_the_generated_source():
     text = "".join(traceback.format_exception(info.value))
     assert "<paddle_on_torch.op paddle_on_torch.tensor.creation.ones>" in text
     assert "raise TypeError(\"ones() missing required argument 'shape'\")" in text, text
+
+
+def test_no_hand_written_tensor_checks():
+    # the layer's markers and is_tensor() are the one way to ask "is this a paddle Tensor"
+    import pathlib
+    import re
+
+    root = pathlib.Path(paddle.__file__).parent
+    pattern = re.compile(r'hasattr\(\w+, "_t"\)')
+    found = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py")
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert not found, found
