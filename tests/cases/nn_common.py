@@ -268,3 +268,19 @@ def bilinear_uint8_truncates(paddle):
     # Paddle's and torch's coordinate arithmetic can truncate to neighbours; docs/compatibility.md)
     return [F.interpolate(x, size=[7, 5], mode="bilinear"), F.interpolate(x, size=[3, 9], mode="bilinear"),
             F.interpolate(x, scale_factor=1.5, mode="nearest")]
+
+
+@case
+def interpolate_tensor_sizes_and_factors(paddle):
+    F, T = paddle.nn.functional, paddle.to_tensor
+    x = paddle.arange(4, dtype="float32").reshape([1, 1, 2, 2])
+    return [F.interpolate(x, scale_factor=T(2.0)), F.interpolate(x, scale_factor=T([2.0, 3.0])),
+            F.interpolate(x, scale_factor=[T(2.0), 1.0]), F.interpolate(x, size=T([3, 4])),
+            F.interpolate(x, size=[T(3), 4]), F.pad(x, [T(1), 0, 0, 1]),
+            F.adaptive_avg_pool2d(x, T([1, 2])), F.adaptive_max_pool2d(x, [T(1), None])]
+
+
+@case
+def interpolate_0d_size_tensor_rejected(paddle):
+    return paddle.nn.functional.interpolate(paddle.ones([1, 1, 2]), size=paddle.to_tensor(4), mode="linear",
+                                            data_format="NCW")

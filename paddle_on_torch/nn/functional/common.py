@@ -209,8 +209,8 @@ def _linear_align1(x, out_sizes, scales):
 
 
 @op
-def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-                data_format=None, recompute_scale_factor=None, antialias=False, name=None):
+def interpolate(x: TensorLike, size=None, scale_factor: ValuesLike = None, mode="nearest", align_corners=False,
+                align_mode=0, data_format=None, recompute_scale_factor=None, antialias=False, name=None):
     mode = mode.lower()
     if mode not in _MODES:
         raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', 'trilinear', "
@@ -238,7 +238,9 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
     scales = [None] * n
     if size is not None:
         if is_tensor(size):
-            size = size._t.reshape(-1).tolist()
+            if size._t.dim() != 1:
+                raise ValueError(f"If size is a tensor, it's rank must be 1, but received {size._t.dim()}.")
+            size = size._t.tolist()
         if isinstance(size, (list, tuple)):
             size = [int(v._t.item()) if is_tensor(v) else int(v) for v in size]
         else:
@@ -250,8 +252,6 @@ def interpolate(x: TensorLike, size=None, scale_factor=None, mode="nearest", ali
         out_sizes = size
     else:
         sf = scale_factor
-        if is_tensor(sf):
-            sf = sf._t.reshape(-1).tolist()
         sf = [float(v) for v in sf] if isinstance(sf, (list, tuple)) else [float(sf)] * n
         if len(sf) != n:
             raise ValueError(f"scale_factor length should be {n}, got {len(sf)}")
