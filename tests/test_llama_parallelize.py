@@ -20,9 +20,10 @@ if importlib.util.find_spec("paddlenlp") is None:
     pytest.skip("PaddleNLP is not installed (tests/requirements-libs.txt)", allow_module_level=True)
 
 # the layouts CI runs (of tests/dist_scripts/llama_parallelize.py's CASES, all of which pass run by hand:
-# docs/distributed.md): tensor parallel with the mp plan, pipeline with split_spec + global_spec and
-# sharding stage 1 at once, and mp4 with stage 3 -- two cases keep the 8-rank launch near a minute
-CASES = ["dp2mp2pp2_stage1", "dp2mp4_stage3"]
+# docs/distributed.md): tensor parallel with the mp plan and its sequence-parallel plan (sp_config), pipeline
+# with split_spec + global_spec and sharding stage 1 at once, and mp4 with stage 3 -- two cases keep the 8-rank
+# launch near a minute and a half
+CASES = ["dp2mp2pp2_sp_stage1", "dp2mp4_stage3"]
 
 
 def test_recorded_losses_are_paddles():

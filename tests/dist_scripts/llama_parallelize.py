@@ -28,14 +28,16 @@ DATA = os.path.join(ROOT, "tests", "data", "llama_parallelize")
 WEIGHTS = os.path.join(DATA, C.WEIGHTS + ".pdparams")
 TOL = 1e-4
 
-# name -> (pp, dp, mp), auto_dist_degree keywords (tp / pp / dp / sharding).  The sequence-parallel plan
-# (sp_config, degrees(sp=True)) fails in its backward (a view of a non-contiguous local piece): not run yet
+# name -> (pp, dp, mp), auto_dist_degree keywords (tp / pp / dp / sharding / sp: the sequence-parallel plan)
 CASES = {
     "mp2": ((1, 1, 2), dict(tp=True)),
+    "mp2_sp": ((1, 1, 2), dict(tp=True, sp=True)),
     "pp2": ((2, 1, 1), dict(pp=True)),
     "dp2": ((1, 2, 1), dict(dp=True)),
     "dp2mp2pp2": ((2, 2, 2), dict(tp=True, pp=True, dp=True)),
     "dp2mp2pp2_stage1": ((2, 2, 2), dict(tp=True, pp=True, dp=True, sharding="stage1")),
+    "dp2mp2pp2_sp": ((2, 2, 2), dict(tp=True, pp=True, dp=True, sp=True)),
+    "dp2mp2pp2_sp_stage1": ((2, 2, 2), dict(tp=True, pp=True, dp=True, sp=True, sharding="stage1")),
     "dp4mp2_stage2": ((1, 4, 2), dict(tp=True, dp=True, sharding="stage2")),
     "dp2mp4_stage3": ((1, 2, 4), dict(tp=True, dp=True, sharding="stage3")),
     "mp2pp4": ((4, 1, 2), dict(tp=True, pp=True)),

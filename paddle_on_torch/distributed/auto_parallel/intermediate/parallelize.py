@@ -22,6 +22,8 @@ import logging
 import re
 import warnings
 
+import torch
+
 from ..api import reshard, shard_tensor
 from ..interface import get_mesh, set_mesh
 from ..placement_type import Replicate, Shard
@@ -60,16 +62,34 @@ def _to_mesh(x, mesh, placements):
     return reshard(x, mesh, placements) if x.is_dist() else shard_tensor(x, mesh, placements)
 
 
+class _SwapBatchSeq(torch.autograd.Function):
+    """[b, s, h] <-> [s, b, h] laid out afresh, its gradient too: a strided view of a DTensor's piece would reach
+    the backward's reshapes with a layout its global strides do not describe (torch's redistribute backward
+    keeps the incoming gradient's strides), and their local views fail."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.transpose(0, 1).contiguous()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(0, 1).contiguous()
+
+
+def _transposed(t):
+    from ...._normalize import wrap
+
+    return wrap(_SwapBatchSeq.apply(t._t))
+
+
 def _c_split(x, mesh, need_transpose, split_type="sp"):
     """Paddle's c_split: shard a [b, s, h] activation on 'mp' -- the sequence dim ('sp') or hidden ('mp')."""
-    from ....tensor.manipulation import transpose
-
     mp, dp = _mesh_axis(mesh, "mp"), _mesh_axis(mesh, "dp")
     t = _first(x)
     if not _is_tensor(t) or t.ndim != 3:
         raise ValueError(f"sequence/tensor parallel expects a 3-D [b, s, h] activation, got {getattr(t, 'shape', t)}")
     if need_transpose:
-        t = transpose(t, [1, 0, 2])
+        t = _transposed(t)
     placements = t.placements or [Replicate()] * mesh.ndim
     if split_type == "sp":
         batch = placements[dp]
@@ -81,8 +101,6 @@ def _c_split(x, mesh, need_transpose, split_type="sp"):
 
 def _c_concat(x, mesh, need_transpose):
     """Paddle's c_concat: gather a [b, s, h] activation over 'mp'."""
-    from ....tensor.manipulation import transpose
-
     mp = _mesh_axis(mesh, "mp")
     t = _first(x)
     if not _is_tensor(t) or t.ndim != 3:
@@ -91,7 +109,7 @@ def _c_concat(x, mesh, need_transpose):
     placements[mp] = Replicate()
     t = _to_mesh(t, mesh, placements)
     if need_transpose:
-        t = transpose(t, [1, 0, 2])
+        t = _transposed(t)
     return _replace_first(x, t)
 
 
