@@ -181,11 +181,12 @@ def test_parallelize_world_of_one(paddle):
 @dist_job
 def test_parallelize_four_ranks_equal_one_process():
     """dist.parallelize on 4 ranks: dp x mp with sequence parallel and stage 1; dp x mp with stage 3; pp x dp
-    (split_spec prefix) with stage 2; pp x mp (SplitPoint dict): 3 AdamW steps equal one process to 1e-5."""
+    (split_spec prefix) with stage 2; pp x mp (SplitPoint dict): 3 AdamW steps equal one process to 1e-5.  Also
+    the MoE sub-mesh views (api.moe_global_mesh_tensor / moe_sub_mesh_tensors) against closed-form values."""
     _, out, _ = torchrun(4, os.path.join(SCRIPTS, "ap_parallelize.py"), timeout=240)
     for r in range(4):
         assert "ALL OK" in out[r], out[r]
-        assert out[r].count("OK ") == 4, out[r]
+        assert out[r].count("OK ") == 5 and "OK moe-views" in out[r], out[r]
         assert ("OK pp-dp-stage2 loss" in out[r]) == (r >= 2), out[r]
 
 

@@ -1,4 +1,5 @@
-"""dist.parallelize with dp / mp (incl. sequence parallel) / pp configs on 4 gloo ranks equals one process."""
+"""dist.parallelize with dp / mp (incl. sequence parallel) / pp configs on 4 gloo ranks equals one process; the
+auto-parallel MoE sub-mesh views (api.moe_global_mesh_tensor / moe_sub_mesh_tensors) share the launch."""
 import sys
 
 import numpy as np
@@ -110,5 +111,41 @@ assert net.head.weight.process_mesh.process_ids == [2, 3]
 ppmp = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["pp", "mp"])
 check("pp-mp-splitpoint", ppmp, {"mp_config": {"parallelize_plan": tp_plan},
                                  "pp_config": {"split_spec": {"layers.0": dist.SplitPoint.END}}}, 1, want)
+
+
+def moe_views():
+    """api.moe_global_mesh_tensor / moe_sub_mesh_tensors on a 2 x 2 mesh split along 'ep' (one expert's weight
+    per sub-mesh): the global tensor is the experts' weights stacked, each process keeps its piece, the gradients
+    come back to the pieces; values known in closed form."""
+    from paddle.distributed.auto_parallel.api import moe_global_mesh_tensor, moe_sub_mesh_tensors, split_mesh
+
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["ep", "mp"])
+    subs = split_mesh(mesh, 0)
+    mine = rank // 2  # this process's sub-mesh
+    experts = []
+    for i, sub in enumerate(subs):
+        e = dist.shard_tensor(paddle.arange(6, dtype="float32").reshape([2, 3]) * (i + 1), sub,
+                              [dist.Replicate(), dist.Replicate()])
+        e.stop_gradient = False
+        experts.append(e)
+    g = moe_global_mesh_tensor(experts, mesh, [dist.Shard(0), dist.Replicate()], local_mesh_dim=0)
+    full = np.concatenate([np.arange(6, dtype="float32").reshape(2, 3) * (i + 1) for i in range(2)])
+    assert g.shape == [4, 3] and g.placements == [dist.Shard(0), dist.Replicate()], (g.shape, g.placements)
+    np.testing.assert_array_equal(dist.unshard_dtensor(g).numpy(), full)
+    (g * g).sum().backward()
+    np.testing.assert_array_equal(experts[mine].grad._local_value().numpy(), 2 * full[2 * mine:2 * mine + 2])
+    w = dist.shard_tensor(paddle.to_tensor(full), mesh, [dist.Shard(0), dist.Replicate()])
+    w.stop_gradient = False
+    outs = moe_sub_mesh_tensors(w, mesh, 0, [dist.Shard(0), dist.Replicate()])
+    assert [o.shape for o in outs] == [[2, 3], [2, 3]] and outs[mine].process_mesh == subs[mine]
+    np.testing.assert_array_equal(outs[mine]._local_value().numpy(), full[2 * mine:2 * mine + 2])
+    (outs[mine] * (mine + 1)).sum().backward()
+    np.testing.assert_array_equal(dist.unshard_dtensor(w.grad).numpy(), np.repeat([[1.0], [2.0]], 6).reshape(4, 3))
+    back = moe_global_mesh_tensor(outs, mesh, [dist.Shard(0), dist.Replicate()], local_mesh_dim=0)
+    np.testing.assert_array_equal(dist.unshard_dtensor(back).numpy(), full)
+    print("OK moe-views", flush=True)
+
+
+moe_views()
 dist.barrier()
 print("ALL OK", flush=True)
