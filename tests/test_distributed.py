@@ -260,6 +260,16 @@ def test_strategy_fields(paddle):
     s3.pipeline.schedule_mode = "interleaved"
     with pytest.raises(ValueError, match="schedule_mode"):
         dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=s3)
+    # fleet.auto.Strategy is another class (as in Paddle 3.3.1) that to_static reads too
+    legacy = dist.fleet.auto.Strategy({"gradient_merge": {"enable": True, "k_steps": 2}})
+    assert not isinstance(legacy, dist.Strategy)
+    model = dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=legacy)
+    assert isinstance(model._strategy, dist.Strategy) and model._strategy.gradient_merge.k_steps == 2
+    legacy.pipeline.enable, legacy.pipeline.schedule_mode = True, "interleaved"
+    with pytest.raises(ValueError, match="schedule_mode"):
+        dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy=legacy)
+    with pytest.raises(TypeError):
+        dist.to_static(net, None, paddle.nn.MSELoss(), opt, strategy={"pipeline": {}})
 
 
 @dist_job
