@@ -473,12 +473,6 @@ std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const a
   return {ds, dw, db};
 }
 
-std::vector<at::Tensor> norm_bwd(const at::Tensor& dy, const at::Tensor& s, const at::Tensor& mean,
-                                 const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
-                                 bool rms, bool want_dw, bool want_db) {
-  return norm_bwd_impl(dy, s.size(1), s, mean, rstd, weight, rms, true, want_dw, want_db);
-}
-
 // ------------------------------------------------------------ rotary embedding
 // x: [A0, A1, H, D] contiguous; cos / sin: float32 with strides (cs0, cs1, 1) over (A0, A1, D).
 // neox (adjacent pairs): o[2i] = x[2i] c[2i] - x[2i+1] s[2i];  o[2i+1] = x[2i+1] c[2i+1] + x[2i] s[2i+1]
@@ -596,7 +590,7 @@ at::Tensor swiglu_fwd_impl(const at::Tensor& x, const at::Tensor& y, at::IntArra
 at::Tensor swiglu_fwd(const at::Tensor& x, const at::Tensor& y) { return swiglu_fwd_impl(x, y, {}); }
 
 // Returns dx, dy ([M, N] each, contiguous).
-std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
+std::vector<at::Tensor> swiglu_bwd_impl(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
   TORCH_CHECK(g.is_contiguous() && x.stride(1) == 1 && y.stride(1) == 1, "swiglu_bwd: bad layout");
   const int64_t M = x.size(0), N = x.size(1), sx = x.stride(0), sy = y.stride(0);
   at::Tensor dx = big_empty({M, N}, x.options()), dy = big_empty({M, N}, x.options());
@@ -746,10 +740,8 @@ std::string capability() {
 void bind_fused(pybind11::module_& m) {
   m.def("norm_fwd", &norm_fwd);
   m.def("norm_fwd_out", &norm_fwd_out);
-  m.def("norm_bwd", &norm_bwd);
   m.def("rope_fwd", &rope_fwd);
   m.def("swiglu_fwd", &swiglu_fwd);
-  m.def("swiglu_bwd", &swiglu_bwd);
   m.def("ce_fwd", &ce_fwd);
   m.def("ce_bwd", &ce_bwd);
   m.def("capability", &capability);

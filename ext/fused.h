@@ -1,4 +1,5 @@
-// The entry points of the fused CPU kernels (fused.cpp) that their C++ autograd nodes (fused_autograd.cpp) call.
+// The entry points of the fused CPU kernels (fused.cpp) that the backward ops and the C++ autograd nodes
+// (fused_autograd.cpp) call.
 #pragma once
 
 #include <torch/extension.h>
@@ -18,4 +19,5 @@ std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const a
                                       bool want_ds, bool want_dw, bool want_db);
 at::Tensor rope_fwd(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin, bool neox);
 at::Tensor swiglu_fwd_impl(const at::Tensor& x, const at::Tensor& y, at::IntArrayRef shape);
-std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y);
+// g, x, y: [M, N] with unit column stride (g contiguous); returns dx, dy ([M, N], contiguous).
+std::vector<at::Tensor> swiglu_bwd_impl(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y);

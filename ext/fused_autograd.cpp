@@ -1,11 +1,16 @@
-// C++ autograd nodes for the fused CPU kernels of fused.cpp.
+// The backward of each fused CPU op, written once, and the C++ autograd nodes of the eager fast path.
+//
+// norm_bwd / rope_bwd / swiglu_bwd below are the whole backward of norm_fwd / rope / swiglu on the CPU: the CPU
+// kernels of the backward ops paddle_on_torch::norm_bwd / rope_bwd / swiglu_bwd (kernels/fused.py registers them),
+// which the ops' autograd formulas (register_autograd) call, and what the nodes' backward calls here.  A node only
+// saves what its op's formula saves and gives the gradients back in its inputs' shapes and dtypes; the arithmetic
+// is the backward op's.
 //
 // Plain eager CPU calls of fused_norm / fused_rope / fused_swiglu (paddle_on_torch.kernels.fused) go through
-// these `torch::autograd::Function`s instead of a Python `torch.autograd.Function`: forward and backward then
+// these `torch::autograd::Function`s instead of the custom op's Python autograd: forward and backward then
 // run without entering Python, which was most of the fixed cost of a call (a Python node cost ~20-40 us per
-// forward + backward, as much as the whole kernel at [32, 768]).  The formulas are those of the custom ops'
-// Python autograd (kernels/fused.py: _norm_backward, _rope_backward, _swiglu_backward); like them, the backward is
-// computed by the kernels, so it is differentiable once (no double backward through these nodes).
+// forward + backward, as much as the whole kernel at [32, 768]).  Like the ops' formulas, the backward is computed
+// by kernels, so it is differentiable once (no double backward through these nodes).
 #include "fused.h"
 
 #include <torch/csrc/autograd/custom_function.h>
@@ -15,7 +20,75 @@ using torch::autograd::variable_list;
 
 static inline bool given(const c10::optional<at::Tensor>& t) { return t.has_value() && t->defined(); }
 
-// The backwards below are kernels autograd cannot differentiate: refuse create_graph=True (grad mode on inside
+// The [M, N] view swiglu's kernels take: rows of the last axis, unit column stride (no copy for chunked halves).
+static at::Tensor as_rows(const at::Tensor& t) {
+  at::Tensor t2 = t.dim() != 2 ? t.reshape({-1, t.size(-1)}) : t;
+  return t2.stride(-1) == 1 ? t2 : t2.contiguous();
+}
+
+// ------------------------------------------------------------ the backward ops' CPU kernels
+
+// The backward of norm_fwd.  s: [M, N] (x, or residual_out with a residual; any layout), mean / rstd: norm_fwd's.
+// g_out: the gradient of out, any shape of M * N elements (undefined: zero; a row broadcast over all rows, the
+// gradient of a sum(), is read as that one row); g_res: the gradient of residual_out (undefined: zero).
+// Returns dx [M, N] (s's dtype: the gradient of x), dres (that of the residual: alpha * dx; undefined when
+// alpha == 1, then it is dx itself), dbias (float32 [N]: the sum of dx over rows), dweight, dnorm_bias (float32
+// [N]); each undefined unless wanted (want_dx: that of x or the residual).
+std::vector<at::Tensor> norm_bwd(const c10::optional<at::Tensor>& g_out, const c10::optional<at::Tensor>& g_res,
+                                 const at::Tensor& s_, const at::Tensor& mean, const at::Tensor& rstd,
+                                 const c10::optional<at::Tensor>& weight, double alpha, bool rms, bool has_res,
+                                 bool want_dx, bool want_dbias, bool want_dw, bool want_db) {
+  const at::Tensor s = s_.contiguous();
+  const int64_t N = s.size(1);
+  at::Tensor g;
+  int64_t sdy = N;
+  if (!given(g_out)) {
+    g = at::zeros({N}, s.options());
+    sdy = 0;
+  } else {
+    g = g_out->reshape(s.sizes());
+    if (g.size(0) > 1 && g.stride(0) == 0) {
+      g = g.select(0, 0).contiguous();
+      sdy = 0;
+    } else {
+      g = g.contiguous();
+    }
+  }
+  const bool want_ds = want_dx || (has_res && want_dbias);
+  std::vector<at::Tensor> r = norm_bwd_impl(g, sdy, s, mean, rstd, weight, rms, want_ds, want_dw, want_db);
+  at::Tensor ds = r[0], dres, dbias;
+  if (want_ds && has_res) {
+    if (given(g_res)) ds.add_(g_res->reshape(s.sizes()));  // ds is this call's own buffer
+    if (want_dx && alpha != 1.0) dres = ds * alpha;
+    if (want_dbias) dbias = ds.to(at::kFloat).sum(0);
+  }
+  return {want_dx ? ds : at::Tensor(), dres, dbias, r[1], r[2]};
+}
+
+// sin' with rope(., cos, sin') = the transpose of rope(., cos, sin): the backward of a rotation is the transposed
+// rotation (kernels/fused.py: rope_transpose_sin is the reference composition's)
+static at::Tensor rope_sin_transposed(const at::Tensor& sin, bool neox) {
+  if (neox)
+    return at::neg(at::stack({sin.slice(-1, 1, c10::nullopt, 2), sin.slice(-1, 0, c10::nullopt, 2)}, -1).flatten(-2));
+  const int64_t h = sin.size(-1) / 2;
+  return at::neg(at::cat({sin.slice(-1, h), sin.slice(-1, 0, h)}, -1));
+}
+
+// The backward of rope: dx for the gradient g of its output ([A0, A1, H, D], any layout).
+at::Tensor rope_bwd(const at::Tensor& g, const at::Tensor& cos, const at::Tensor& sin, bool neox) {
+  return rope_fwd(g.contiguous(), cos, rope_sin_transposed(sin, neox), neox);
+}
+
+// The backward of swiglu: dx, dy in x's and y's shapes (g, x, y of one shape; x and y may be strided, e.g. the
+// two halves of one tensor).
+std::vector<at::Tensor> swiglu_bwd(const at::Tensor& g, const at::Tensor& x, const at::Tensor& y) {
+  std::vector<at::Tensor> d = swiglu_bwd_impl(as_rows(g.contiguous()), as_rows(x), as_rows(y));
+  return {d[0].view(x.sizes()), d[1].view(y.sizes())};
+}
+
+// ------------------------------------------------------------ the C++ autograd nodes (the eager fast path)
+
+// The backwards are kernels autograd cannot differentiate: refuse create_graph=True (grad mode on inside
 // the backward) instead of returning gradients with no graph behind them.
 static inline void once_differentiable(const char* op) {
   TORCH_CHECK(!at::GradMode::is_enabled(), "paddle_on_torch's fused ", op,
@@ -27,12 +100,6 @@ static at::Tensor as_input(at::Tensor g, const c10::IValue& dtype, const c10::IV
   if (g.scalar_type() != dtype.toScalarType()) g = g.to(dtype.toScalarType());
   const std::vector<int64_t> shape = sizes.toIntVector();
   return g.sizes() == at::IntArrayRef(shape) ? g : g.view(shape);
-}
-
-// The [M, N] view swiglu's kernels take: rows of the last axis, unit column stride (no copy for chunked halves).
-static at::Tensor as_rows(const at::Tensor& t) {
-  at::Tensor t2 = t.dim() != 2 ? t.reshape({-1, t.size(-1)}) : t;
-  return t2.stride(-1) == 1 ? t2 : t2.contiguous();
 }
 
 // x: any shape whose elements form rows of n (the normalised size); residual: x's element count; weight, bias,
@@ -85,49 +152,24 @@ struct NormNode : public torch::autograd::Function<NormNode> {
     const double alpha = data["a"].toDouble();
     // needs_input_grad counts only the tensors given: x, residual?, bias?, weight?, norm_bias?
     const size_t e_bias = 1 + has_res, e_w = e_bias + has_bias, e_nb = e_w + weight.defined();
+    const bool want_dx = ctx->needs_input_grad(0) || (has_res && ctx->needs_input_grad(1));
+    const bool want_dbias = has_res && has_bias && ctx->needs_input_grad(e_bias);
     const bool want_dw = weight.defined() && ctx->needs_input_grad(e_w);
     const bool want_db = has_nb && ctx->needs_input_grad(e_nb);
-    const bool want_ds = ctx->needs_input_grad(0) || (has_res && ctx->needs_input_grad(1)) ||
-                         (has_res && has_bias && ctx->needs_input_grad(e_bias));
-    // the gradient of a sum() is one value broadcast: the kernel reads one row of it (row stride 0)
-    at::Tensor g;
-    int64_t sdy = s.size(1);
-    if (!grads[0].defined()) {
-      g = at::zeros({s.size(1)}, s.options());
-      sdy = 0;
-    } else {
-      g = grads[0].reshape(s.sizes());
-      if (g.stride(0) == 0) {
-        g = g.select(0, 0).contiguous();
-        sdy = 0;
-      } else {
-        g = g.contiguous();
-      }
+    std::vector<at::Tensor> r = norm_bwd(grads[0], has_res ? grads[1] : at::Tensor(), s, mean, rstd,
+                                         weight.defined() ? c10::optional<at::Tensor>(weight) : c10::nullopt, alpha,
+                                         rms, has_res, want_dx, want_dbias, want_dw, want_db);
+    at::Tensor ds, dres, dbias, dw, db;
+    if (want_dx) {
+      ds = r[0].view(data["sx"].toIntVector());
+      if (has_res) dres = (r[1].defined() ? r[1] : r[0]).view(data["sr"].toIntVector());
     }
-    std::vector<at::Tensor> r = norm_bwd_impl(g, sdy, s.contiguous(), mean, rstd,
-                                              weight.defined() ? c10::optional<at::Tensor>(weight) : c10::nullopt,
-                                              rms, want_ds, want_dw, want_db);
-    at::Tensor ds = r[0], dres, dbias, dw, db;
-    if (want_ds) {
-      if (has_res && grads[1].defined()) ds = ds + grads[1].reshape(s.sizes());
-      if (has_res) dres = (alpha != 1.0 ? ds * alpha : ds).view(data["sr"].toIntVector());
-      if (has_res && has_bias && ctx->needs_input_grad(e_bias))
-        dbias = as_input(ds.to(at::kFloat).sum(0), data["tb"], data["sb"]);
-      ds = ds.view(data["sx"].toIntVector());
-    }
-    if (want_dw) dw = as_input(r[1], data["tw"], data["sw"]);
-    if (want_db) db = as_input(r[2], data["tn"], data["sn"]);
+    if (want_dbias) dbias = as_input(r[2], data["tb"], data["sb"]);
+    if (want_dw) dw = as_input(r[3], data["tw"], data["sw"]);
+    if (want_db) db = as_input(r[4], data["tn"], data["sn"]);
     return {ds, dres, dbias, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
-
-// sin' with rope(., cos, sin') = the transpose (the backward) of rope(., cos, sin); ops/fused.py: rope_transpose_sin
-static at::Tensor rope_sin_transposed(const at::Tensor& sin, bool neox) {
-  if (neox)
-    return at::neg(at::stack({sin.slice(-1, 1, c10::nullopt, 2), sin.slice(-1, 0, c10::nullopt, 2)}, -1).flatten(-2));
-  const int64_t h = sin.size(-1) / 2;
-  return at::neg(at::cat({sin.slice(-1, h), sin.slice(-1, 0, h)}, -1));
-}
 
 struct RopeNode : public torch::autograd::Function<RopeNode> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
@@ -141,8 +183,7 @@ struct RopeNode : public torch::autograd::Function<RopeNode> {
     once_differentiable("rotary embedding");
     const variable_list saved = ctx->get_saved_variables();
     const bool neox = ctx->saved_data["n"].toBool();
-    at::Tensor dx = rope_fwd(grads[0].contiguous(), saved[0], rope_sin_transposed(saved[1], neox), neox);
-    return {dx, at::Tensor(), at::Tensor(), at::Tensor()};
+    return {rope_bwd(grads[0], saved[0], saved[1], neox), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -155,13 +196,14 @@ struct SwigluNode : public torch::autograd::Function<SwigluNode> {
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     once_differentiable("swiglu");
     const variable_list saved = ctx->get_saved_variables();
-    const at::Tensor &x = saved[0], &y = saved[1];
-    std::vector<at::Tensor> d = swiglu_bwd(as_rows(grads[0].contiguous()), as_rows(x), as_rows(y));
-    return {d[0].reshape(x.sizes()), d[1].reshape(y.sizes())};
+    return swiglu_bwd(grads[0], saved[0], saved[1]);
   }
 };
 
 void bind_fused_autograd(pybind11::module_& m) {
+  m.def("norm_bwd", &norm_bwd);
+  m.def("rope_bwd", &rope_bwd);
+  m.def("swiglu_bwd", &swiglu_bwd);
   m.def("norm_node", [](const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                         const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
                         const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms, int64_t n) {

@@ -5,10 +5,12 @@ Each op is defined once, with torch.library (see kernels/dispatch.py for how a c
   * its CPU kernel, C++ (ext/fused.cpp), and its CUDA kernel, Triton (kernels/fused_triton.py), registered per
     device with `register_kernel`,
   * a fake (meta) implementation for torch.compile / export / make_fx,
-  * its autograd formula (`register_autograd`), whose backward is itself a custom op dispatched the same way.
+  * its autograd formula (`register_autograd`): one call of its backward op (norm_bwd / rope_bwd / swiglu_bwd), a
+    custom op dispatched the same way that computes every input's gradient.
 `fused_norm` / `fused_rope` / `fused_swiglu` (what the Paddle APIs call) take the one eager fast path where
-`dispatch.fast_path` allows: the C++ kernel under its C++ autograd node (ext/fused_autograd.cpp, the same formula),
-without the dispatcher; every other call goes through the op.
+`dispatch.fast_path` allows: the C++ kernel under its C++ autograd node (ext/fused_autograd.cpp), without the
+dispatcher, whose backward calls the backward op's CPU kernel itself (the backward is written once); every other
+call goes through the op.
 
 The ops work on canonical layouts; paddle_on_torch.incubate.nn.functional maps Paddle's arguments
 onto them:
@@ -120,45 +122,73 @@ def _(x, residual, bias, weight, norm_bias, eps, alpha, rms):
             f(0 if rms else m, dtype=torch.float32), f(m, dtype=torch.float32))
 
 
-def _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db):
-    ds, dw, db = ref_norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-    return _norm_bwd_outputs(s, ds.contiguous(), dw, db, want_dw, want_db)  # contiguous: as the fake says
+def _norm_bwd_finish(s, ds, dw, db, g_res, alpha, has_res, want_dx, want_dbias, want_dw, want_db):
+    """norm_bwd's outputs from the normalisation's gradients (ds, dw, db): the residual's and the bias' gradients
+    added, and an empty tensor for each one not wanted (shared by the reference and the Triton kernel; the C++
+    kernel, ext/fused_autograd.cpp: norm_bwd, does the same)."""
+    empty = lambda dtype=torch.float32: s.new_empty(0, dtype=dtype)  # noqa: E731  (one storage each: no aliasing)
+    dres = dbias = None
+    if ds is not None and has_res:
+        if g_res is not None:
+            ds = ds + g_res.reshape(ds.shape)
+        dres = ds * alpha if want_dx and alpha != 1.0 else None
+        dbias = ds.float().sum(0) if want_dbias else None
+    return (ds.contiguous() if want_dx else empty(s.dtype), empty(s.dtype) if dres is None else dres.contiguous(),
+            empty() if dbias is None else dbias, dw.float() if want_dw else empty(), db.float() if want_db else empty())
 
 
-def _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db):
-    empty = s.new_empty(0, dtype=torch.float32)
-    return ds, dw if want_dw else empty, db if want_db else empty.clone()
+def _norm_bwd_reference(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw,
+                        want_db):
+    g = torch.zeros_like(s) if g_out is None else g_out.reshape(s.shape)
+    want_ds = want_dx or (has_res and want_dbias)
+    ds, dw, db = ref_norm_bwd(g, s, mean, rstd, weight, rms, want_dw, want_db)
+    return _norm_bwd_finish(s, ds if want_ds else None, dw, db, g_res, alpha, has_res, want_dx, want_dbias, want_dw,
+                            want_db)
 
 
 @torch.library.custom_op("paddle_on_torch::norm_bwd", mutates_args=())
-def norm_bwd(dy: Tensor, s: Tensor, mean: Tensor, rstd: Tensor, weight: Optional[Tensor], rms: bool,
-             want_dw: bool, want_db: bool) -> Tuple[Tensor, Tensor, Tensor]:
-    return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
+def norm_bwd(g_out: Optional[Tensor], g_res: Optional[Tensor], s: Tensor, mean: Tensor, rstd: Tensor,
+             weight: Optional[Tensor], alpha: float, rms: bool, has_res: bool, want_dx: bool, want_dbias: bool,
+             want_dw: bool, want_db: bool) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """The backward of norm_fwd, whole (the formula of norm_fwd's autograd, and of the fast path's C++ node).
+    s: x [M, N], or residual_out with a residual; g_out / g_res: the gradients of out / residual_out (None: zero).
+    Returns dx [M, N] (x's gradient), dres (the residual's: alpha * dx; empty when alpha == 1, then it is dx),
+    dbias, dweight, dnorm_bias (float32 [N]); each empty unless wanted (want_dx: x's or the residual's)."""
+    return _norm_bwd_reference(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias,
+                               want_dw, want_db)
 
 
-def _norm_bwd_cpu(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+def _norm_bwd_cpu(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw, want_db):
     if not dispatch.cpu_kernel_usable(s):
-        return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-    ds, dw, db = _cpp().norm_bwd(dy.contiguous(), s.contiguous(), mean, rstd, weight, rms, want_dw, want_db)
-    return _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db)
+        return _norm_bwd_reference(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias,
+                                   want_dw, want_db)
+    out = _cpp().norm_bwd(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw,
+                          want_db)
+    return tuple(s.new_empty(0, dtype=s.dtype if i < 2 else torch.float32) if t is None else t
+                 for i, t in enumerate(out))
 
 
-def _norm_bwd_cuda(dy, s, mean, rstd, weight, rms, want_dw, want_db):
+def _norm_bwd_cuda(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw, want_db):
     tri = _tri()
     if tri is None:
-        return _norm_bwd_reference(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-    ds, dw, db = tri.norm_bwd(dy, s, mean, rstd, weight, rms, want_dw, want_db)
-    return _norm_bwd_outputs(s, ds, dw, db, want_dw, want_db)
+        return _norm_bwd_reference(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias,
+                                   want_dw, want_db)
+    g = torch.zeros_like(s) if g_out is None else g_out.reshape(s.shape)
+    ds, dw, db = tri.norm_bwd(g, s, mean, rstd, weight, rms, want_dw, want_db)
+    return _norm_bwd_finish(s, ds, dw, db, g_res, alpha, has_res, want_dx, want_dbias, want_dw, want_db)
 
 
 dispatch.register(norm_bwd, _norm_bwd_reference, cpu=_norm_bwd_cpu, cuda=_norm_bwd_cuda)
 
 
 @norm_bwd.register_fake
-def _(dy, s, mean, rstd, weight, rms, want_dw, want_db):
-    n = s.shape[1]
-    return (s.new_empty(s.shape), s.new_empty(n if want_dw else 0, dtype=torch.float32),
-            s.new_empty(n if want_db else 0, dtype=torch.float32))
+def _(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw, want_db):
+    m, n = s.shape
+    f32 = torch.float32
+    dres = (m, n) if has_res and want_dx and alpha != 1.0 else (0,)
+    return (s.new_empty((m, n) if want_dx else (0,)), s.new_empty(dres),
+            s.new_empty(n if has_res and want_dbias else 0, dtype=f32), s.new_empty(n if want_dw else 0, dtype=f32),
+            s.new_empty(n if want_db else 0, dtype=f32))
 
 
 def _norm_setup(ctx, inputs, output):
@@ -172,21 +202,20 @@ def _norm_setup(ctx, inputs, output):
 
 
 def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
-    """The autograd formula (ext/fused_autograd.cpp's NormNode is its C++ transcription, for the fast path)."""
+    """The autograd formula: norm_bwd does the arithmetic (ext/fused_autograd.cpp's NormNode, the fast path's node,
+    calls the same backward); here only which gradients are wanted and their inputs' dtypes."""
     s, mean, rstd, weight = ctx.saved_tensors
     has_res, has_bias, has_nb, alpha, rms, w_dt, b_dt, nb_dt = ctx.meta
-    want_dw = weight is not None and ctx.needs_input_grad[3]
-    want_db = has_nb and ctx.needs_input_grad[4]
-    if g_out is None:
-        g_out = torch.zeros_like(s)
-    ds, dw, db = norm_bwd(g_out.contiguous(), s, mean, rstd, weight, rms, want_dw, want_db)
-    if has_res and g_res is not None:
-        ds = ds + g_res
-    dx = ds
-    dres = (ds * alpha if alpha != 1.0 else ds) if has_res else None
-    dbias = ds.float().sum(0).to(b_dt) if (has_res and has_bias and ctx.needs_input_grad[2]) else None
-    return (dx, dres, dbias, dw.to(w_dt) if want_dw else None, db.to(nb_dt) if want_db else None,
-            None, None, None)
+    need = ctx.needs_input_grad
+    want_dx = need[0] or (has_res and need[1])
+    want_dbias = has_res and has_bias and need[2]
+    want_dw = weight is not None and need[3]
+    want_db = has_nb and need[4]
+    dx, dres, dbias, dw, db = norm_bwd(g_out, g_res if has_res else None, s, mean, rstd, weight, alpha, rms, has_res,
+                                       want_dx, want_dbias, want_dw, want_db)
+    dres = (dres if dres.numel() else dx) if has_res and want_dx else None
+    return (dx if want_dx else None, dres, dbias.to(b_dt) if want_dbias else None,
+            dw.to(w_dt) if want_dw else None, db.to(nb_dt) if want_db else None, None, None, None)
 
 
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
@@ -264,11 +293,40 @@ def _rope_setup(ctx, inputs, output):
     ctx.neox = neox
 
 
+def _rope_bwd_reference(g, cos, sin, neox):
+    return ref_rope(g, cos, rope_transpose_sin(sin, neox), neox).contiguous()
+
+
+@torch.library.custom_op("paddle_on_torch::rope_bwd", mutates_args=())
+def rope_bwd(g: Tensor, cos: Tensor, sin: Tensor, neox: bool) -> Tensor:
+    """The backward of rope: the transposed rotation of g (the formula of rope's autograd and of the fast path's
+    C++ node)."""
+    return _rope_bwd_reference(g, cos, sin, neox)
+
+
+def _rope_bwd_cpu(g, cos, sin, neox):
+    if not dispatch.cpu_kernel_usable(g):
+        return _rope_bwd_reference(g, cos, sin, neox)
+    return _cpp().rope_bwd(g, cos, sin, neox)
+
+
+def _rope_bwd_cuda(g, cos, sin, neox):
+    tri = _tri()
+    return _rope_bwd_reference(g, cos, sin, neox) if tri is None else tri.rope_fwd(g, cos, sin, neox, transpose=True)
+
+
+dispatch.register(rope_bwd, _rope_bwd_reference, cpu=_rope_bwd_cpu, cuda=_rope_bwd_cuda)
+
+
+@rope_bwd.register_fake
+def _(g, cos, sin, neox):
+    return g.new_empty(g.shape)
+
+
 def _rope_backward(ctx, g):
-    """The backward of a rotation is the transposed rotation: rope with sin' (ext/fused_autograd.cpp's RopeNode is
-    the C++ transcription, for the fast path)."""
+    """The autograd formula: rope_bwd (ext/fused_autograd.cpp's RopeNode calls the same backward)."""
     cos, sin = ctx.saved_tensors
-    return rope(g, cos, rope_transpose_sin(sin, ctx.neox).contiguous(), ctx.neox), None, None, None
+    return rope_bwd(g, cos, sin, ctx.neox), None, None, None
 
 
 rope.register_autograd(_rope_backward, setup_context=_rope_setup)
@@ -332,25 +390,22 @@ def _swiglu_bwd_reference(g, x, y):
 
 @torch.library.custom_op("paddle_on_torch::swiglu_bwd", mutates_args=())
 def swiglu_bwd(g: Tensor, x: Tensor, y: Tensor) -> Tuple[Tensor, Tensor]:
+    """The backward of swiglu: dx, dy (the formula of swiglu's autograd and of the fast path's C++ node)."""
     return _swiglu_bwd_reference(g, x, y)
-
-
-def _swiglu_bwd_with(kernels, g, x, y):
-    dx, dy = kernels.swiglu_bwd(_rows(g.contiguous()), _rows(x), _rows(y))
-    return dx.reshape(x.shape), dy.reshape(x.shape)
 
 
 def _swiglu_bwd_cpu(g, x, y):
     if not dispatch.cpu_kernel_usable(x):
         return _swiglu_bwd_reference(g, x, y)
-    return _swiglu_bwd_with(_cpp(), g, x, y)
+    return tuple(_cpp().swiglu_bwd(g, x, y))
 
 
 def _swiglu_bwd_cuda(g, x, y):
     tri = _tri()
     if tri is None or not x.numel():
         return _swiglu_bwd_reference(g, x, y)
-    return _swiglu_bwd_with(tri, g, x, y)
+    dx, dy = tri.swiglu_bwd(_rows(g.contiguous()), _rows(x), _rows(y))
+    return dx.reshape(x.shape), dy.reshape(x.shape)
 
 
 dispatch.register(swiglu_bwd, _swiglu_bwd_reference, cpu=_swiglu_bwd_cpu, cuda=_swiglu_bwd_cuda)
@@ -366,7 +421,7 @@ def _swiglu_setup(ctx, inputs, output):
 
 
 def _swiglu_backward(ctx, g):
-    """(ext/fused_autograd.cpp's SwigluNode is the C++ transcription, for the fast path.)"""
+    """The autograd formula: swiglu_bwd (ext/fused_autograd.cpp's SwigluNode calls the same backward)."""
     x, y = ctx.saved_tensors
     return swiglu_bwd(g, x, y)
 
@@ -381,5 +436,6 @@ def fused_swiglu(x, y):
     return swiglu(x, y)
 
 
-__all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "ref_norm", "ref_norm_bwd",
-                      "ref_rope", "ref_swiglu", "rope_transpose_sin", "set_backend", "reload_env", "backend_for"]
+__all__: List[str] = ["fused_norm", "fused_rope", "fused_swiglu", "norm_fwd", "norm_bwd", "rope", "rope_bwd", "swiglu",
+                      "swiglu_bwd", "ref_norm", "ref_norm_bwd", "ref_rope", "ref_swiglu", "rope_transpose_sin",
+                      "set_backend", "reload_env", "backend_for"]

@@ -489,8 +489,10 @@ def test_outputs_over_32mib_streaming_stores():
         got = cpp.norm_fwd(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
         want = fused.ref_norm(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
         _close(got[0], want[0], torch.float32, "norm out")
-        for a, c in zip(cpp.norm_bwd(dy, x, got[2], got[3], w, rms, True, not rms),
-                        fused.ref_norm_bwd(dy, x, want[2], want[3], w, rms, True, not rms)):
+        dx, dres, dbias, dw, db = cpp.norm_bwd(dy, None, x, got[2], got[3], w, 1.0, rms, False, True, False, True,
+                                               not rms)
+        assert dres is None and dbias is None and (db is None) == rms
+        for a, c in zip((dx, dw, db), fused.ref_norm_bwd(dy, x, want[2], want[3], w, rms, True, not rms)):
             if c is not None:
                 torch.testing.assert_close(a, c, rtol=1e-4, atol=1e-3)
     y = torch.randn(m, n)
@@ -553,7 +555,7 @@ def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch)
 
 # ------------------------------------------------------------------ the dispatch table (kernels/dispatch.py)
 
-FUSED_OPS = ["norm_fwd", "norm_bwd", "rope", "swiglu", "swiglu_bwd", "softmax_ce", "softmax_ce_bwd"]
+FUSED_OPS = ["norm_fwd", "norm_bwd", "rope", "rope_bwd", "swiglu", "swiglu_bwd", "softmax_ce", "softmax_ce_bwd"]
 
 
 def _op_args(name):
@@ -561,8 +563,10 @@ def _op_args(name):
     q, cs = torch.randn(2, 3, 2, 8), torch.randn(1, 3, 8)
     mean, rstd = torch.randn(6), torch.rand(6) + 0.5
     lab, lse, g = torch.randint(0, 10, (6,)), torch.logsumexp(x, -1), torch.randn(6)
-    return {"norm_fwd": (x, None, None, w, None, 1e-6, 1.0, False), "norm_bwd": (y, x, mean, rstd, w, False, True, True),
-            "rope": (q, cs, cs.sin(), True), "swiglu": (x, y), "swiglu_bwd": (y, x, y),
+    return {"norm_fwd": (x, None, None, w, None, 1e-6, 1.0, False),
+            "norm_bwd": (y, x * 0.5, x, mean, rstd, w, 0.7, False, True, True, True, True, True),
+            "rope": (q, cs, cs.sin(), True), "rope_bwd": (q, cs, cs.sin(), False), "swiglu": (x, y),
+            "swiglu_bwd": (y, x, y),
             "softmax_ce": (x, lab, -100), "softmax_ce_bwd": (x, lab, lse, g, -100)}[name]
 
 
@@ -575,7 +579,9 @@ class _TritonSpy:
 
         self.calls = []
         self.reference = {
-            "norm_fwd": fused.ref_norm, "norm_bwd": fused.ref_norm_bwd, "rope_fwd": fused.ref_rope,
+            "norm_fwd": fused.ref_norm, "norm_bwd": fused.ref_norm_bwd,
+            "rope_fwd": lambda x, c, s, neox, transpose=False: fused.ref_rope(
+                x, c, fused.rope_transpose_sin(s, neox) if transpose else s, neox),
             "swiglu_fwd": fused.ref_swiglu, "swiglu_bwd": lambda g, x, y: fused._swiglu_bwd_reference(g, x, y),
             "ce_fwd": lambda x, lab, ii: tuple(t.float() for t in ce.ref_softmax_ce(x, lab, ii)), "ce_bwd": ce._ref_bwd}
 
@@ -605,7 +611,7 @@ def test_cuda_dispatch_key_runs_the_triton_kernel(name, monkeypatch):
     torch.manual_seed(0)
     args = _op_args(name)
     got = op.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CUDA), *args)
-    assert spy.calls == [{"rope": "rope_fwd", "swiglu": "swiglu_fwd", "softmax_ce": "ce_fwd",
+    assert spy.calls == [{"rope": "rope_fwd", "rope_bwd": "rope_fwd", "swiglu": "swiglu_fwd", "softmax_ce": "ce_fwd",
                           "softmax_ce_bwd": "ce_bwd"}.get(name, name)]
     want = op(*args)  # the CPU kernel
     for a, b in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):

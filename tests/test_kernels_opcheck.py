@@ -1,5 +1,5 @@
-"""torch.library.opcheck for every custom op of paddle_on_torch (norm_fwd / norm_bwd, rope, swiglu / swiglu_bwd,
-softmax_ce / softmax_ce_bwd) in every backend, and the C++ autograd nodes of the eager fast path.
+"""torch.library.opcheck for every fused custom op of paddle_on_torch (norm_fwd / norm_bwd, rope / rope_bwd,
+swiglu / swiglu_bwd, softmax_ce / softmax_ce_bwd) in every backend, and the C++ autograd nodes of the eager fast path.
 
 opcheck runs each op through its schema, its fake (meta) implementation, its autograd registration and
 aot_autograd with dynamic shapes, comparing against the real kernel.  Cases: float32 and bfloat16, odd sizes
@@ -67,9 +67,13 @@ def test_opcheck_norm(backend, dtype, contiguous):
     xd = x.detach()
     out, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, w.detach(), nb.detach(), 1e-5, 1.0, False)
     dy = _t((m, n), dtype, contiguous)
-    _opcheck(OPS.norm_bwd.default, (dy, xd, mean, rstd, w.detach(), False, True, True))
+    # norm_bwd(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw, want_db)
+    _opcheck(OPS.norm_bwd.default, (dy, None, xd, mean, rstd, w.detach(), 1.0, False, False, True, False, True, True))
+    _, s, mean, rstd = OPS.norm_fwd.default(xd, r.detach(), b.detach(), None, None, 1e-5, 0.5, False)
+    _opcheck(OPS.norm_bwd.default, (dy, _t((m, n), dtype, contiguous), s, mean, rstd, None, 0.5, False, True, True,
+                                    True, False, False))  # residual, its gradient, alpha != 1, the bias' gradient
     _, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, None, None, 1e-5, 1.0, True)
-    _opcheck(OPS.norm_bwd.default, (dy, xd, mean, rstd, None, True, False, False))
+    _opcheck(OPS.norm_bwd.default, (None, None, xd, mean, rstd, None, 1.0, True, False, True, False, False, False))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -82,6 +86,7 @@ def test_opcheck_rope(backend, dtype, contiguous):
     for c0, neox in ((1, True), (a0, False)):  # tables shared over the batch or one per batch row; both styles
         cos, sin = torch.randn(c0, a1, d), torch.randn(c0, a1, d)
         _opcheck(OPS.rope.default, (q, cos, sin, neox))
+        _opcheck(OPS.rope_bwd.default, (_t((a0, a1, h, d), dtype, contiguous), cos, sin, neox))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
