@@ -63,9 +63,9 @@ def laplace2d(ppsci, paddle, output_dir, to_static, init, size=SIZES["laplace2d"
         validator={validator.name: validator}, to_static=to_static)
 
 
-def ldc2d_steady(ppsci, paddle, output_dir, to_static, init, size=SIZES["ldc2d_steady"]["test"]):
+def ldc2d_steady(ppsci, paddle, output_dir, to_static, init, size=SIZES["ldc2d_steady"]["test"], validator=None):
     """ldc2d_steady's setup: Navier-Stokes residuals with per-equation weights, four walls picked by criteria,
-    a Cosine schedule with warm-up passed to the Solver."""
+    a Cosine schedule with warm-up passed to the Solver (and `validator`, a dict, if given)."""
     ppsci.utils.misc.set_random_seed(SEED)
     model = ppsci.arch.MLP(("x", "y"), ("u", "v", "p"), size["layers"], size["width"], "tanh")
     init(model)
@@ -89,7 +89,7 @@ def ldc2d_steady(ppsci, paddle, output_dir, to_static, init, size=SIZES["ldc2d_s
     optimizer = ppsci.optimizer.Adam(lr_scheduler)(model)
     return ppsci.solver.Solver(
         model, constraint, output_dir, optimizer, lr_scheduler, EPOCHS, 1, equation=equation, geom=geom,
-        to_static=to_static)
+        validator=validator, to_static=to_static)
 
 
 def euler_beam(ppsci, paddle, output_dir, to_static, init, size=SIZES["euler_beam"]["test"]):

@@ -12,6 +12,7 @@ checkout's examples/ folder, test_examples_unchanged runs them through their own
 (tools/run_ppsci_example.py) against tests/data/ppsci/examples/losses.json.
 """
 import importlib.util
+import inspect
 import json
 import os
 import subprocess
@@ -93,3 +94,48 @@ def test_examples_unchanged(tmp_path, name, mode):
     got = json.loads(losses.read_text())
     assert got["shim"] and "error" not in got
     _compare(got["steps"], want["steps"])
+
+
+def test_to_static_evaluation_compiles_once(paddle, tmp_path, one_thread):
+    """ldc2d_steady with to_static through training and repeated residual evaluations (ldc2d_steady_Re10's
+    validator: Navier-Stokes residuals through paddle.grad, batches of two sizes) without recompiling: every
+    batch used to recompile eval_forward (a guard on the input tensor's id in paddle.grad), and the op wrappers
+    below ppsci's graph breaks (`linear`, once per layer shape) were compiled as frames of their own until
+    dynamo's recompile limit cut in."""
+    import ppsci
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    from torch._dynamo.utils import counters
+
+    from tests import ppsci_cases
+
+    weights = os.path.join(DATA, "ldc2d_steady.pdparams")
+    # ldc2d_steady_Re10's residual validator, on 225 points in batches of 100, 100 and 25
+    validator = ppsci.validate.GeometryValidator(
+        ppsci.equation.NavierStokes(0.01, 1.0, 2, False).equations,
+        {"momentum_x": 0, "continuity": 0, "momentum_y": 0}, ppsci.geometry.Rectangle((-0.05, -0.05), (0.05, 0.05)),
+        {"dataset": "NamedArrayDataset", "total_size": 225, "batch_size": 100, "sampler": {"name": "BatchSampler"}},
+        ppsci.loss.MSELoss("sum"), evenly=True, metric={"MSE": ppsci.metric.MSE()}, name="Residual")
+    try:
+        with ppsci_cases.recorded_losses(ppsci) as steps:
+            solver = ppsci_cases.ldc2d_steady(ppsci, paddle, str(tmp_path), True,
+                                              lambda model: model.set_state_dict(paddle.load(weights)),
+                                              validator={validator.name: validator})
+            solver.train()
+        _compare(steps, _record()["cases"]["ldc2d_steady"]["eager"]["steps"])
+        first = solver.eval()
+        frames = counters["frames"]["total"]
+        again = [solver.eval() for _ in range(3)]
+        assert counters["frames"]["total"] == frames, "an evaluation with the same batch sizes compiled again"
+        entries = _debug_get_cache_entry_list(solver.forward_helper.eval_forward._compiled.code)
+        assert 1 <= len(entries) <= 2  # one batch size, then a dynamic one
+        for op in (paddle.nn.functional.linear, paddle.concat, paddle.split, paddle.sum,
+                   paddle.nn.functional.mse_loss, paddle.grad):
+            code = getattr(inspect.unwrap(op), "__code__", None)
+            assert code is not None and not _debug_get_cache_entry_list(code), f"{op.__name__} compiled alone"
+        paddle.jit.enable_to_static(False)
+        eager = solver.eval()
+        for result in again:
+            assert float(result[0]) == float(first[0])
+        np.testing.assert_allclose(float(first[0]), float(eager[0]), rtol=1e-5)
+    finally:
+        paddle.jit.enable_to_static(True)

@@ -38,18 +38,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         gouts = [None if g is None else to_torch(g) for g in _tensors(grad_outputs)]
         if len(gouts) != len(outs):
             raise AssertionError("The length of grad_outputs must be equal to outputs")
-    seen = set()
-    for i in ins:
-        if id(i) in seen:
-            raise RuntimeError("(AlreadyExists) inputs contain duplicate tensor, please check inputs carefully.")
-        seen.add(id(i))
+    # identity by `is`, not id(): under to_static dynamo would guard on each input's id and recompile for
+    # every new batch tensor (ppsci's eval_forward recompiled per batch until dynamo's recompile limit)
+    if any(i is j for k, i in enumerate(ins) for j in ins[:k]):
+        raise RuntimeError("(AlreadyExists) inputs contain duplicate tensor, please check inputs carefully.")
     # torch refuses outputs that need no gradient; Paddle just finds nothing flows from them
     pairs = [(o, torch.ones_like(o) if g is None else g) for o, g in zip(outs, gouts) if o.requires_grad]
     wanted = [k for k, i in enumerate(ins) if i.requires_grad]
     hooks = []
     if no_grad_vars is not None:
         frozen = [to_torch(v) for v in _tensors(no_grad_vars)]
-        if {id(v) for v in frozen} & seen:
+        if any(v is i for v in frozen for i in ins):
             raise ValueError("(InvalidArgument) an input of paddle.grad is also in no_grad_vars")
         # Paddle cuts the graph at these tensors; a hook that sends zeros on through them gives the
         # same gradients (an input reached only through them gets zeros where Paddle says "unused")

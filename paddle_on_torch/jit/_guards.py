@@ -58,8 +58,9 @@ def prune_guards(entries):
 
 
 def has_graph_breaks(entries):
-    # dynamo goes on after a graph break in generated resume functions, whose guards are not pruned here
-    return any(n.startswith("__resume_at") for e in entries for n in e.code.co_names)
+    # dynamo goes on after a graph break in generated resume functions, whose guards are not pruned here;
+    # an entry without code (dynamo keeps one for a frame it chose to run as is) tells nothing either way
+    return any(n.startswith("__resume_at") for e in entries if e.code is not None for n in e.code.co_names)
 
 
 def _same_entries(a, b):
