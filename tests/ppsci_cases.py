@@ -168,6 +168,12 @@ EXAMPLES = {
     "gpinn_poisson_1d": ("gpinn/poisson_1d.py", _SHORT, []),
 }
 
+# A program of this project's own in the examples' shape (tests/ppsci_program: hydra command line, yaml config,
+# train then eval), run through tools/run_ppsci_example.py the same way, so that the path runs in CI, where the
+# examples are not at hand (PaddleScience publishes no sdist; its wheel has no examples/).
+PROGRAM_DIR = "tests/ppsci_program"
+PROGRAMS = {"poisson2d": ("poisson2d.py", ["TRAIN.epochs=10"], [])}
+
 
 @contextlib.contextmanager
 def recorded_losses(ppsci):

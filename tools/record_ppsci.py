@@ -12,6 +12,8 @@ it raised (its to_static fails on several of these programs).
 --examples runs PaddleScience's own example programs (ppsci_cases.EXAMPLES) unchanged through their command
 lines with tools/run_ppsci_example.py, eager (saving the initial weights to tests/data/ppsci/examples/NAME.pdparams)
 and with to_static, and writes tests/data/ppsci/examples/losses.json.
+--programs does the same for this project's own program(s) in the examples' shape (ppsci_cases.PROGRAMS, in
+tests/ppsci_program), writing tests/data/ppsci/program/.
 """
 import json
 import os
@@ -81,11 +83,11 @@ def main(names):
     os.replace(tmp, path)
 
 
-def examples(folder, names):
+def examples(folder, names, table=None, sub="examples"):
     """The example programs, each eager and to_static in its own process, in a scratch working directory."""
     import paddle
 
-    out = os.path.join(OUT, "examples")
+    out = os.path.join(OUT, sub)
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "losses.json")
     record = {}
@@ -95,10 +97,11 @@ def examples(folder, names):
     record["paddle_version"] = paddle.__version__
     from tests.ppsci_cases import EXAMPLES
 
+    table = EXAMPLES if table is None else table
     env = dict(os.environ, OMP_NUM_THREADS="1", GLOG_minloglevel="3")
     runner = os.path.join(ROOT, "tools", "run_ppsci_example.py")
     for name in names:
-        script, overrides, options = EXAMPLES[name]
+        script, overrides, options = table[name]
         weights = os.path.join(out, f"{name}.pdparams")
         record.setdefault("examples", {})[name] = {"overrides": overrides, "options": options}
         for mode in MODES:
@@ -130,6 +133,11 @@ if __name__ == "__main__":
         from tests.ppsci_cases import EXAMPLES
 
         examples(os.path.abspath(sys.argv[2]), sys.argv[3:] or list(EXAMPLES))
+    elif sys.argv[1:2] == ["--programs"]:
+        sys.path.insert(0, ROOT)
+        from tests.ppsci_cases import PROGRAM_DIR, PROGRAMS
+
+        examples(os.path.join(ROOT, PROGRAM_DIR), sys.argv[2:] or list(PROGRAMS), PROGRAMS, "program")
     elif sys.argv[1:2] == ["--one"]:
         one(sys.argv[2], sys.argv[3])
     else:
