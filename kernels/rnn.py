@@ -39,7 +39,7 @@ def kernel():
 
 def usable(x):
     """True when an RNN over input `x` can run on the C++ kernel (see the module docstring)."""
-    if type(x) is not torch.Tensor or x.device.type != "cpu" or x.dtype not in _DTYPES:
+    if type(x) is not torch.Tensor or not x.is_cpu or x.dtype not in _DTYPES:  # (is_cpu: no device object made)
         return False
     if dispatch.forced() == "reference":
         return False
