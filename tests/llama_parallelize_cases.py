@@ -91,3 +91,63 @@ def train(paddle, model, criterion, opt, dl):
         opt.clear_grad()
         losses.append(_value(loss))
     return losses
+
+
+# ---------------------------------------------------------------- PaddleNLP's AutoTrainer (--use_intermediate_api)
+def stand_in_checkpoint_converter():
+    """PaddleNLP 3.0.0b4's auto_trainer imports trainer/utils/ckpt_converter.py, which imports
+    paddle.distributed.checkpoint: Paddle 3.3.1 no longer has that module (it is flex_checkpoint.dcp now), so the
+    import fails under real Paddle as here.  AutoTrainer uses the converter only to resume from a hybrid-parallel
+    checkpoint; both sides put this module in its place to drive the trainer at all."""
+    import sys
+    import types
+
+    name = "paddlenlp.trainer.utils.ckpt_converter"
+    if name not in sys.modules:
+        mod = types.ModuleType(name)
+        mod.CheckpointConverter = None  # (never called: nothing resumes here)
+        sys.modules[name] = mod
+
+
+class _Dicts:
+    """The rows of data() as AutoTrainer's collator wants them."""
+
+    def __init__(self):
+        self.ids, self.labels = data()
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __getitem__(self, i):
+        return {"input_ids": self.ids[i], "labels": self.labels[i]}
+
+
+def auto_trainer_losses(paddle, weights, output_dir, dp=1, intermediate=True):
+    """STEPS steps of AutoTrainer at data parallel degree `dp` (the launch's world), constant learning rate, from
+    `weights`; the loss AutoTrainer logs at each step.  `intermediate`: --use_intermediate_api (parallelize_model /
+    parallelize_optimizer with the model's own plan; real Paddle refuses it in one process, where nothing is
+    parallelised: 'Please use model after parallelize to create optimizer'), else the model as it is."""
+    stand_in_checkpoint_converter()
+    from paddlenlp.trainer import TrainerCallback
+    from paddlenlp.trainer.auto_trainer import AutoTrainer
+    from paddlenlp.trainer.auto_training_args import AutoTrainingArguments
+
+    class Losses(TrainerCallback):
+        def __init__(self):
+            self.seen = []
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if logs and "loss" in logs:
+                self.seen.append(float(logs["loss"]))
+
+    args = AutoTrainingArguments(output_dir=output_dir, enable_auto_parallel=True, use_intermediate_api=intermediate,
+                                 per_device_train_batch_size=BATCH // dp, max_steps=STEPS, learning_rate=LR,
+                                 lr_scheduler_type="constant", warmup_steps=0, weight_decay=0.01, max_grad_norm=1.0,
+                                 logging_steps=1, save_strategy="no", report_to=[], seed=SEED, disable_tqdm=True,
+                                 dataloader_drop_last=True, do_train=True)
+    model, criterion = build(paddle)
+    losses = Losses()
+    trainer = AutoTrainer(model=model, args=args, train_dataset=_Dicts(), criterion=criterion, callbacks=[losses])
+    trainer.model.set_state_dict(paddle.load(weights))
+    trainer.train()
+    return losses.seen

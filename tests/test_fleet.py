@@ -114,8 +114,18 @@ def test_init_degrees_must_fit_the_world(fleet):
     with pytest.raises(AssertionError, match="mp_num: 2"):  # before any communication
         fleet.init(is_collective=True, strategy=s)
     s.hybrid_configs = {"mp_degree": 1, "order": ["dp", "pp", "mp"]}
-    with pytest.raises(AssertionError, match="order"):
+    with pytest.raises(ValueError, match="sharding"):  # Paddle's HybridCommunicateGroup looks the axis up
         fleet.init(is_collective=True, strategy=s)
+
+
+def test_init_order_of_five_axes(fleet):
+    """The order PaddleNLP's AutoTrainingArguments gives (no 'cp'): the topology has those axes, as in Paddle."""
+    s = fleet.DistributedStrategy()
+    s.hybrid_configs = {"dp_degree": 1, "mp_degree": 1, "pp_degree": 1, "order": ["pp", "dp", "sharding", "sep", "mp"]}
+    fleet.init(is_collective=True, strategy=s)
+    hcg = fleet.get_hybrid_communicate_group()
+    assert hcg.topology().get_hybrid_group_names() == ["pipe", "data", "sharding", "sep", "model"]
+    assert hcg.get_data_parallel_world_size() == 1 and hcg.get_pipe_parallel_group().ranks == [0]
 
 
 def test_tp_layers_world_of_one_are_dense(fleet, paddle):

@@ -6,10 +6,12 @@
 Builds the tiny model of tests/llama_parallelize_cases.py with paddle.seed(SEED), writes its state dict with real
 paddle.save to tests/data/llama_parallelize/llama_net.pdparams, and stores in tests/data/llama_parallelize/losses.npz
 the losses of STEPS AdamW steps from those weights on the whole batch.  tests/dist_scripts/llama_parallelize.py runs
-the same model through dist.parallelize on several layouts to these numbers.
+the same model through dist.parallelize on several layouts to these numbers.  Also the losses of PaddleNLP's
+AutoTrainer (--use_intermediate_api, llama_parallelize_cases.auto_trainer_losses) from the same weights.
 """
 import os
 import sys
+import tempfile
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,6 +32,22 @@ from tests import llama_parallelize_cases as C  # noqa: E402
 OUT = os.path.join(ROOT, "tests", "data", "llama_parallelize")
 
 
+def _numpy2_fix():
+    """Paddle 3.3.1's ProcessMesh.get_rank_by_dim_and_process_id calls int() on a 1-element array, which NumPy 2
+    refuses (AutoTrainingArguments.data_parallel_rank calls it): the same lookup, reading the element."""
+    from paddle.distributed.auto_parallel.process_mesh import ProcessMesh
+
+    def get_rank_by_dim_and_process_id(self, dim, process_id):
+        if process_id not in self._process_ids:
+            return -1
+        if dim is None:
+            return 0
+        axis = self._dim_names.index(dim) if isinstance(dim, str) else dim
+        return int(np.where(self._mesh == process_id)[axis][0])
+
+    ProcessMesh.get_rank_by_dim_and_process_id = get_rank_by_dim_and_process_id
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     weights = os.path.join(OUT, C.WEIGHTS + ".pdparams")
@@ -40,7 +58,12 @@ def main():
     C.initialize(paddle, model, weights)
     losses = C.train(paddle, model, criterion, C.optimizer(paddle, model), C.plain_loader(paddle))
     print("dynamic", np.round(losses, 7).tolist())
-    np.savez_compressed(os.path.join(OUT, "losses.npz"), dynamic=np.array(losses, dtype=np.float64))
+    _numpy2_fix()
+    with tempfile.TemporaryDirectory() as tmp:
+        trainer = C.auto_trainer_losses(paddle, weights, tmp, intermediate=False)
+    print("auto_trainer", np.round(trainer, 7).tolist())
+    np.savez_compressed(os.path.join(OUT, "losses.npz"), dynamic=np.array(losses, dtype=np.float64),
+                        auto_trainer=np.array(trainer, dtype=np.float64))
     print(f"weights {os.path.getsize(weights) / 1024:.1f} KiB")
 
 

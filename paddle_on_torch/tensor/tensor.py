@@ -449,6 +449,11 @@ class Tensor:
 
         return _normalize.wrap(self._t.to_local()) if holds_piece(self._t) else self
 
+    @property
+    def _local_shape(self):
+        """The shape of this rank's piece of a distributed Tensor, as a list (None for a dense one)."""
+        return list(self._t.to_local().shape) if self.is_dist() else None
+
     def _use_gpudnn(self, use_gpudnn=True):
         """The same values as a new Tensor, gradients flowing through (Paddle marks whether kernels may use cuDNN;
         the shim has no such switch).  PaddleNLP's auto-parallel criterion calls it."""

@@ -206,3 +206,25 @@ def dist_strategy_from_legacy(paddle):
     e._from_legacy_strategy(d)
     return [e.sharding.stage, e._recompute.enable, e.seed, e.fused_passes.enable, e.fused_passes.gemm_epilogue,
             e.fused_passes.dropout_add, e.sharding is d.sharding, type(e.sharding).__name__]
+
+
+# ---------------------------------------------------------------- what PaddleNLP's AutoTrainer reads
+@case
+def lazy_parameter_init_func(paddle):
+    with paddle.LazyGuard():
+        lazy = paddle.nn.Linear(2, 3)
+    eager = paddle.nn.Linear(2, 3)
+    before = [callable(lazy.weight._init_func), lazy.weight._is_initialized(), eager.weight._init_func]
+    lazy.bias._init_func(lazy.bias, None)  # the hook itself initialises the parameter
+    lazy.weight.initialize()
+    return before + [lazy.bias._is_initialized(), lazy.weight._is_initialized(), lazy.weight._init_func,
+                     list(lazy.weight.shape)]
+
+
+@case
+def local_shape_of_dense_and_dist(paddle):
+    import paddle.distributed as dist
+
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    w = dist.shard_tensor(paddle.ones([4, 2]), mesh, [dist.Shard(0)])
+    return [paddle.ones([2])._local_shape, w._local_shape, type(w._local_shape).__name__]

@@ -5,6 +5,7 @@
 
     torchrun --nproc-per-node=8 -m paddle_on_torch tests/dist_scripts/llama_parallelize.py CASE [CASE ...]
 
+The case `auto_trainer` drives PaddleNLP's AutoTrainer (--use_intermediate_api) at data parallel over all ranks.
 Each case prints `OK <case> <max abs error>` on every rank (`-` where the rank holds no loss: an earlier
 pipeline stage).  The mesh is fleet.auto.create_mesh([("pp", pp), ("dp", dp), ("mp", mp)]), as
 AutoTrainingArguments makes it.
@@ -45,7 +46,26 @@ CASES = {
 }
 
 
+def run_auto_trainer():
+    """PaddleNLP's AutoTrainer with --use_intermediate_api, data parallel over the launch's ranks, against real
+    Paddle's one-process AutoTrainer (which runs without the intermediate API: Paddle refuses it in one process)."""
+    import tempfile
+
+    t0 = time.time()
+    # what paddle.distributed.launch gives each worker (this launch is torchrun's): TrainingArguments reads it
+    os.environ.setdefault("PADDLE_RANK_IN_NODE", os.environ.get("LOCAL_RANK", "0"))
+    with np.load(os.path.join(DATA, "losses.npz")) as f:
+        want = f["auto_trainer"]
+    with tempfile.TemporaryDirectory() as tmp:
+        losses = C.auto_trainer_losses(paddle, WEIGHTS, tmp, dp=dist.get_world_size())
+    err = float(np.abs(np.array(losses) - want).max())
+    assert len(losses) == len(want) and err <= TOL, (losses, want.tolist())
+    print(f"OK auto_trainer {err:.2e} {time.time() - t0:.1f}s", flush=True)
+
+
 def run(name):
+    if name == "auto_trainer":
+        return run_auto_trainer()
     t0 = time.time()
     (pp, dp, mp), deg = CASES[name]
     with np.load(os.path.join(DATA, "losses.npz")) as f:
@@ -74,7 +94,7 @@ if __name__ == "__main__":
     t0 = time.time()
     dist.init_parallel_env()
     print(f"ready {time.time() - t0:.1f}s", flush=True)
-    for case in sys.argv[1:] or list(CASES):
+    for case in sys.argv[1:] or [*CASES, "auto_trainer"]:
         with paddle.utils.unique_name.guard():  # names as in a fresh process
             run(case)
     dist.barrier()

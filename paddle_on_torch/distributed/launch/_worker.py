@@ -8,6 +8,17 @@ import os
 import sys
 
 
+def _paddle_env():
+    """The variables Paddle's launcher gives each worker, from torchrun's (libraries read them: PaddleNLP's
+    TrainingArguments takes its local_rank from PADDLE_RANK_IN_NODE)."""
+    env = os.environ
+    rank, world, local = env.get("RANK", "0"), env.get("WORLD_SIZE", "1"), env.get("LOCAL_RANK", "0")
+    for k, v in {"PADDLE_GLOBAL_RANK": rank, "PADDLE_TRAINER_ID": rank, "PADDLE_GLOBAL_SIZE": world,
+                 "PADDLE_TRAINERS_NUM": world, "PADDLE_LOCAL_RANK": local, "PADDLE_RANK_IN_NODE": local,
+                 "PADDLE_LOCAL_SIZE": env.get("LOCAL_WORLD_SIZE", world)}.items():
+        env.setdefault(k, v)
+
+
 def main(argv):
     log_dir, overwrite = None, False
     while argv and argv[0].startswith("--log_"):
@@ -16,6 +27,7 @@ def main(argv):
             log_dir = opt.split("=", 1)[1]
         elif opt == "--log_overwrite":
             overwrite = True
+    _paddle_env()
     if log_dir:
         rank = os.environ.get("LOCAL_RANK", "0")
         os.makedirs(log_dir, exist_ok=True)

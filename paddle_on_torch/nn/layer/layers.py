@@ -219,6 +219,14 @@ class EagerParamBase(Tensor):
     def _is_initialized(self):
         return "_lazy_init" not in self.__dict__
 
+    @property
+    def _init_func(self):
+        """Paddle's pending initializer of a LazyGuard parameter, called as f(param, block); None once it ran
+        (PaddleNLP's AutoTrainer checks it before initialize())."""
+        if "_lazy_init" not in self.__dict__:
+            return None
+        return lambda param, block=None: param._materialize(run_initializer=True)
+
     def __deepcopy__(self, memo):
         state = {k: copy.deepcopy(v, memo) for k, v in self.__dict__.items() if k not in ("name", "_claims_grad")}
         new = object.__new__(type(self))
