@@ -6,4 +6,14 @@ from .save_load import TranslatedLayer, load, save
 __all__ = ["to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level", "set_verbosity",
            "save", "load", "TranslatedLayer"]
 
-__getattr__ = _report.module_getattr("paddle.jit")
+_missing = _report.module_getattr("paddle.jit")
+
+
+def __getattr__(name):
+    # Paddle's package has these submodules loaded (libraries write paddle.jit.marker.unified,
+    # paddle.jit.dy2static.program_translator.ProgramTranslator()): loaded here on first touch
+    if name in ("marker", "dy2static"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    return _missing(name)

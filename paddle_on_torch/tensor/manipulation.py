@@ -1,5 +1,6 @@
 """Shape and layout manipulation (paddle.tensor.manipulation)."""
 import builtins
+import functools
 
 import torch
 
@@ -63,12 +64,37 @@ def _wrap_claiming_grad(r):
 # ---------------------------------------------------------------- reshape / view
 
 
+def _is_size(v):
+    from .tensor import Tensor
+
+    return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, Tensor) and v.size == 1)
+
+
+def _sizes_as_args(api):
+    """`api(x, shape, name=None)` that also takes Paddle 3.3's torch-style forms: the sizes as separate ints
+    (x.reshape(2, 3), x.expand(2, 3, 4)) and `size=` for `shape`."""
+
+    def call(*args, **kwargs):
+        if len(args) <= 2 and not kwargs:
+            return api(*args)
+        if "size" in kwargs and "shape" not in kwargs:
+            kwargs["shape"] = kwargs.pop("size")
+        elif len(args) > 2 and all(_is_size(v) for v in args[1:]):
+            args, kwargs["shape"] = args[:1], list(args[1:])
+        return api(*args, **kwargs)
+
+    return functools.wraps(api)(call)
+
+
 @op
 def reshape(x: TensorLike, shape: ShapeLike, name=None):
     # Paddle: a 0 in `shape` copies that dimension from x
     if 0 in shape:
         shape = [x.shape[i] if s == 0 and i < x.dim() else s for i, s in enumerate(shape)]
     return torch.reshape(x, shape)  # (torch's function form parses a list faster than the method)
+
+
+reshape = _sizes_as_args(reshape)
 
 
 @op
@@ -130,7 +156,10 @@ def contiguous(x: TensorLike):
 
 
 @op
-def transpose(x: TensorLike, perm, name=None):
+def transpose(x: TensorLike, perm=None, name=None, *, dim0=None, dim1=None):
+    if dim0 is not None or (type(perm) is int and type(name) is int):
+        # Paddle 3.3's torch-style form, x.transpose(dim0, dim1) (or the keywords): swap two axes
+        return torch.transpose(x, perm if dim0 is None else dim0, name if dim1 is None else dim1)
     nd = x.dim()
     if type(perm) is list and len(perm) == nd:
         # the common case, a full list: torch takes it as it is and validates it (no AxisLike conversion);
@@ -397,6 +426,9 @@ def expand_as(x: TensorLike, y: TensorLike, name=None):
 
 
 broadcast_to = expand
+
+
+expand = _sizes_as_args(expand)
 
 
 @op

@@ -57,6 +57,15 @@ def fused_rms_norm(x: TensorLike, norm_weight: TensorLike, norm_bias: OptionalTe
     return out, res_out
 
 
+
+def fused_rms_norm_ext(x, scale, epsilon=1e-5, name=None):
+    """RMSNorm over the last axis: (out, invvar), out = x / sqrt(mean(x**2) + epsilon) * scale.  Paddle registers
+    this kernel for CUDA only (its CPU build raises NotFound); here it is paddle.nn.functional.rms_norm, as
+    paddle._C_ops.fused_rms_norm_ext is (PaddleFormers' RMSNorm calls it by default)."""
+    from ...nn.functional import rms_norm
+
+    return tuple(rms_norm(x, x.shape[-1:], scale, epsilon))
+
 @op
 def fused_layer_norm(x: TensorLike, norm_weight: OptionalTensor, norm_bias: OptionalTensor, epsilon,
                      residual_alpha=1.0, begin_norm_axis=1, bias: OptionalTensor = None,

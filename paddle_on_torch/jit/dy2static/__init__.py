@@ -8,6 +8,7 @@ and what falls back: docs/jit.md, "Control flow".
 """
 from .convert import convert_call, convert_function, converted_source, patched_forwards, prepare
 from .operators import ConversionError, UndefinedVar
+from . import program_translator  # noqa: F401,E402  (Paddle's ProgramTranslator: the to_static switch)
 
 __all__ = ["convert_function", "convert_call", "converted_source", "prepare", "patched_forwards", "ConversionError",
            "UndefinedVar"]

@@ -1,2 +1,2 @@
 """paddle.distributed.flex_checkpoint.dcp: save / load of sharded checkpoints (distributed/checkpoint/api.py)."""
-from . import load_state_dict, save_state_dict  # noqa: F401
+from . import load_state_dict, metadata, save_state_dict, sharded_weight, utils  # noqa: F401
