@@ -10,6 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 SEED = 2024
+TOL = 1e-4  # logits and losses against real Paddle's
 STEPS = 4
 LR = 1e-2
 VOCAB = 64
@@ -186,6 +187,44 @@ def train_with_trainer(trainer_module, model, output_dir):
     return losses
 
 
+def load_results(directory, name):
+    """A case's stored results (<name>.npz): logits and losses, or error_type and error."""
+    import os
+
+    with np.load(os.path.join(directory, name + ".npz")) as f:
+        return {k: f[k] for k in f.files}
+
+
+def load_model(paddle, transformers, case, data):
+    """The case's model with the Paddle-saved weights of data/<weights>.pdparams (keys and shapes checked)."""
+    import os
+
+    paddle.seed(SEED)
+    model = build(transformers, case)
+    state = paddle.load(os.path.join(data, case.weights + ".pdparams"))
+    own = model.state_dict()
+    assert sorted(state) == sorted(own), "state dict keys differ from the Paddle-saved file"
+    for k, v in state.items():
+        assert list(v.shape) == list(own[k].shape), f"{k}: shape {v.shape} != {own[k].shape}"
+    model.set_state_dict(state)
+    return model
+
+
+def run_cases(paddle, transformers, cases, data, out_dir):
+    """Run `cases` (Paddle-saved weights from `data`) and store each one's logits and losses, or the error it
+    raised, as out_dir/<case>.npz: the shim's side of tests/test_paddlenlp.py and tests/test_paddleformers.py."""
+    import os
+    import traceback
+
+    for name, case in cases.items():
+        try:
+            logits, losses = run(paddle, load_model(paddle, transformers, case, data), case)
+            result = {"logits": logits, "losses": np.array(losses, dtype=np.float64)}
+        except Exception as e:  # noqa: BLE001  (compared with what real Paddle raised)
+            result = {"error_type": np.array(type(e).__name__), "error": np.array(traceback.format_exc()[-2000:])}
+        np.savez(os.path.join(out_dir, name + ".npz"), **result)
+
+
 def _shim_worker(out_dir):
     """Run every case and the Trainer under the shim and store what they computed (<case>.npz in out_dir).
 
@@ -194,7 +233,6 @@ def _shim_worker(out_dir):
     the other tests of the pytest process."""
     import os
     import tempfile
-    import traceback
 
     import paddle
 
@@ -204,27 +242,10 @@ def _shim_worker(out_dir):
 
     data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddlenlp")
     paddle.set_device("cpu")
-
-    def model_for(case):
-        paddle.seed(SEED)
-        model = build(paddlenlp.transformers, case)
-        state = paddle.load(os.path.join(data, case.weights + ".pdparams"))
-        own = model.state_dict()
-        assert sorted(state) == sorted(own), "state dict keys differ from the Paddle-saved file"
-        for k, v in state.items():
-            assert list(v.shape) == list(own[k].shape), f"{k}: shape {v.shape} != {own[k].shape}"
-        model.set_state_dict(state)
-        return model
-
-    for name, case in CASES.items():
-        try:
-            logits, losses = run(paddle, model_for(case), case)
-            result = {"logits": logits, "losses": np.array(losses, dtype=np.float64)}
-        except Exception as e:  # noqa: BLE001  (compared with what real Paddle raised)
-            result = {"error_type": np.array(type(e).__name__), "error": np.array(traceback.format_exc()[-2000:])}
-        np.savez(os.path.join(out_dir, name + ".npz"), **result)
+    run_cases(paddle, paddlenlp.transformers, CASES, data, out_dir)
     with tempfile.TemporaryDirectory() as tmp:
-        losses = train_with_trainer(paddlenlp.trainer, model_for(CASES[TRAINER_CASE]), tmp)
+        model = load_model(paddle, paddlenlp.transformers, CASES[TRAINER_CASE], data)
+        losses = train_with_trainer(paddlenlp.trainer, model, tmp)
     np.savez(os.path.join(out_dir, "trainer.npz"), losses=np.array(losses, dtype=np.float64))
 
 

@@ -24,7 +24,8 @@ from tests import paddlenlp_cases as C  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "paddlenlp")
-TOL = 1e-4
+TOL = C.TOL
+_load = C.load_results
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +38,6 @@ def shim(tmp_path_factory):
     p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-4000:]
     return str(out)
-
-
-def _load(directory, name):
-    with np.load(os.path.join(directory, name + ".npz")) as f:
-        return {k: f[k] for k in f.files}
 
 
 @pytest.mark.parametrize("name", list(C.CASES))

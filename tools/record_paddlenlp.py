@@ -31,21 +31,23 @@ import paddle  # noqa: E402
 
 assert "paddle_on_torch" not in paddle.__file__, "record_paddlenlp must run under real Paddle"
 
-import paddlenlp.data  # noqa: E402,F401  (before paddlenlp.transformers: an import cycle)
-import paddlenlp.transformers  # noqa: E402
-
 from tests import paddlenlp_cases as C  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "paddlenlp")
 
 
-def record(name):
-    case = C.CASES[name]
-    weights = os.path.join(OUT, case.weights + ".pdparams")
+def record(name, cases=None, transformers=None, out=OUT):
+    """Record one case (of tests/paddlenlp_cases.py, or of `cases` built from `transformers`: the PaddleFormers
+    recorder passes its own) into `out`."""
+    if transformers is None:
+        import paddlenlp.data  # noqa: F401  (before paddlenlp.transformers: an import cycle)
+        import paddlenlp.transformers as transformers
+    case = (cases or C.CASES)[name]
+    weights = os.path.join(out, case.weights + ".pdparams")
     result = {}
     try:
         paddle.seed(C.SEED)
-        model = C.build(paddlenlp.transformers, case)
+        model = C.build(transformers, case)
         if case.weights == name:  # the case that owns the file writes it
             paddle.save(model.state_dict(), weights)
         else:
@@ -60,13 +62,15 @@ def record(name):
         status = f"FAILS: {type(e).__name__}: {str(e)[:200]}"
         if os.environ.get("RECORD_TRACEBACK"):
             traceback.print_exc()
-    np.savez_compressed(os.path.join(OUT, name + ".npz"), **result)
+    np.savez_compressed(os.path.join(out, name + ".npz"), **result)
     size = os.path.getsize(weights) if os.path.exists(weights) else 0
     print(f"{name:22s} {size / 1024:6.1f} KiB  {status}")
 
 
 def record_trainer():
+    import paddlenlp.data  # noqa: F401
     import paddlenlp.trainer
+    import paddlenlp.transformers
 
     case = C.CASES[C.TRAINER_CASE]
     paddle.seed(C.SEED)
@@ -78,15 +82,21 @@ def record_trainer():
     print(f"{'trainer':22s} losses {np.round(losses, 5).tolist()}")
 
 
-def main(argv):
-    os.makedirs(OUT, exist_ok=True)
+def record_all(names, cases=None, transformers=None, out=OUT):
+    cases = cases or C.CASES
+    os.makedirs(out, exist_ok=True)
     paddle.set_device("cpu")
-    if argv == ["--trainer"]:
-        return record_trainer()
-    names = argv or list(C.CASES)
     # owners of weight files first, so that cases sharing them can load them
-    for name in sorted(names, key=lambda n: C.CASES[n].weights != n):
-        record(name)
+    for name in sorted(names, key=lambda n: cases[n].weights != n):
+        record(name, cases, transformers, out)
+
+
+def main(argv):
+    if argv == ["--trainer"]:
+        os.makedirs(OUT, exist_ok=True)
+        paddle.set_device("cpu")
+        return record_trainer()
+    record_all(argv or list(C.CASES))
     if not argv:
         record_trainer()
 
