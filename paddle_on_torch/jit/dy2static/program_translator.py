@@ -34,9 +34,7 @@ class ProgramTranslator:
         self.enable(flag)
 
     def enable(self, enable_to_static):
-        from ..api import enable_to_static as switch
+        """Set the switch (Paddle checks the type only in static mode: in eager mode any value is stored)."""
+        from ..api import _state
 
-        if not isinstance(enable_to_static, bool):
-            raise TypeError("The type of 'enable_to_static' in ProgramTranslator.enable must be bool, but received "
-                            f"{type(enable_to_static)}.")
-        switch(enable_to_static)
+        _state["enabled"] = enable_to_static
