@@ -22,9 +22,9 @@ if importlib.util.find_spec("paddlenlp") is None:
 # the layouts CI runs (of tests/dist_scripts/llama_parallelize.py's CASES, all of which pass run by hand:
 # docs/distributed.md): tensor parallel with the mp plan and its sequence-parallel plan (sp_config), pipeline
 # with split_spec + global_spec and sharding stage 1 at once, and mp4 with stage 3 -- two cases keep the 8-rank
-# launch near a minute and a half; then PaddleNLP's AutoTrainer (--use_intermediate_api) at dp8 against real
-# Paddle's one-process AutoTrainer (about 20 s more)
-CASES = ["dp2mp2pp2_sp_stage1", "dp2mp4_stage3", "auto_trainer"]
+# launch near a minute and a half; then PaddleNLP's AutoTrainer at dp8, with --use_intermediate_api and without
+# it, against real Paddle's one-process AutoTrainer (about 30 s more)
+CASES = ["dp2mp2pp2_sp_stage1", "dp2mp4_stage3", "auto_trainer", "auto_trainer_plain"]
 
 
 def test_recorded_losses_are_paddles():

@@ -308,6 +308,10 @@ class Optimizer:
         for p in params:
             g = p._t.grad
             if g is not None and not p.stop_gradient:  # the gradient first: stop_gradient is two properties
+                if hasattr(g, "device_mesh") and not hasattr(p._t, "device_mesh"):
+                    from ..distributed.auto_parallel.api import replicate_for_grad
+
+                    replicate_for_grad(p)  # a dense parameter with a distributed gradient (as Paddle)
                 out.append((p, wrap(g)))
         return out
 

@@ -228,3 +228,25 @@ def local_shape_of_dense_and_dist(paddle):
     mesh = dist.ProcessMesh([0], dim_names=["x"])
     w = dist.shard_tensor(paddle.ones([4, 2]), mesh, [dist.Shard(0)])
     return [paddle.ones([2])._local_shape, w._local_shape, type(w._local_shape).__name__]
+
+
+@case
+def dense_parameter_with_distributed_gradient(paddle):
+    """Dense weights meeting a distributed input (AutoTrainer without the intermediate API): the gradient is a
+    partial sum, and AdamW leaves the parameter a replicated distributed one."""
+    import paddle.distributed as dist
+
+    mesh = dist.ProcessMesh([0], dim_names=["dp"])
+    lin = paddle.nn.Linear(3, 2)
+    lin.weight.set_value(paddle.arange(6, dtype="float32").reshape([3, 2]) / 10)
+    lin.bias.set_value(paddle.to_tensor([0.5, -0.5]))
+    opt = paddle.optimizer.AdamW(learning_rate=0.1, parameters=lin.parameters())
+    x = dist.shard_tensor(paddle.arange(12, dtype="float32").reshape([4, 3]) / 10, mesh, [dist.Shard(0)])
+    out = []
+    for _ in range(2):
+        (lin(x) ** 2).sum().backward()
+        out += [lin.weight.grad.is_dist(), str(lin.weight.grad.placements)]
+        opt.step()
+        opt.clear_grad()
+        out += [lin.weight.is_dist(), str(lin.weight.placements), lin.weight.numpy(), lin.bias.numpy()]
+    return out

@@ -46,9 +46,10 @@ CASES = {
 }
 
 
-def run_auto_trainer():
-    """PaddleNLP's AutoTrainer with --use_intermediate_api, data parallel over the launch's ranks, against real
-    Paddle's one-process AutoTrainer (which runs without the intermediate API: Paddle refuses it in one process)."""
+def run_auto_trainer(intermediate=True):
+    """PaddleNLP's AutoTrainer, data parallel over the launch's ranks, with --use_intermediate_api or without it
+    (the model's parameters stay dense and meet the dataloader's distributed batches), against real Paddle's
+    one-process AutoTrainer (which runs without the intermediate API: Paddle refuses it in one process)."""
     import tempfile
 
     t0 = time.time()
@@ -57,15 +58,15 @@ def run_auto_trainer():
     with np.load(os.path.join(DATA, "losses.npz")) as f:
         want = f["auto_trainer"]
     with tempfile.TemporaryDirectory() as tmp:
-        losses = C.auto_trainer_losses(paddle, WEIGHTS, tmp, dp=dist.get_world_size())
+        losses = C.auto_trainer_losses(paddle, WEIGHTS, tmp, dp=dist.get_world_size(), intermediate=intermediate)
     err = float(np.abs(np.array(losses) - want).max())
     assert len(losses) == len(want) and err <= TOL, (losses, want.tolist())
-    print(f"OK auto_trainer {err:.2e} {time.time() - t0:.1f}s", flush=True)
+    print(f"OK auto_trainer{'' if intermediate else '_plain'} {err:.2e} {time.time() - t0:.1f}s", flush=True)
 
 
 def run(name):
-    if name == "auto_trainer":
-        return run_auto_trainer()
+    if name in ("auto_trainer", "auto_trainer_plain"):
+        return run_auto_trainer(intermediate=name == "auto_trainer")
     t0 = time.time()
     (pp, dp, mp), deg = CASES[name]
     with np.load(os.path.join(DATA, "losses.npz")) as f:
@@ -94,7 +95,7 @@ if __name__ == "__main__":
     t0 = time.time()
     dist.init_parallel_env()
     print(f"ready {time.time() - t0:.1f}s", flush=True)
-    for case in sys.argv[1:] or [*CASES, "auto_trainer"]:
+    for case in sys.argv[1:] or [*CASES, "auto_trainer", "auto_trainer_plain"]:
         with paddle.utils.unique_name.guard():  # names as in a fresh process
             run(case)
     dist.barrier()

@@ -494,6 +494,19 @@ def process_mesh_of(x):
     return core_mesh_of(t.device_mesh) if _is_dt(t) else None
 
 
+def replicate_for_grad(param):
+    """A dense parameter whose gradient is distributed (dense weights meeting distributed inputs) is made a
+    replicated distributed parameter on the gradient's mesh before the optimizer updates it, as Paddle's
+    optimizer leaves it."""
+    t, g = param._t, param._t.grad
+    dm = g.device_mesh
+    local = _to_mesh_device(t.detach(), dm) if _coordinate(dm) is not None else _no_piece(t)
+    new = torch.nn.Parameter(DTensor.from_local(local, dm, (_tp_Replicate(),) * dm.ndim, run_check=False,
+                                                shape=t.shape, stride=t.stride()), requires_grad=t.requires_grad)
+    new.grad = g
+    param._t = new
+
+
 def holds_piece(t):
     """Whether this process is in the mesh of DTensor `t` (else it holds no part of it)."""
     return _coordinate(t.device_mesh) is not None

@@ -217,6 +217,12 @@ class _ShardOptimizer:
         swapped = []
         inner = self._inner_opt
         clip = inner._grad_clip
+        for p in self._params():  # a dense parameter with a distributed gradient becomes a replicated one
+            g = p._t.grad
+            if isinstance(g, DTensor) and not isinstance(p._t, DTensor):
+                from .api import replicate_for_grad
+
+                replicate_for_grad(p)
         try:
             self._reduce_partial_grads()
             if clip is not None and any(isinstance(p._t, DTensor) for p in self._params()):
