@@ -84,10 +84,10 @@ CASES = {
     "recompute_core_attn": case((2, 2, 2), recompute="core_attn", want="dynamic_recompute_core_attn"),
     "recompute_full_static": case((2, 2, 2), mode="static", recompute="full", want="static_recompute_full",
                                   recompute_cfg=dict()),
-    # fused passes Paddle's Strategy names (kernel fusions of the compiled program: values unchanged)
+    # fused passes Paddle's Strategy names (kernel fusions of the compiled program: values unchanged);
+    # paddle.distributed.Strategy's FusePasses takes these two flags (fused_passes_list is fleet.auto.Strategy's)
     "fused_passes": case((2, 2, 2), mode="static", want="static",
-                         fused_passes=dict(fused_passes_list=["fused_gemm_epilogue_pass",
-                                                              "fused_dropout_add_pass"])),
+                         fused_passes=dict(gemm_epilogue=True, dropout_add=True)),
 }
 
 
