@@ -56,15 +56,16 @@ LINK_FLAGS = ["-fopenmp"]
 
 def build_dir(flags):
     """Where the JIT build of `flags` against this torch lives: $PADDLE_ON_TORCH_EXT_CACHE (default
-    ~/.cache/paddle_on_torch/ext), one folder per torch installation and flags, so that two environments (or two
-    CPU capabilities) on one machine do not rebuild over each other's objects."""
+    ~/.cache/paddle_on_torch/ext), one folder per torch installation, flags and source folder, so that two
+    environments, two CPU capabilities or two checkouts on one machine do not rebuild over each other's objects
+    (ninja rebuilds every object whose command changed, and the source paths are in the commands)."""
     import hashlib
 
     import torch
 
     root = os.environ.get("PADDLE_ON_TORCH_EXT_CACHE") or os.path.join(
         os.path.expanduser("~"), ".cache", "paddle_on_torch", "ext")
-    key = hashlib.sha256("\n".join([torch.__file__, torch.__version__, *flags]).encode()).hexdigest()[:12]
+    key = hashlib.sha256("\n".join([torch.__file__, torch.__version__, SOURCE_DIR, *flags]).encode()).hexdigest()[:12]
     return os.path.join(root, key)
 
 
@@ -100,12 +101,32 @@ def build_lock(folder):
         yield
 
 
+@contextlib.contextmanager
+def _this_environments_ninja():
+    """torch runs `ninja` from PATH.  A script run with the environment's python but without the environment
+    activated finds the system's ninja instead, of another version; two ninja versions read each other's build
+    log as changed commands and rebuild every object in turn.  So the build takes the ninja installed beside this
+    interpreter (requirements.txt pins it) when there is one."""
+    import sysconfig
+
+    scripts = sysconfig.get_path("scripts")
+    path = os.environ.get("PATH", "")
+    if not os.path.isfile(os.path.join(scripts, "ninja")) or path.split(os.pathsep)[0] == scripts:
+        yield
+        return
+    os.environ["PATH"] = scripts + os.pathsep + path
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = path
+
+
 def _jit_build(verbose):
     from torch.utils import cpp_extension
 
     flags = compile_flags()
     folder = build_dir(flags)
-    with build_lock(folder):
+    with build_lock(folder), _this_environments_ninja():
         return _load_announced(cpp_extension, folder, flags, verbose)
 
 

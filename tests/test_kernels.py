@@ -392,6 +392,26 @@ def test_loader_builds_ext_when_the_install_time_build_does_not_match(monkeypatc
     assert ext._installed() is None and ext.CppModule().load() is built
 
 
+def test_jit_build_runs_the_ninja_beside_this_interpreter(monkeypatch, tmp_path):
+    """A script run with the environment's python but not activated must not build with the system's ninja:
+    two ninja versions sharing a build folder rebuild every object in turn."""
+    import sysconfig
+
+    scripts = sysconfig.get_path("scripts")
+    if not os.path.isfile(os.path.join(scripts, "ninja")):
+        pytest.skip("no ninja installed beside this interpreter")
+    monkeypatch.setenv("PATH", os.pathsep.join(["/usr/bin", "/bin"]))
+    with ext._this_environments_ninja():
+        assert os.environ["PATH"].split(os.pathsep)[0] == scripts
+    assert os.environ["PATH"] == os.pathsep.join(["/usr/bin", "/bin"])
+
+
+def test_build_folder_differs_per_checkout(monkeypatch):
+    here = ext.build_dir(ext.compile_flags())
+    monkeypatch.setattr(ext, "SOURCE_DIR", "/elsewhere/ext")
+    assert ext.build_dir(ext.compile_flags()) != here
+
+
 def _jit_build_is_what_the_tests_use():
     return _cpp_ok() and ext.CPP.module.__name__ != "paddle_on_torch.kernels._C"
 
