@@ -195,6 +195,40 @@ def load_results(directory, name):
         return {k: f[k] for k in f.files}
 
 
+def run_shim_worker(script, out_dir, lane=None, timeout=600):
+    """Run `script`'s worker under the shim in a process of its own (importing these libraries patches paddle's
+    modules, which must not leak into the test process), with `lane` first on PYTHONPATH when given."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join([p for p in [lane, root, os.environ.get("PYTHONPATH")] if p])
+    env = dict(os.environ, PYTHONPATH=path, OMP_NUM_THREADS="1")
+    p = subprocess.run([sys.executable, "-m", "paddle_on_torch", script, str(out_dir)], cwd=root, env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, p.stderr[-4000:]
+
+
+def check_case(case, name, data, out_dir, same_message=False):
+    """The shim's results for `case` against real Paddle's recorded ones: the same error type where Paddle fails
+    (and the same message's tail with `same_message`), else logits (shape, dtype, values) and AdamW losses."""
+    want = load_results(data, case.reference or name)
+    got = load_results(out_dir, name)
+    if "error_type" in want:  # real Paddle fails here on the CPU, and so does the shim, with the same error type
+        assert str(got.get("error_type")) == str(want["error_type"]), got.get("error", got)
+        if same_message:
+            assert str(got["error"]).strip().splitlines()[-1].endswith(str(want["error"]).splitlines()[0][-60:])
+        return
+    if case.reference:  # Paddle failed on this case; the shim computes what the plain path does
+        assert "error_type" in load_results(data, name)
+    assert "error_type" not in got, str(got["error"])
+    logits = got["logits"]
+    assert logits.shape == want["logits"].shape and logits.dtype == want["logits"].dtype
+    np.testing.assert_allclose(logits, want["logits"], rtol=TOL, atol=TOL, err_msg=f"{name} logits")
+    np.testing.assert_allclose(got["losses"], want["losses"], rtol=TOL, atol=TOL, err_msg=f"{name} AdamW losses")
+
+
 def load_model(paddle, transformers, case, data):
     """The case's model with the Paddle-saved weights of data/<weights>.pdparams (keys and shapes checked)."""
     import os

@@ -33,28 +33,13 @@ def shim(tmp_path_factory):
     """Every case and the Trainer run under the shim in one separate process (tests/paddlenlp_cases.py's worker):
     `import paddlenlp` patches paddle's modules at import, which must not leak into the rest of the suite."""
     out = tmp_path_factory.mktemp("paddlenlp")
-    cmd = [sys.executable, "-m", "paddle_on_torch", os.path.join(ROOT, "tests", "paddlenlp_cases.py"), str(out)]
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
-    p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-4000:]
+    C.run_shim_worker(os.path.join(ROOT, "tests", "paddlenlp_cases.py"), out, timeout=300)
     return str(out)
 
 
 @pytest.mark.parametrize("name", list(C.CASES))
 def test_model(name, shim):
-    case = C.CASES[name]
-    want = _load(DATA, case.reference or name)
-    got = _load(shim, name)
-    if "error_type" in want:  # real Paddle fails here on the CPU, and so does the shim, with the same error type
-        assert str(got.get("error_type")) == str(want["error_type"]), got.get("error", got)
-        return
-    if case.reference:  # Paddle failed on this case; the shim computes what the plain path does
-        assert "error_type" in _load(DATA, name)
-    assert "error_type" not in got, str(got["error"])
-    logits = got["logits"]
-    assert logits.shape == want["logits"].shape and logits.dtype == want["logits"].dtype
-    np.testing.assert_allclose(logits, want["logits"], rtol=TOL, atol=TOL, err_msg=f"{name} logits")
-    np.testing.assert_allclose(got["losses"], want["losses"], rtol=TOL, atol=TOL, err_msg=f"{name} AdamW losses")
+    C.check_case(C.CASES[name], name, DATA, shim)
 
 
 def test_trainer(shim):

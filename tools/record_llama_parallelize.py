@@ -28,24 +28,9 @@ import paddlenlp.data  # noqa: E402,F401  (before paddlenlp.transformers: an imp
 import paddlenlp.transformers  # noqa: E402,F401
 
 from tests import llama_parallelize_cases as C  # noqa: E402
+from tools.record_llama_auto import _numpy2_fix  # noqa: E402  (AutoTrainingArguments.data_parallel_rank too)
 
 OUT = os.path.join(ROOT, "tests", "data", "llama_parallelize")
-
-
-def _numpy2_fix():
-    """Paddle 3.3.1's ProcessMesh.get_rank_by_dim_and_process_id calls int() on a 1-element array, which NumPy 2
-    refuses (AutoTrainingArguments.data_parallel_rank calls it): the same lookup, reading the element."""
-    from paddle.distributed.auto_parallel.process_mesh import ProcessMesh
-
-    def get_rank_by_dim_and_process_id(self, dim, process_id):
-        if process_id not in self._process_ids:
-            return -1
-        if dim is None:
-            return 0
-        axis = self._dim_names.index(dim) if isinstance(dim, str) else dim
-        return int(np.where(self._mesh == process_id)[axis][0])
-
-    ProcessMesh.get_rank_by_dim_and_process_id = get_rank_by_dim_and_process_id
 
 
 def main():
