@@ -193,3 +193,15 @@ def incubate_multiprocessing_shares_tensors(paddle):
     p = paddle.create_parameter([2], "float32")
     p2 = pickle.loads(ForkingPickler.dumps(p))
     return [t, t2, type(t2).__name__, type(p2).__name__, p2.stop_gradient, p2.shape]
+
+
+@case
+def moe_routing_kernels_import(paddle):
+    # PaddleFormers' MoE layers (ERNIE 4.5-MoE) import these at module level; Paddle's CPU build has them
+    from paddle.incubate.nn.functional import (build_src_rank_and_local_expert_id, cal_aux_loss,
+                                               expand_modality_expert_id, int_bincount, moe_combine,
+                                               moe_gate_dispatch, moe_gate_dispatch_partial_nosoftmaxtopk)
+
+    return [callable(f) for f in (build_src_rank_and_local_expert_id, cal_aux_loss, expand_modality_expert_id,
+                                  int_bincount, moe_combine, moe_gate_dispatch,
+                                  moe_gate_dispatch_partial_nosoftmaxtopk)]

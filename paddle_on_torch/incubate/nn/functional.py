@@ -26,6 +26,13 @@ __getattr__ = _report.module_getattr("paddle.incubate.nn.functional", also={
     "fused_partial_rope": _GPU_ONLY, "moe_combine_no_weight": _GPU_ONLY,
 })
 
+# The MoE routing kernels PaddleFormers' MoE layers import at module level: importable, as in Paddle (whose CPU
+# build has them too, without kernels), so ERNIE 4.5-MoE's modeling imports; a call says it is not supported.
+for _name in ("moe_gate_dispatch", "moe_combine", "int_bincount", "cal_aux_loss", "build_src_rank_and_local_expert_id",
+              "expand_modality_expert_id", "moe_gate_dispatch_partial_nosoftmaxtopk"):
+    globals()[_name] = _report.unsupported_function(f"paddle.incubate.nn.functional.{_name}", _GPU_ONLY)
+del _name
+
 
 def _no_quant(api, quant_scale):
     if quant_scale is not None and quant_scale > 0:
