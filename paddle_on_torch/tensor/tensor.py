@@ -498,6 +498,18 @@ class Tensor:
                 t.set_(src.untyped_storage(), src.storage_offset() + offset // src.element_size(), shape, stride)
         return self
 
+    def _share_buffer_to(self, dst):
+        """Paddle's private Tensor._share_buffer_to: `dst` keeps its shape and dtype and reads and writes this
+        tensor's memory from then on (no copy; PaddleFormers' MoE FakeClone)."""
+        if dst._t.dtype != self._t.dtype or dst._t.numel() > self._t.numel():
+            raise ValueError(f"_share_buffer_to: the destination ({dst._t.dtype}, {list(dst._t.shape)}) must have "
+                             f"this tensor's dtype ({self._t.dtype}) and at most its {self._t.numel()} elements")
+        src = self._t
+        with torch.no_grad():
+            dst._t.set_(src.untyped_storage(), src.storage_offset(), dst._t.shape,
+                        torch.empty(dst._t.shape, device="meta").stride())
+        return dst
+
     def _is_shared_buffer_with(self, other):
         return self._t.untyped_storage().data_ptr() == other._t.untyped_storage().data_ptr()
 

@@ -94,3 +94,15 @@ def torch_style_transpose_reshape_expand(paddle):
     return [x.transpose(1, 2), paddle.transpose(x, 0, 2), x.transpose(-1, 0), x.reshape(4, 6), x.reshape(6, -1),
             paddle.reshape(x, 2, 12), x.reshape(shape=[24]), y.expand(3, 4), y.expand(2, 3, 4), paddle.expand(y, 3, 4),
             y.expand(size=[2, 4])]
+
+
+@case
+def tensor_share_buffer_to(paddle):
+    # PaddleFormers' MoE FakeClone: the destination keeps its shape and aliases the source's memory
+    a = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    b = paddle.empty_like(a)
+    a._share_buffer_to(b)
+    b[0] = 7.0
+    c = paddle.zeros([2])
+    a._share_buffer_to(c)
+    return [a, b, b.stop_gradient, a._is_shared_buffer_with(b), c]
