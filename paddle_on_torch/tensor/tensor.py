@@ -499,15 +499,13 @@ class Tensor:
         return self
 
     def _share_buffer_to(self, dst):
-        """Paddle's private Tensor._share_buffer_to: `dst` keeps its shape and dtype and reads and writes this
-        tensor's memory from then on (no copy; PaddleFormers' MoE FakeClone)."""
-        if dst._t.dtype != self._t.dtype or dst._t.numel() > self._t.numel():
-            raise ValueError(f"_share_buffer_to: the destination ({dst._t.dtype}, {list(dst._t.shape)}) must have "
-                             f"this tensor's dtype ({self._t.dtype}) and at most its {self._t.numel()} elements")
+        """Paddle's private Tensor._share_buffer_to: `dst` keeps its shape, takes this tensor's dtype, and reads
+        and writes this tensor's memory from then on (no copy; PaddleFormers' MoE FakeClone)."""
         src = self._t
-        with torch.no_grad():
-            dst._t.set_(src.untyped_storage(), src.storage_offset(), dst._t.shape,
-                        torch.empty(dst._t.shape, device="meta").stride())
+        if dst._t.numel() > src.numel():  # Paddle lets dst read past the end of the buffer; we refuse
+            raise ValueError(f"_share_buffer_to: the destination's {dst._t.numel()} elements do not fit in this "
+                             f"tensor's {src.numel()}")
+        dst._t = src.new_empty(0).set_(src.untyped_storage(), src.storage_offset(), dst._t.shape)
         return dst
 
     def _is_shared_buffer_with(self, other):

@@ -103,6 +103,6 @@ def tensor_share_buffer_to(paddle):
     b = paddle.empty_like(a)
     a._share_buffer_to(b)
     b[0] = 7.0
-    c = paddle.zeros([2])
+    c = paddle.zeros([2], dtype="int32")  # takes the source's dtype
     a._share_buffer_to(c)
     return [a, b, b.stop_gradient, a._is_shared_buffer_with(b), c]
