@@ -1,0 +1,104 @@
+"""Creation ops (full, arange, *_like), no-op copies, dropout (eval), casts, one_hot."""
+import torch
+
+from ..._report import unsupported
+from ..pir_writer import _DTYPES, _Sym, _api, _out, _register, a_dtype, a_place, pir
+
+
+def _dtype_arg(node, default):
+    dt = node.kwargs.get("dtype")
+    return _DTYPES[dt][1] if dt is not None else default
+
+
+def _place_free(sizes):
+    return [s for s in sizes]
+
+
+@pir(torch.ops.aten.full.default, torch.ops.aten.zeros.default, torch.ops.aten.ones.default,
+     torch.ops.aten.empty.memory_format, torch.ops.aten.new_zeros.default, torch.ops.aten.new_ones.default,
+     torch.ops.aten.new_full.default, torch.ops.aten.new_empty.default)
+def _full(w, node, args):
+    t = _out(node)
+    target = node.target
+    if target in (torch.ops.aten.new_zeros.default, torch.ops.aten.new_ones.default,
+                  torch.ops.aten.new_full.default, torch.ops.aten.new_empty.default):
+        args = args[1:]
+    sizes = list(args[0])
+    if target in (torch.ops.aten.full.default, torch.ops.aten.new_full.default):
+        value = args[1]
+    else:
+        value = 1 if target in (torch.ops.aten.ones.default, torch.ops.aten.new_ones.default) else 0
+    if isinstance(value, _Sym):
+        raise unsupported(_api(), " (Paddle program): full with a run-time fill value")
+    if all(isinstance(s, int) for s in sizes):
+        return w.full(sizes, value, t[0], place=0)
+    return w.op1("full_with_tensor", [w.full([1], value, t[0]), w.ints(sizes)], [("dtype", a_dtype(t[0]))], t,
+                 sg=[True])
+
+
+@pir(torch.ops.aten.scalar_tensor.default)
+def _scalar_tensor(w, node, args):
+    t = _out(node)
+    return w.full([], args[0], t[0])
+
+
+@pir(torch.ops.aten.full_like.default, torch.ops.aten.zeros_like.default, torch.ops.aten.ones_like.default,
+     torch.ops.aten.empty_like.default)
+def _full_like(w, node, args):
+    t = _out(node)
+    if node.target is torch.ops.aten.full_like.default:
+        value = args[1]
+    else:
+        value = 1 if node.target is torch.ops.aten.ones_like.default else 0
+    return w.op1("full_like", [args[0], w.full([1], value, t[0])], [("dtype", a_dtype(t[0])), ("place", a_place(0))],
+                 t, sg=[True])
+
+
+@pir(torch.ops.aten.arange.start_step, torch.ops.aten.arange.default, torch.ops.aten.arange.start)
+def _arange(w, node, args):
+    t = _out(node)
+    if node.target is torch.ops.aten.arange.default:
+        start, end, step = 0, args[0], 1
+    elif node.target is torch.ops.aten.arange.start:
+        start, end, step = args[0], args[1], 1
+    else:
+        start, end, step = args[0], args[1], args[2] if len(args) > 2 else 1
+
+    def bound(v):
+        if isinstance(v, _Sym):
+            return w.cast(w.op1("reshape", [w.sym(v), w.int_array([1])], [], ("int64", [1])), "float64")
+        return w.full([1], v, "float64")
+    return w.op1("arange", [bound(start), bound(end), bound(step)], [("dtype", a_dtype(t[0])), ("place", a_place(0))],
+                 t, sg=[True])
+
+
+def _identity(w, node, args):
+    return args[0]
+
+
+for _n in ("clone.default", "alias.default", "detach.default", "contiguous.default", "lift_fresh_copy.default",
+           "lift_fresh.default", "_assert_tensor_metadata.default"):
+    _register([_n], _identity)
+
+
+@pir(torch.ops.aten.dropout.default, torch.ops.aten.feature_dropout.default, torch.ops.aten.alpha_dropout.default)
+def _dropout(w, node, args):
+    if len(args) > 2 and args[2]:
+        raise unsupported(_api(), " (Paddle program): dropout in training mode (save in eval mode)")
+    return args[0]
+
+
+@pir(torch.ops.aten._to_copy.default, torch.ops.aten.to.dtype, torch.ops.aten.to.dtype_layout,
+     torch.ops.aten.type_as.default, torch.ops.aten.to.device)
+def _to(w, node, args):
+    return w.cast(args[0], _out(node)[0])
+
+
+@pir(torch.ops.aten.one_hot.default)
+def _one_hot(w, node, args):
+    n = args[1] if len(args) > 1 else -1
+    if n < 0:
+        raise unsupported(_api(), " (Paddle program): one_hot without num_classes")
+    t = _out(node)
+    y = w.op1("one_hot", [args[0], w.full([1], n, "int32")], [], ("float32", t[1]))
+    return w.cast(y, t[0])
