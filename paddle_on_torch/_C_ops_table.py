@@ -96,7 +96,7 @@ def _place(t, place):
     if place is None or place == []:
         return t
     from ._normalize import wrap
-    from .framework.place import to_torch_device
+    from ._core.place import to_torch_device
 
     device = to_torch_device(place)
     return t if t._t.device == device else wrap(t._t.to(device))

@@ -24,8 +24,8 @@ from ._hook import install, uninstall  # noqa: E402,F401
 _hook.find_checkout_parts()  # kernels/ and parallel/ in a checkout used without installing it
 from . import _report  # noqa: E402
 from ._report import module_getattr as _module_getattr  # noqa: E402
-from .framework import dtype as _dtype_mod  # noqa: E402
-from .framework.dtype import (  # noqa: E402,F401
+from ._core import dtype as _dtype_mod  # noqa: E402
+from ._core.dtype import (  # noqa: E402,F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float8_e4m3fn, float8_e5m2, float16, float32, float64,
     get_default_dtype, iinfo, int8, int16, int32, int64, pstring, raw, set_default_dtype, uint8, uint16, uint32,
     uint64)
@@ -33,7 +33,7 @@ from .framework.flags import get_flags, set_flags  # noqa: E402,F401
 from .framework.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from .autograd.backward import grad  # noqa: E402,F401
 from .batch import batch  # noqa: E402,F401
-from .framework.place import (  # noqa: E402,F401
+from ._core.place import (  # noqa: E402,F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, XPUPinnedPlace, XPUPlace, get_device, is_compiled_with_cinn,
     is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm,
     is_compiled_with_xpu, set_device)
@@ -133,9 +133,10 @@ def __dir__():
 
 
 def _bind_methods_and_inplace():
+    from . import linalg, signal, special
     from .tensor import inplace, methods
 
-    methods.bind()
+    methods.bind(lenders=(linalg, signal, special), package_namespace=globals())
     g = globals()
     for name, kind in _api_names().items():
         if name.endswith("_") and not name.startswith("_") and name not in g and name[:-1] in g:
@@ -149,6 +150,24 @@ def _api_names():
 
 
 _bind_methods_and_inplace()
+
+
+def _provide_to_tensor_layer():
+    """What the tensor layer calls above itself (tensor/_above.py), each loaded on first use."""
+    from .tensor import _above
+
+    def create_parameter(*args, **kwargs):
+        from .nn.layer.layers import _create_parameter
+
+        return _create_parameter(*args, **kwargs)
+
+    _above.provide(
+        distributed=lambda: _importlib.import_module(f"{__name__}.distributed.auto_parallel.api"),
+        distributed_ops=lambda: _importlib.import_module(f"{__name__}.distributed.auto_parallel.op_rules"),
+        create_parameter=create_parameter)
+
+
+_provide_to_tensor_layer()
 
 # Top-level names from namespaces that build on everything above
 from .framework.param_attr import ParamAttr  # noqa: E402,F401

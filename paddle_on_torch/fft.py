@@ -11,7 +11,7 @@ import torch
 
 from . import _report
 from ._normalize import DTypeLike, PlaceLike, RequiresGrad, TensorLike, is_tensor, op
-from .framework import dtype as _dtypes
+from ._core import dtype as _dtypes
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
            "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

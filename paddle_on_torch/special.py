@@ -7,7 +7,7 @@ import torch
 
 from . import _report
 from ._normalize import DTypeLike, TensorLike, op
-from .framework import dtype as _dtypes
+from ._core import dtype as _dtypes
 from .tensor.math import expm1, logsumexp
 
 __all__ = ["expm1", "logsumexp", "softmax"]

@@ -8,6 +8,19 @@ if not os.path.exists("/dev/nvidiactl"):
 
 import pytest
 
+LANES = ("dist", "lib", "build", "compile", "gpu", "slow")  # registered in pytest.ini
+
+
+def pytest_addoption(parser):
+    parser.addoption("--all-lanes", action="store_true",
+                     help="run every lane (dist, lib, build, compile, gpu, slow), not only the fast one")
+
+
+def pytest_configure(config):
+    if config.getoption("--all-lanes"):
+        config.option.markexpr = ""  # pytest.ini's addopts select the fast lane; this lifts it
+
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from paddle_on_torch.amp import _state
+from paddle_on_torch._core import amp_state as _state
 
 _ac = importlib.import_module("paddle_on_torch.amp.auto_cast")  # the module; paddle.amp.auto_cast is the function
 

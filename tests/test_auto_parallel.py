@@ -1,7 +1,7 @@
 """Auto-parallel beyond placements: sharding stages, parallelize, sharded checkpoints, launch.
 
 Single-process tests run in a world of one; the multi-rank ones (`dist_job`) start short gloo jobs
-under torchrun (PADDLE_ON_TORCH_SKIP_DIST=1 skips them) and assert on what every rank prints.
+under torchrun (the `dist` lane) and assert on what every rank prints.
 """
 import glob
 import os
@@ -14,7 +14,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(ROOT, "tests", "dist_scripts")
-dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+dist_job = pytest.mark.dist
 
 
 def _env():

@@ -86,7 +86,7 @@ def test_to_static_compile_backend_by_device():
     explicitly asked backend always."""
     import torch
 
-    from paddle_on_torch.device import backends
+    from paddle_on_torch._core import backends
 
     assert backends.compile_backend_for(torch.device("cpu"), "inductor") == "inductor"
     assert backends.compile_backend_for(torch.device("mps"), "inductor") == "inductor"  # inductor has mps codegen

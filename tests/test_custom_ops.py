@@ -18,6 +18,8 @@ import tempfile
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.build
+
 from tests import golden
 from tests.custom_op_cases import CASES
 

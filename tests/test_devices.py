@@ -18,7 +18,7 @@ def test_xla_training_step_or_clean_skip(paddle):
 
 
 def test_registry_cpu_and_aliases(paddle):
-    from paddle_on_torch.device import backends
+    from paddle_on_torch._core import backends
 
     names = [b.name for b in backends.backends()]
     assert names[0] == "cpu" and {"gpu", "xpu", "mps", "xla"} <= set(names)

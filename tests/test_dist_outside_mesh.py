@@ -5,8 +5,12 @@ silent 0.0.  Two gloo ranks, meshes [0] and [1] (the two stages of a pipeline pr
 import json
 import os
 
+import pytest
+
 from tests.test_auto_parallel import ROOT, dist_job, torchrun
 from tools.record_outside_mesh import answers
+
+pytestmark = pytest.mark.dist
 
 GOLDEN = json.load(open(os.path.join(ROOT, "tests", "golden", "dist_outside_mesh.json")))
 

@@ -11,12 +11,13 @@ import sys
 import numpy as np
 import pytest
 
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(os.path.dirname(ROOT), "shared", "seed_examples")
 SCRIPTS = os.path.join(ROOT, "tests", "dist_scripts")
 # The torchrun jobs (the whole file took 244 s on 2 busy cores; the two 8-rank seed jobs about 35-45 s each,
-# the 4-rank to_static pipeline job about 35 s); PADDLE_ON_TORCH_SKIP_DIST=1 skips them.
-dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+# the 4-rank to_static pipeline job about 35 s); they are the `dist` lane.
+dist_job = pytest.mark.dist
 
 
 # ------------------------------------------------------------------ single process

@@ -5,6 +5,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.build
+
 PROGRAM = """
 import paddle_on_torch
 paddle_on_torch.install()

@@ -8,11 +8,13 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.dist
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tests", "dist_scripts", "dp_train.py")
 needs_accelerate = pytest.mark.skipif(importlib.util.find_spec("accelerate") is None,
                                       reason="accelerate is not installed (optional extra)")
-dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+dist_job = pytest.mark.dist
 
 
 def _run(cmd, tmp_path, nranks):

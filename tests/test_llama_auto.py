@@ -7,7 +7,7 @@ at dp4 x mp2 and into one process, whose weights become safetensors files torch 
 
 One torchrun launch runs every case (start-up and the first step's DTensor sharding search are the costly
 parts); the one-process run is a plain `python -m paddle_on_torch`.  Skipped without PaddleNLP
-(tests/requirements-libs.txt) and with PADDLE_ON_TORCH_SKIP_DIST=1.
+(tests/requirements-libs.txt); the `dist` and `lib` lanes.
 """
 import importlib.util
 import json
@@ -18,6 +18,8 @@ import sys
 
 import numpy as np
 import pytest
+
+pytestmark = [pytest.mark.dist, pytest.mark.lib]
 
 if importlib.util.find_spec("paddlenlp") is None:
     pytest.skip("PaddleNLP is not installed (tests/requirements-libs.txt)", allow_module_level=True)

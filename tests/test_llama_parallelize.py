@@ -3,7 +3,7 @@ config=model._generate_auto_dist_config(...))` with the model's own auto_dist_co
 ranks, against real Paddle's one-process losses (tests/data/llama_parallelize, tools/record_llama_parallelize.py).
 
 One torchrun launch runs every layout (start-up and PaddleNLP's import are the costly part); each rank prints
-`OK <case> <max abs error>`.  PADDLE_ON_TORCH_SKIP_DIST=1 skips the launch.
+`OK <case> <max abs error>`.  The `dist` and `lib` lanes.
 """
 import importlib.util
 import os
@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 import pytest
+
+pytestmark = [pytest.mark.dist, pytest.mark.lib]
 
 from tests.test_auto_parallel import ROOT, SCRIPTS, dist_job, torchrun
 

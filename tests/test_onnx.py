@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.lib
+
 pytest.importorskip("onnxscript")
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")

@@ -7,6 +7,8 @@ import os
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.lib
+
 from tests import paddleclas_models
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "paddleclas.json")

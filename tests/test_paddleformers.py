@@ -13,6 +13,8 @@ import os
 
 import pytest
 
+pytestmark = pytest.mark.lib
+
 from tests import paddleformers_cases as F
 from tests import paddlenlp_cases as C
 

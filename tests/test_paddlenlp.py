@@ -16,6 +16,8 @@ import sys
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.lib
+
 # find_spec, not importorskip: importing paddlenlp here would patch the suite's paddle (see the `shim` fixture)
 if importlib.util.find_spec("paddlenlp") is None:
     pytest.skip("PaddleNLP is not installed (tests/requirements-libs.txt)", allow_module_level=True)
@@ -47,7 +49,7 @@ def test_trainer(shim):
     np.testing.assert_allclose(_load(shim, "trainer")["losses"], _load(DATA, "trainer")["losses"], rtol=TOL, atol=TOL)
 
 
-@pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+@pytest.mark.dist
 def test_llama_tensor_parallel_two_ranks(tmp_path):
     """LlamaForCausalLM at tensor_parallel_degree=2 (fleet mp 2, 2 gloo ranks under torchrun): each rank loads
     its shard of the Paddle-saved weights as PaddleNLP's tensor-parallel mappings split them; logits and the

@@ -12,8 +12,10 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.dist
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dist_job = pytest.mark.skipif(os.environ.get("PADDLE_ON_TORCH_SKIP_DIST") == "1", reason="PADDLE_ON_TORCH_SKIP_DIST=1")
+dist_job = pytest.mark.dist
 
 
 def _job():

@@ -27,8 +27,7 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "ppsci")
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("ppsci") is None,
-                                reason="ppsci is not installed (pip install --no-deps -r tests/requirements-libs.txt)")
+pytestmark = [pytest.mark.lib, pytest.mark.skipif(importlib.util.find_spec("ppsci") is None, reason="ppsci is not installed (pip install --no-deps -r tests/requirements-libs.txt)")]
 
 RTOL = 1e-4  # the brief's bar is 1e-3; the curves agree to ~1e-6
 

@@ -4,9 +4,9 @@ Paddle enables AMP only on accelerators: on CPU, auto_cast warns and has no effe
 disables itself and decorate returns the models unchanged; paddle_on_torch does the same.
 """
 from .. import _report
-from ..framework.place import current_torch_device as _current_torch_device
+from .._core.place import current_torch_device as _current_torch_device
 from . import amp_lists, grad_scaler  # noqa: F401
-from ._state import cast_inputs, current_amp_state  # noqa: F401
+from .._core.amp_state import cast_inputs, current_amp_state  # noqa: F401
 from .amp_lists import black_list, white_list  # noqa: F401
 from .auto_cast import (  # noqa: F401
     amp_decorate, amp_guard, auto_cast, autocast, decorate, get_autocast_dtype, is_autocast_enabled)
@@ -22,7 +22,7 @@ get_autocast_gpu_dtype = get_autocast_dtype
 def _device(device):
     import torch
 
-    from ..framework.place import Place, to_torch_device
+    from .._core.place import Place, to_torch_device
 
     if device is None:
         return _current_torch_device()

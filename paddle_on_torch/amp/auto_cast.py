@@ -10,9 +10,9 @@ import warnings
 
 import torch
 
-from ..framework import dtype as _dtypes
-from ..framework.place import current_torch_device, get_device
-from . import _state
+from .._core import dtype as _dtypes
+from .._core.place import current_torch_device, get_device
+from .._core import amp_state as _state
 from .amp_lists import black_list, white_list
 from .._report import unsupported
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 import numpy as np
 import torch
 
-from ..framework.place import current_torch_device
+from .._core.place import current_torch_device
 from . import auto_cast as _ac
 
 __all__ = ["AmpScaler", "GradScaler", "OptimizerState"]

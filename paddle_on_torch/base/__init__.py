@@ -20,7 +20,7 @@ _ELSEWHERE = {  # Paddle's name -> (module here, attribute); None: the module it
         "program_guard", "Program", "default_main_program", "default_startup_program", "Executor", "global_scope",
         "scope_guard", "Scope", "CompiledProgram", "BuildStrategy", "ExecutionStrategy", "name_scope",
         "WeightNormParamAttr", "cpu_places", "cuda_places", "device_guard", "gradients", "append_backward")},
-    **{n: ("paddle_on_torch.framework.place", n) for n in (
+    **{n: ("paddle_on_torch._core.place", n) for n in (
         "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPUPinnedPlace", "CustomPlace", "IPUPlace",
         "is_compiled_with_cuda", "is_compiled_with_rocm", "is_compiled_with_xpu", "is_compiled_with_cinn")},
     "ParamAttr": ("paddle_on_torch.framework.param_attr", "ParamAttr"),

@@ -12,10 +12,10 @@ import importlib
 import torch
 
 from .. import _report
-from ..framework import dtype as _dtypes
-from ..framework.dtype import FInfo as finfo, IInfo as iinfo, PybindEnum, VarType, dtype as DataType  # noqa: F401
+from .._core import dtype as _dtypes
+from .._core.dtype import FInfo as finfo, IInfo as iinfo, PybindEnum, VarType, dtype as DataType  # noqa: F401
 from ..framework.flags import globals  # noqa: F401,A004
-from ..framework.place import (  # noqa: F401
+from .._core.place import (  # noqa: F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, IPUPlace, Place, XPUPinnedPlace, XPUPlace,
     is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute,
     is_compiled_with_rocm, is_compiled_with_xpu)
@@ -90,7 +90,7 @@ def get_available_custom_device():
 
 
 def get_custom_device_count(device_type):
-    from ..device import backends
+    from .._core import backends
 
     b = backends.get(device_type)
     if b is None or not b.custom or not b.is_available():

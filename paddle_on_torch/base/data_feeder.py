@@ -3,8 +3,8 @@ calls (through paddle.common_ops_import).  The checks run in static mode only, a
 import numpy as np
 
 from .. import _report
-from ..framework import dtype as _dtypes
-from ..framework.dtype import VarType as _VarType, dtype as _DataType
+from .._core import dtype as _dtypes
+from .._core.dtype import VarType as _VarType, dtype as _DataType
 
 __all__ = ["convert_dtype", "check_type", "check_dtype", "check_variable_and_dtype"]
 

@@ -48,7 +48,7 @@ def _dygraph_tracer():
 
 def _current_expected_place_():
     """The current place as Paddle's place constructors make it (CPUPlace(), CUDAPlace(i), ...)."""
-    from ..framework.place import current_place
+    from .._core.place import current_place
 
     return current_place()
 
@@ -56,21 +56,21 @@ def _current_expected_place_():
 def _current_expected_place():
     """The current place; in static (PIR) mode Paddle answers an undefined Place()."""
     if _static is not None:
-        from ..framework.place import Place
+        from .._core.place import Place
 
         return Place()
     return _current_expected_place_()
 
 
 def _set_expected_place(place):
-    from ..framework.place import set_device
+    from .._core.place import set_device
 
     set_device(place)
 
 
 def _get_paddle_place(place):
     """Paddle's reading of a place argument (None, a Place, or a device string)."""
-    from ..framework.place import _device_to_place
+    from .._core.place import _device_to_place
 
     return None if place is None else _device_to_place(place)
 

@@ -52,7 +52,7 @@ def collect():
     import torch
 
     import paddle_on_torch
-    from ..device import backends
+    from .._core import backends
 
     devices = []
     for b in backends.backends():

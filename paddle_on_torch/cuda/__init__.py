@@ -10,7 +10,7 @@ from ..device import (  # noqa: F401
     max_memory_allocated, max_memory_reserved, memory_allocated, memory_reserved, reset_max_memory_allocated,
     reset_max_memory_reserved, reset_peak_memory_stats, set_rng_state, set_stream, stream, synchronize)
 from .. import device as _device
-from ..framework import place as _place
+from .._core import place as _place
 
 __all__ = [
     "cudart", "check_error", "is_available", "is_initialized", "mem_get_info", "synchronize", "current_stream",

@@ -1,6 +1,6 @@
 """paddle.device: the current device, device queries, streams, events and memory statistics.
 
-Everything goes through the backend registry (`paddle_on_torch/device/backends/`): Paddle's 'gpu'
+Everything goes through the backend registry (`paddle_on_torch/_core/backends/`): Paddle's 'gpu'
 is torch.cuda, 'xpu' is torch.xpu, and mps / xla / a PrivateUse1 extension are custom device types.
 What Paddle's build-time questions ask (`is_compiled_with_cuda`, `get_all_device_type`) is answered
 by what torch can use here.  Memory statistics are torch's caching allocator's.
@@ -11,15 +11,15 @@ import types as _types
 import torch
 
 from .. import _report
-from ..framework import place as _place
-from ..framework.place import (  # noqa: F401
+from .._core import place as _place
+from .._core.place import (  # noqa: F401
     Place as _Place, get_device as _get_device, is_compiled_with_cinn, is_compiled_with_cuda,
     is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm, is_compiled_with_xpu,
     set_device)
 from ..tensor.creation import (  # noqa: F401
     BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor,
     ShortTensor)
-from . import backends
+from .._core import backends
 
 __all__ = [
     "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",

@@ -8,7 +8,7 @@ import torch
 
 import paddle_on_torch as paddle
 from .. import _normalize
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from ..tensor.tensor import Tensor
 from .distribution import Distribution, ExponentialFamily
 from .transform import AffineTransform, ExpTransform

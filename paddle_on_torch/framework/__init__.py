@@ -3,9 +3,15 @@ shim has them (resolved on first use: this package is imported while paddle_on_t
 rest raise UnsupportedAPIError naming themselves."""
 import functools
 import importlib
+import sys
 
-from . import dtype, place  # noqa: F401
-from .dtype import get_default_dtype, set_default_dtype  # noqa: F401
+from .._core import dtype, place  # noqa: F401
+from .._core.dtype import get_default_dtype, set_default_dtype  # noqa: F401
+
+# dtype and place live in the core (paddle_on_torch._core, below the tensor layer); Paddle's module paths
+# paddle.framework.dtype / .place name the same modules.
+sys.modules[__name__ + ".dtype"] = dtype
+sys.modules[__name__ + ".place"] = place
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .random import get_rng_state, seed, set_rng_state  # noqa: F401
 from .io import async_save, clear_async_save_task_queue, load, save  # noqa: F401,E402
@@ -16,7 +22,7 @@ _ELSEWHERE = {  # Paddle's name -> (module here, attribute); None: the module it
     **{n: ("paddle_on_torch", n) for n in (
         "in_dynamic_mode", "enable_static", "disable_static", "disable_signal_handler", "grad", "get_flags",
         "set_flags")},
-    **{n: ("paddle_on_torch.framework.place", n) for n in (
+    **{n: ("paddle_on_torch._core.place", n) for n in (
         "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "CustomPlace", "XPUPlace", "XPUPinnedPlace", "IPUPlace")},
     **{n: ("paddle_on_torch.base.framework", n) for n in (
         "in_dynamic_or_pir_mode", "in_pir_mode", "in_pir_executor_mode", "use_pir_api", "Parameter",
@@ -24,7 +30,7 @@ _ELSEWHERE = {  # Paddle's name -> (module here, attribute); None: the module it
         "_dygraph_tracer", "_no_check_dy2st_diff", "_dygraph_guard", "non_static_only", "static_only", "Block",
         "Program")},
     "LayerHelper": ("paddle_on_torch.base.layer_helper", "LayerHelper"),
-    "convert_np_dtype_to_dtype_": ("paddle_on_torch.framework.dtype", "convert_dtype"),
+    "convert_np_dtype_to_dtype_": ("paddle_on_torch._core.dtype", "convert_dtype"),
     "core": ("paddle_on_torch.base.core", None),
     "base": ("paddle_on_torch.base.dygraph.base", None),  # as in Paddle: paddle.framework.base is dygraph.base
     "recall_error": ("paddle_on_torch.framework.recall_error", None),

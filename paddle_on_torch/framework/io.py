@@ -582,7 +582,7 @@ def _load_safetensors(path, return_numpy):
             out[k] = t.view(torch.uint16).numpy() if t.dtype is torch.bfloat16 else t.numpy()
         return _pack_big_arrays(out)
     from .._normalize import wrap
-    from .place import current_torch_device
+    from .._core.place import current_torch_device
 
     device = current_torch_device()
     return {k: wrap(t.to(device)) for k, t in tensors.items()}

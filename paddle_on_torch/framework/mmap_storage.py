@@ -5,7 +5,7 @@ import os
 import torch
 
 from .._normalize import wrap
-from .dtype import to_torch_dtype
+from .._core.dtype import to_torch_dtype
 
 __all__ = ["MmapStorage"]
 

@@ -19,7 +19,7 @@ class CoreGenerator:
     __slots__ = ("_g",)
 
     def __init__(self, device=None):
-        from .place import to_torch_device
+        from .._core.place import to_torch_device
 
         self._g = torch.Generator(device=to_torch_device(device) if device is not None else "cpu")
 
@@ -113,6 +113,6 @@ class Generator:
     (the current one when None), a paddle.base.core.Generator, not an instance of this class."""
 
     def __new__(cls, device=None):
-        from .place import _device_to_place
+        from .._core.place import _device_to_place
 
         return default_generator(_device_to_place(device)._device)

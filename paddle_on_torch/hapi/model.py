@@ -25,7 +25,7 @@ class _InputSpec:
     """What Model records for an input when none was given: name, shape and dtype (InputSpec-like)."""
 
     def __init__(self, shape=None, dtype="float32", name=None):
-        from ..framework.dtype import convert_dtype
+        from .._core.dtype import convert_dtype
 
         self.shape = tuple(-1 if d is None else d for d in shape) if shape is not None else None
         self.dtype = convert_dtype(dtype)

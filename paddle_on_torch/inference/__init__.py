@@ -287,7 +287,7 @@ class Tensor:
         t = (self._p._inputs if self._is_input else self._p._outputs).get(self._name)
         if t is None and self._is_input:
             return _DTYPE_OF[self._p._spec[self._name]["dtype"]]
-        from ..framework import dtype as _dtypes
+        from .._core import dtype as _dtypes
 
         return _DTYPE_OF[_dtypes.dtype_name(t.dtype)]
 

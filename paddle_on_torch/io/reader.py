@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import torch.utils.data as tud
 
-from ..framework import place as _place
+from .._core import place as _place
 from .dataloader.batch_sampler import BatchSampler, _InfiniteIterableSampler
 from .dataloader.collate import collate_to_torch, default_convert_fn, to_numpy_transport, to_paddle, to_transport
 from .dataloader.dataset import IterableDataset

@@ -71,8 +71,8 @@ class CompiledEntry:
     """torch.compile(fn) called with the fast path above."""
 
     def __init__(self, fn, backend, fullgraph):
-        from ..device.backends import compile_backend_for
-        from ..framework.place import current_torch_device
+        from .._core.backends import compile_backend_for
+        from .._core.place import current_torch_device
 
         self.code = fn.__code__
         # inductor only where it has code generation for the current device (a custom device may not)

@@ -157,7 +157,7 @@ def _last_call_specs(sf, call):
 
 def _example(spec):
     """A concrete example tensor for an InputSpec (dynamic dims get size 2)."""
-    from ..framework.dtype import to_torch_dtype
+    from .._core.dtype import to_torch_dtype
 
     shape = [2 if d == -1 else d for d in spec.shape]
     dtype = to_torch_dtype(spec.dtype)
@@ -261,7 +261,7 @@ def _tensor_leaves(obj):
 
 
 def _dtype_name(t):
-    from ..framework import dtype as _dtypes
+    from .._core import dtype as _dtypes
 
     return _dtypes.dtype_name(t.dtype)  # 'float32', 'int64', ...
 
@@ -453,8 +453,8 @@ def _drop_placeholders(sub, keep):
 
 
 def _spec_dtype_name(spec):
-    from ..framework import dtype as _dtypes
-    from ..framework.dtype import to_torch_dtype
+    from .._core import dtype as _dtypes
+    from .._core.dtype import to_torch_dtype
 
     return _dtypes.dtype_name(to_torch_dtype(spec.dtype))
 
@@ -569,7 +569,7 @@ class _Artifact:
         if len(arrays) != len(m["weights"]):
             raise ValueError(f"paddle.jit.load: {params_file} holds {len(arrays)} tensors, the manifest lists "
                              f"{len(m['weights'])}")
-        from ..framework import dtype as _dtypes
+        from .._core import dtype as _dtypes
 
         self.weights = []
         for a, w in zip(arrays, m["weights"]):
@@ -702,7 +702,7 @@ class TranslatedLayer(Layer):
             raise IndexError(f"The saved model takes {len(specs)} inputs ({[s['name'] for s in specs]}), but "
                              f"received {len(inputs)}.")
         args = [_normalize.to_torch(v) for v in inputs]
-        from ..framework import dtype as _dtypes
+        from .._core import dtype as _dtypes
 
         for a, s in zip(args, specs):
             want = s["program_shape"]

@@ -3,8 +3,8 @@ program switches (paddle.static's)."""
 import importlib
 
 from .. import _report
-from ..framework import dtype as _dtypes
-from ..framework.dtype import VarType as _VarType, dtype as DataType  # noqa: F401
+from .._core import dtype as _dtypes
+from .._core.dtype import VarType as _VarType, dtype as DataType  # noqa: F401
 
 
 def convert_np_dtype_to_dtype_(np_dtype):
@@ -30,5 +30,5 @@ def __getattr__(name):
     if name == "VarDesc":
         return importlib.import_module("paddle_on_torch.base.core").VarDesc
     if name == "Place":
-        return importlib.import_module("paddle_on_torch.framework.place").Place
+        return importlib.import_module("paddle_on_torch._core.place").Place
     return _missing(name)

@@ -9,7 +9,7 @@ GPU kernels only for these, paddle_on_torch computes them anywhere.
 import torch
 
 from .. import _normalize
-from . import _util as U
+from ..tensor import sparse_layout as U
 from .._report import unsupported
 
 __all__ = ["add", "subtract", "multiply", "divide", "is_same_shape", "mask_as", "masked_matmul", "matmul", "mv",

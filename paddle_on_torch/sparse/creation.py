@@ -3,8 +3,8 @@ import numpy as np
 import torch
 
 from .. import _normalize
-from ..framework import dtype as _dtypes
-from . import _util as U
+from .._core import dtype as _dtypes
+from ..tensor import sparse_layout as U
 
 __all__ = ["sparse_coo_tensor", "sparse_csr_tensor"]
 

@@ -4,8 +4,8 @@ import math
 import torch
 
 from .. import _normalize
-from ..framework import dtype as _dtypes
-from . import _util as U
+from .._core import dtype as _dtypes
+from ..tensor import sparse_layout as U
 from .._report import unsupported
 
 __all__ = ["sin", "tan", "asin", "atan", "sinh", "tanh", "asinh", "atanh", "sqrt", "square", "log1p", "abs", "pow",

@@ -6,7 +6,7 @@ GraphModule with the Scope's parameters.
 """
 from .. import _report
 from ..base import framework as _fw
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from .input import InputSpec  # noqa: F401
 from .program import (  # noqa: F401
     Program, Variable, default_main_program, default_startup_program, name_scope, program_guard)

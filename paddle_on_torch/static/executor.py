@@ -11,7 +11,7 @@ import torch
 import torch.fx
 
 from .. import _normalize
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from . import program as _prog
 
 __all__ = ["Executor", "global_scope", "scope_guard", "Scope", "CompiledProgram", "BuildStrategy",

@@ -1,7 +1,7 @@
 """paddle.static.InputSpec: the shape, dtype and name of a model input (None dims are dynamic, -1)."""
 import numpy as np
 
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 
 __all__ = ["InputSpec"]
 

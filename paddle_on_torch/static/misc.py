@@ -4,14 +4,14 @@ import os
 
 import torch
 
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from ..framework import unique_name
 
 __all__ = ["accuracy", "cpu_places", "create_global_var", "create_parameter", "device_guard"]
 
 
 def cpu_places(device_count=None):
-    from ..framework.place import CPUPlace
+    from .._core.place import CPUPlace
 
     if device_count is None:
         device_count = int(os.environ.get("CPU_NUM", 1))

@@ -10,7 +10,7 @@ these files; the shim reads them back through paddle_on_torch.static.model_forma
 import torch
 import torch.fx
 
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from . import program as _prog
 
 __all__ = ["inference_files"]

@@ -321,7 +321,7 @@ def _static_view(tensor, what):
         return Size(shape)
     if what == "name":
         return _var_name(t)
-    from ..framework import dtype as _dtypes
+    from .._core import dtype as _dtypes
 
     dt = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
           "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "ui8", "bool": "b"}.get(

@@ -13,9 +13,10 @@ import numpy as np
 import torch
 
 from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, RequiresGrad, ShapeArgs,
-                          ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind, wrap)
-from ..framework import dtype as _dtypes
-from ..framework.place import current_torch_device, to_torch_device
+                          ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind, register_data_converter, wrap)
+from .._core import dtype as _dtypes
+from .._core.place import current_torch_device, to_torch_device
+from . import _above
 
 __all__ = [
     "to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -133,6 +134,9 @@ def _as_torch(data, dtype=None, place=None):
     if t.device != device:
         t = t.to(device)
     return t
+
+
+register_data_converter(_as_torch)  # what TensorLike makes of data that is not a Tensor
 
 
 # the names paddle.to_tensor takes (its dtype check is stricter than the other APIs': no 'float', no Python float)
@@ -551,9 +555,7 @@ def polar(abs, angle, name=None, *, out=None):
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
     """paddle.create_parameter: a trainable Tensor initialised as Paddle does."""
-    from ..nn.layer.layers import _create_parameter
-
-    return _create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
+    return _above.create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
                              default_initializer=default_initializer)
 
 

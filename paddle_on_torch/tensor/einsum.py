@@ -6,7 +6,7 @@ have the same dtype; it raises ValueError for mismatched label sizes.
 import torch
 
 from .._normalize import to_torch, wrap
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 
 __all__ = ["einsum"]
 

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from .. import _normalize
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 
 __all__ = ["getitem", "setitem"]
 

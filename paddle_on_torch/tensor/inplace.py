@@ -117,13 +117,12 @@ def _unary_kernel(general, kernel):
     return method
 
 
-def bind(Tensor):
-    import paddle_on_torch as paddle
-
+def bind(Tensor, package_namespace):
+    """The in-place methods whose out-of-place twin is in `package_namespace` (the paddle module's names)."""
     api = paddle_api()
     for name in set(api["tensor_methods"]) | set(api["tensor_attributes"]):
         if not name.endswith("_") or name.startswith("_") or name in Tensor.__dict__:
             continue
-        base = vars(paddle).get(name[:-1])  # not getattr: a miss here is not the user's
+        base = package_namespace.get(name[:-1])  # not getattr: a miss here is not the user's
         if callable(base) and not isinstance(base, type):
             setattr(Tensor, name, make_inplace(base, name))

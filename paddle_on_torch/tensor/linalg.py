@@ -15,7 +15,7 @@ import torch
 
 from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence,
                           is_tensor, op)
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 
 __all__ = [
     "norm", "dist", "cholesky", "eigvalsh", "histogram", "histogram_bin_edges", "histogramdd", "bincount",

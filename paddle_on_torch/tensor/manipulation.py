@@ -6,7 +6,7 @@ import torch
 
 from .. import _normalize
 from .._normalize import AxisLike, DTypeLike, ShapeLike, TensorLike, TensorSequence, op
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 
 __all__ = [
     "reshape", "transpose", "permute", "concat", "cat", "stack", "squeeze", "unsqueeze", "flatten", "ravel",

@@ -12,7 +12,8 @@ import torch
 
 from .._normalize import (AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg, is_tensor, op,
                           to_torch)
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
+from . import _above
 
 __all__ = [
     # binary elementwise
@@ -710,9 +711,7 @@ def mixed_matmul(fn, x, y, api):
 
 def _matmul(fn, x, y, api):
     if type(x).__name__ == "DTensor" and type(y).__name__ == "DTensor" and fn is torch.matmul:
-        from ..distributed.auto_parallel.op_rules import local_matmul  # batched, on local pieces
-
-        out = local_matmul(x, y)
+        out = _above.distributed_ops().local_matmul(x, y)  # batched, on local pieces
         if out is not None:
             return out
     try:

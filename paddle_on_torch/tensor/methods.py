@@ -53,18 +53,16 @@ def _operators():
     return ops
 
 
-def bind():
-    """Attach every implemented Tensor method; called once at import."""
-    from .. import linalg as linalg_ns
-    from .. import signal as signal_ns
-    from .. import special as special_ns
-
+def bind(lenders, package_namespace):
+    """Attach every implemented Tensor method; called once, by paddle_on_torch/__init__.  `lenders`: the
+    namespaces above the tensor layer whose functions are methods too (paddle.linalg, signal, special: x.det(),
+    x.stft(), x.softmax(), Paddle's Tensor.softmax being the torch-style paddle.special one);
+    `package_namespace`: the paddle module's names, the out-of-place twins of the in-place methods."""
     api = paddle_api()
     # Paddle's method list, plus the functions Paddle patches on as methods beyond it (astype, ...)
     wanted = set(api["tensor_methods"]) | set(api["tensor_attributes"])
     sources = [(fam, list(fam.__all__) + list(getattr(fam, "__tensor_methods__", ()))) for fam in _FAMILIES]
-    # x.det(), x.stft(), x.softmax() (Paddle's Tensor.softmax is the torch-style paddle.special one)
-    sources += [(ns, ns.__all__) for ns in (linalg_ns, signal_ns, special_ns)]
+    sources += [(ns, ns.__all__) for ns in lenders]
     for module, names in sources:
         for name in names:
             if name in wanted and name not in Tensor.__dict__:
@@ -73,4 +71,4 @@ def bind():
         setattr(Tensor, name, fn)
     Tensor.__getitem__, Tensor.__setitem__ = indexing.getitem, indexing.setitem
     Tensor.__hash__ = lambda self: id(self)  # defining __eq__ would otherwise drop hashing
-    inplace.bind(Tensor)
+    inplace.bind(Tensor, package_namespace)

@@ -11,8 +11,8 @@ import torch
 
 from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ScalarLike, ShapeArgs, ShapeLike,
                           TensorLike, int_arg, is_tensor, op)
-from ..framework import dtype as _dtypes
-from ..framework.place import current_torch_device
+from .._core import dtype as _dtypes
+from .._core.place import current_torch_device
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "uniform", "standard_normal",
            "bernoulli", "multinomial", "poisson", "rand_like", "randn_like", "standard_gamma", "binomial",

@@ -15,7 +15,7 @@ import torch
 
 from .._errors import translate
 from .._normalize import IntLike, TensorLike, binary_operands, is_tensor, op, rebind, wrap
-from ..framework import dtype as _dtypes
+from .._core import dtype as _dtypes
 from .tensor import Tensor
 
 __all__ = ["argmax", "argmin", "argsort", "sort", "msort", "topk", "where", "nonzero", "argwhere", "index_sample",

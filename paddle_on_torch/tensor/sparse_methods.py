@@ -1,13 +1,13 @@
 """Tensor methods of Paddle's sparse tensors (SparseCooTensor / SparseCsrTensor).
 
 A sparse Tensor holds a torch sparse_coo or sparse_csr tensor in `_t`; see
-paddle_on_torch/sparse/_util.py for how Paddle's view of the parts maps onto
+paddle_on_torch/tensor/sparse_layout.py for how Paddle's view of the parts maps onto
 torch's.  These are methods only (Paddle has no paddle.indices etc.).
 """
 import torch
 
 from .. import _normalize
-from ..sparse import _util as U
+from . import sparse_layout as U
 from .to_string import format_data
 from .._report import unsupported
 

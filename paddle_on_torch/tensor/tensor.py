@@ -14,9 +14,10 @@ import numpy as np
 import torch
 
 from .. import _normalize
-from ..framework import dtype as _dtypes
-from ..framework.dtype import VarType
-from ..framework.place import Place
+from . import _above
+from .._core import dtype as _dtypes
+from .._core.dtype import VarType
+from .._core.place import Place
 
 __all__ = ["Tensor", "Size", "TensorSize"]
 
@@ -301,9 +302,7 @@ class Tensor:
             raise AssertionError(f"only one element variable can be converted to {what}.")
         v = self.item()
         if v is None:
-            from ..distributed.auto_parallel.api import not_held_error
-
-            raise not_held_error(self, what)
+            raise _above.distributed().not_held_error(self, what)
         return v
 
     def __index__(self):
@@ -395,7 +394,7 @@ class Tensor:
 
     def _copy_to(self, place, blocking=True):
         """A copy on `place`, outside the autograd graph (PaddleNLP's checkpoint loading moves tensors so)."""
-        from ..framework.place import to_torch_device
+        from .._core.place import to_torch_device
 
         copy = _normalize.wrap(self._t.detach().to(to_torch_device(place), copy=True))
         copy.name = self.name  # (Paddle copies the name; its op outputs, unnamed until asked, get fresh ones)
@@ -430,24 +429,18 @@ class Tensor:
 
     @property
     def placements(self):
-        from ..distributed.auto_parallel.api import placements_of
-
-        return placements_of(self) if self.is_dist() else None
+        return _above.distributed().placements_of(self) if self.is_dist() else None
 
     @property
     def process_mesh(self):
-        from ..distributed.auto_parallel.api import process_mesh_of
-
-        return process_mesh_of(self) if self.is_dist() else None
+        return _above.distributed().process_mesh_of(self) if self.is_dist() else None
 
     def _local_value(self):
         """This rank's shard of a distributed Tensor (the Tensor itself when it is dense).  A process outside the
         tensor's mesh has none: it gets the tensor back, which reads as Paddle's uninitialised one does."""
         if not self.is_dist():
             return self
-        from ..distributed.auto_parallel.api import holds_piece
-
-        return _normalize.wrap(self._t.to_local()) if holds_piece(self._t) else self
+        return _normalize.wrap(self._t.to_local()) if _above.distributed().holds_piece(self._t) else self
 
     @property
     def _local_shape(self):
@@ -473,9 +466,7 @@ class Tensor:
 
     def _is_initialized(self):
         if self.is_dist():  # False where this process holds no part of a distributed Tensor, as in Paddle
-            from ..distributed.auto_parallel.api import holds_piece
-
-            return holds_piece(self._t)
+            return _above.distributed().holds_piece(self._t)
         return True
 
     def value(self):
@@ -529,7 +520,7 @@ class Tensor:
 
     def to(self, *args, **kwargs):
         """Tensor.to(device=None, dtype=None, blocking=None), positional in any order, or like a Tensor."""
-        from ..framework.place import to_torch_device
+        from .._core.place import to_torch_device
 
         device, dtype = kwargs.get("device"), kwargs.get("dtype")
         for a in args:
@@ -705,9 +696,7 @@ def _global(t):
     """The value a Paddle user means: for a DTensor, the global one (Paddle's item/numpy read it)."""
     if type(t) is torch.Tensor or getattr(t, "device_mesh", None) is None:
         return t
-    from ..distributed.auto_parallel.api import global_value
-
-    return global_value(t)
+    return _above.distributed().global_value(t)
 
 
 def _size_args(size):

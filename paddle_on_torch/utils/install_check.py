@@ -30,7 +30,7 @@ def _train_step(paddle, place_str):
 def run_check():
     """Check that paddle_on_torch is installed correctly and runs on this machine's devices."""
     import paddle_on_torch as paddle
-    from ..device import backends
+    from .._core import backends
 
     print("Running verify PaddlePaddle program ... ")
     acc = backends.available_accelerators()

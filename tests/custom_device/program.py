@@ -62,7 +62,7 @@ def queries():
 
 
 def _compile_backend():
-    from paddle_on_torch.device import backends
+    from paddle_on_torch._core import backends
 
     return backends.get(custom_device.NAME).torch_compile_backend()
 

@@ -17,7 +17,7 @@ import wave
 
 import numpy as np
 
-from ...framework.dtype import float32
+from ..._core.dtype import float32
 from ...tensor.creation import to_tensor
 from ...tensor.manipulation import transpose
 from .backend import AudioInfo

@@ -4,7 +4,7 @@ import math
 import torch
 
 from ..._normalize import TensorLike, op, wrap
-from ...framework.dtype import to_torch_dtype
+from ..._core.dtype import to_torch_dtype
 from ...tensor.tensor import Tensor
 
 _F_SP = 200.0 / 3  # Slaney: linear below 1 kHz ...

@@ -4,7 +4,7 @@ import math
 import torch
 
 from ..._normalize import wrap
-from ...framework.dtype import to_torch_dtype
+from ..._core.dtype import to_torch_dtype
 
 _F64 = torch.float64
 

@@ -12,7 +12,7 @@ __all__ = ["Tracer"]
 
 
 def _amp():
-    from ...amp import _state
+    from ..._core import amp_state as _state
 
     return _state.current_amp_state()
 
@@ -54,13 +54,13 @@ class Tracer:
 
     @property
     def _expected_place(self):
-        from ...framework.place import Place, current_torch_device
+        from ..._core.place import Place, current_torch_device
 
         return Place(current_torch_device())
 
     @_expected_place.setter
     def _expected_place(self, place):
-        from ...framework.place import set_device
+        from ..._core.place import set_device
 
         set_device(place)
 

@@ -4,7 +4,7 @@ import torch
 
 from ... import _report
 from ..._normalize import is_tensor, wrap
-from ...framework.dtype import to_torch_dtype
+from ..._core.dtype import to_torch_dtype
 from ...nn import functional as _F
 from .._args import forbid_keywords, write_out
 

@@ -80,7 +80,7 @@ class _WorkerSetup:
 
     def __call__(self, worker_id):
         global _worker_info
-        from ...framework import place
+        from ..._core import place
 
         place.set_device("cpu")  # Paddle fetches under a CPU place in its workers
         seed = self.base_seed + worker_id

@@ -4,7 +4,7 @@ import torch.nn.functional as TF
 
 from ..._normalize import DTypeLike, TensorLike, op
 from ..._normalize import int_arg as _int
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from ...tensor.inplace import make_inplace
 from ...tensor.math import sigmoid, tanh
 

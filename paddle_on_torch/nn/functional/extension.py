@@ -80,6 +80,6 @@ def gather_tree(ids: TensorLike, parents: TensorLike):
 
 
 def _dtype_name(dt):
-    from ...framework import dtype as _dtypes
+    from ..._core import dtype as _dtypes
 
     return _dtypes.dtype_name(dt)

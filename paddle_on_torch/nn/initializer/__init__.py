@@ -280,7 +280,7 @@ class Bilinear(Initializer):
 
 
 def _dtype_name(dt):
-    from ...framework.dtype import dtype_name
+    from ..._core.dtype import dtype_name
 
     return dtype_name(dt)
 

@@ -3,7 +3,7 @@ Embedding, padding layers, upsampling, Fold/Unfold, CosineSimilarity."""
 import torch
 
 from ..._normalize import is_tensor
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from ...tensor import manipulation as _manip
 from .. import functional as F
 from .layers import Layer, parameter_pair

@@ -2,7 +2,7 @@
 Paddle's default initializer (Normal(0, sqrt(2 / (k * in_channels))) for conv, XavierUniform for transposed)."""
 import math
 
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from .. import functional as F
 from ..functional import _layout as L
 from ..initializer import Normal

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import torch
 
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from ...framework import unique_name
 from ...base import framework as _fw
 from ...base.dygraph.base import in_declarative_mode  # noqa: F401  (Paddle's modeling code imports it from here)
@@ -248,7 +248,7 @@ def _check_dims(shape):
 
 
 def _current_device():
-    from ...framework.place import current_torch_device
+    from ..._core.place import current_torch_device
 
     return current_torch_device()
 
@@ -294,7 +294,7 @@ def _create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, de
                          "can't be same.Please check the parameter attr value passed to self.create_parameter or "
                          "constructor of dygraph Layers")
     kwargs = attr._to_kwargs()
-    from ...framework.place import to_torch_device
+    from ..._core.place import to_torch_device
 
     from ..initializer.lazy_init import lazy_init_enabled
 
@@ -783,7 +783,7 @@ class Layer:
 
     def _to_impl(self, device=None, dtype=None, blocking=None, non_blocking=None, include_sublayers=True,
                  floating_only=False):
-        from ...framework.place import Place, to_torch_device
+        from ..._core.place import Place, to_torch_device
 
         if device is None and dtype is None and blocking is None and non_blocking is None:
             return self
@@ -867,7 +867,7 @@ class Layer:
         return self._to_impl(device="cpu")
 
     def cuda(self, device=None):
-        from ...framework.place import CUDAPlace, Place
+        from ..._core.place import CUDAPlace, Place
 
         if device is None or isinstance(device, int):
             device = CUDAPlace(device or 0)

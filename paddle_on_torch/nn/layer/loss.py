@@ -1,6 +1,6 @@
 """paddle.nn layers: losses (thin Layers over paddle.nn.functional's losses, as in Paddle)."""
 from .. import functional as F
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from .layers import Layer
 
 __all__ = [

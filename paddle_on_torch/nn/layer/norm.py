@@ -5,7 +5,7 @@ import warnings
 import torch
 
 from ..._normalize import wrap
-from ...framework.dtype import get_default_dtype
+from ..._core.dtype import get_default_dtype
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from ..initializer import Constant, Normal

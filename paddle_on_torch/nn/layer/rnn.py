@@ -19,7 +19,7 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 from ..._errors import translate
 from ..._normalize import to_torch, wrap
 from ...kernels import rnn as _rnn_ops
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from ...tensor.tensor import Tensor
 from .. import initializer as I
 from .container import LayerList

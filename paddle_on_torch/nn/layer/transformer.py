@@ -7,7 +7,7 @@ import copy
 import torch
 
 from ..._normalize import to_torch, wrap
-from ...framework import dtype as _dtypes
+from ..._core import dtype as _dtypes
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from .common import Dropout, Linear

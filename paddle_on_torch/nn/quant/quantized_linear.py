@@ -146,7 +146,7 @@ def weight_dequantize(x: TensorLike, scale: TensorLike, algo="weight_only_int8",
         raise _report.unsupported(f"paddle.nn.quant.weight_dequantize(algo={algo!r})",
                                   ": the weight-only layout is arch-specific; use weight_only_linear(arch=...) "
                                   "or algo='llm.int8'")
-    from ...framework.dtype import to_torch_dtype
+    from ..._core.dtype import to_torch_dtype
 
     return _dequant(x.to(torch.int32).T, scale, group_size).to(to_torch_dtype(out_dtype))
 

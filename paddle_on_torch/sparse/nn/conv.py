@@ -11,7 +11,7 @@ import torch
 
 from ... import _normalize
 from ...nn.functional._layout import padding_pairs
-from .. import _util as U
+from ...tensor import sparse_layout as U
 from ..._report import unsupported
 
 

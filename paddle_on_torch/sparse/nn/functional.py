@@ -2,7 +2,7 @@
 import torch
 
 from ... import _normalize, _report
-from .. import _util as U
+from ...tensor import sparse_layout as U
 from ..unary import _map, _sparse
 from .conv_functional import (conv2d, conv3d, max_pool3d, subm_conv2d, subm_conv2d_igemm,  # noqa: F401
                               subm_conv3d, subm_conv3d_igemm)

@@ -9,7 +9,7 @@ from ...nn.layer.layers import Layer
 from ...nn.layer.norm import BatchNorm1D as _DenseBN1D
 from ...nn.layer.norm import SyncBatchNorm as _DenseSyncBN
 from ...nn.layer.norm import _BatchNormBase
-from .. import _util as U
+from ...tensor import sparse_layout as U
 from . import conv_functional as F
 from .conv import _ints, _paddings
 

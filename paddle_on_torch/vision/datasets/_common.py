@@ -2,7 +2,7 @@
 import hashlib
 import os
 
-from ...framework.dtype import get_default_dtype  # noqa: F401
+from ..._core.dtype import get_default_dtype  # noqa: F401
 from ..image import get_image_backend
 
 DATA_HOME = os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset")

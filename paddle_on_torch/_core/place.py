@@ -2,7 +2,7 @@
 
 A place is a thin value object naming a torch.device.  Which device types exist, whether torch
 can use them and how many there are comes from the backend registry in
-`paddle_on_torch/device/backends/` (cpu, gpu = torch.cuda, xpu, and the custom types mps, xla and
+`paddle_on_torch/_core/backends/` (cpu, gpu = torch.cuda, xpu, and the custom types mps, xla and
 a PrivateUse1 extension).  The interface the rest of the package uses is `to_torch_device`,
 `current_torch_device` and `Place`; `set_device` / `get_device` are Paddle's.
 """
@@ -18,7 +18,7 @@ __all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "XPU
 
 
 def _backends():
-    from ..device import backends
+    from . import backends
 
     return backends
 
@@ -297,12 +297,10 @@ def set_device(device):
 
 def get_device(input=None):
     """The current device ('cpu', 'gpu:0', ...); given a Tensor, its device id (-1 on the CPU)."""
-    if input is not None:
-        from ..tensor.tensor import Tensor
-
-        if isinstance(input, Tensor):
-            d = input._t.device
-            return -1 if d.type == "cpu" else (d.index or 0)
+    place = getattr(input, "place", None)  # a Tensor (the tensor layer stands above this one)
+    if isinstance(place, Place):
+        d = place._device
+        return -1 if d.type == "cpu" else (d.index or 0)
     d = _current[0]
     return "cpu" if d.type == "cpu" else f"{'gpu' if d.type == 'cuda' else d.type}:{d.index or 0}"
 
