@@ -1,0 +1,320 @@
+"""PIR coverage over a corpus: every model of tests/pir_corpus_models.py saved by paddle_on_torch, run by real Paddle.
+
+    python tools/pir_corpus.py                         # every model (hours on a shared 2-core machine)
+    python tools/pir_corpus.py paddleclas zoo_gpt      # groups and / or model names
+    python tools/pir_corpus.py --lane ci               # the models tests/test_pir_corpus.py exports
+    python tools/pir_corpus.py --table                 # print docs/jit.md's table from the golden file
+    PADDLE_ON_TORCH_PYTHON=/work/venv/bin/python PADDLE_PYTHON=/root/oracle/bin/python  (the defaults)
+
+Per model, two child processes (a crash or a timeout is recorded, not fatal):
+1. under paddle_on_torch (`--write NAME DIR`): build the model (tests/pir_corpus_models.build), `paddle.jit.to_static(
+   model, input_spec=[InputSpec([None, ...])])`, `paddle.jit.save`; records whether torch.export traced it
+   (exported), every aten op of the exported graph and those without a PIR mapping (missing), whether the .json
+   written is a Paddle program (written), the error if any; stores the weights (weights.npz) and paddle_on_torch's
+   eager outputs at batch 3;
+2. under real Paddle 3.3.1 (`--check NAME DIR`): builds the same model, loads those weights, and at batch 1, 3 and 7
+   compares Paddle's eager outputs with `paddle.jit.load` of the files and with `paddle.inference.create_predictor`
+   (CPU, one thread).  Where the predictor disagrees, Paddle's own jit.save of the same model is run through the
+   predictor too (paddle_own_predictor): the same error there is Paddle's (docs/compatibility.md).
+Results are merged into tests/golden/pir_corpus.json (relative max error per batch; matched: <= TOL at every
+batch); tests/test_pir_corpus.py (no Paddle) checks that every op recorded there has a mapping and re-exports the
+`ci` lane.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("GLOG_minloglevel", "3")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+GOLDEN = os.path.join(ROOT, "tests", "golden", "pir_corpus.json")
+SHIM = os.environ.get("PADDLE_ON_TORCH_PYTHON", "/work/venv/bin/python")
+PADDLE = os.environ.get("PADDLE_PYTHON", "/root/oracle/bin/python")
+VENV_SITE = os.environ.get("PADDLE_ON_TORCH_SITE", "/work/venv/lib/python3.11/site-packages")
+TOL = 1e-4  # relative to the largest eager output
+WRITE_TIMEOUT, CHECK_TIMEOUT = 1500, 1500
+
+
+def _flat(out):
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _flat(o)]
+    if isinstance(out, dict):
+        return [t for k in sorted(out) for t in _flat(out[k])]
+    return [out]
+
+
+def _rel(got, want):
+    import numpy as np
+
+    got, want = np.asarray(got, "float64"), np.asarray(want, "float64")
+    if got.shape != want.shape:
+        return f"shape {list(got.shape)} != {list(want.shape)}"
+    if want.size == 0:
+        return 0.0
+    return float(np.max(np.abs(got - want)) / (np.max(np.abs(want)) + 1e-12))
+
+
+def _worst(rels):
+    nums = [r for r in rels if isinstance(r, float)]
+    if len(nums) != len(rels):
+        return next(r for r in rels if not isinstance(r, float))
+    return max(nums) if nums else 0.0
+
+
+# ----------------------------------------------------------------- step 1: paddle_on_torch writes
+def write(name, d):
+    import numpy as np
+    import paddle
+    from paddle.static import InputSpec
+
+    assert "paddle_on_torch" in paddle.__file__, "--write runs under paddle_on_torch"
+    from paddle_on_torch.jit import pir_writer as pw
+    from tests import pir_corpus_models as C
+
+    rec = {"exported": False, "written": False, "missing": None, "ops": None, "error": None}
+    original = pw.program_for_inputs
+
+    def spy(ep, user, api="paddle.jit.save"):
+        gm = ep.graph_module
+        rec["exported"] = True
+        rec["ops"] = sorted({pw._op_name(t) for t in pw._targets_in(gm, set())})
+        rec["missing"] = pw.missing_ops(gm)
+        return original(ep, user, api)
+
+    pw.program_for_inputs = spy
+    entry = C.corpus()[name]
+    t0 = time.perf_counter()
+    try:
+        model = C.build(paddle, entry)
+        np.savez(os.path.join(d, "weights.npz"), **{k: v.numpy() for k, v in model.state_dict().items()})
+        xs = C.inputs(entry, 3)
+        with paddle.no_grad():
+            outs = _flat(model(*[paddle.to_tensor(a) for a in xs]))
+        np.savez(os.path.join(d, "shim_eager.npz"), **{f"out{i}": o.numpy() for i, o in enumerate(outs)})
+        specs = [InputSpec(shape, dtype, n) for shape, dtype, n in entry.specs]
+        static = paddle.jit.to_static(model, input_spec=specs, full_graph=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            paddle.jit.save(static, os.path.join(d, "model"), input_spec=specs)
+        rec["warnings"] = sorted({str(w.message)[:600] for w in caught if "Paddle program" in str(w.message) or
+                                  "real Paddle" in str(w.message)})
+        path = os.path.join(d, "model.json")
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                rec["written"] = b'"base_code"' in f.read()
+    except Exception as e:  # noqa: BLE001 - recorded per model
+        rec["error"] = f"{type(e).__name__}: {str(e)[:1500]}"
+        rec["traceback"] = traceback.format_exc()[-3000:]
+    rec["save_seconds"] = round(time.perf_counter() - t0, 1)
+    with open(os.path.join(d, "write.json"), "w") as f:
+        json.dump(rec, f)
+
+
+# ----------------------------------------------------------------- step 2: real Paddle loads and runs
+def _paddle_with_libraries():
+    import paddle
+
+    assert "paddle_on_torch" not in paddle.__file__, "--check runs under real Paddle"
+    if VENV_SITE not in sys.path:  # paddleclas / paddlenlp / ppsci from the project's venv, paddle already bound
+        sys.path.insert(1, VENV_SITE)
+    return paddle
+
+
+def _predictor(paddle, prefix):
+    from paddle import inference
+
+    config = inference.Config(prefix + ".json", prefix + ".pdiparams")
+    config.disable_gpu()
+    config.set_cpu_math_library_num_threads(1)
+    return inference.create_predictor(config)
+
+
+def _predict(pred, xs):
+    for n, a in zip(pred.get_input_names(), xs):
+        h = pred.get_input_handle(n)
+        h.reshape(list(a.shape))
+        h.copy_from_cpu(a)
+    pred.run()
+    return [pred.get_output_handle(n).copy_to_cpu() for n in pred.get_output_names()]
+
+
+def check(name, d):
+    import numpy as np
+
+    paddle = _paddle_with_libraries()
+    from tests import pir_corpus_models as C
+
+    entry = C.corpus()[name]
+    rec = {"loaded": False, "jit": {}, "predictor": {}, "error": None}
+    prefix = os.path.join(d, "model")
+    try:
+        model = C.build(paddle, entry)
+        weights = dict(np.load(os.path.join(d, "weights.npz")))
+        state = model.state_dict()
+        if sorted(weights) != sorted(state):
+            rec["weights_keys_differ"] = sorted(set(weights) ^ set(state))[:20]
+        model.set_state_dict({k: v for k, v in weights.items() if k in state})
+        model.eval()
+        eager = {}
+        with paddle.no_grad():
+            for b in C.BATCHES:
+                xs = C.inputs(entry, b)
+                eager[b] = [o.numpy() for o in _flat(model(*[paddle.to_tensor(a) for a in xs]))]
+        shim = np.load(os.path.join(d, "shim_eager.npz"))
+        rec["shim_eager"] = _worst([_rel(shim[f"out{i}"], o) for i, o in enumerate(eager[3])])
+        stage = "jit.load"
+        layer = paddle.jit.load(prefix)
+        rec["loaded"] = True
+        for b in C.BATCHES:
+            try:
+                xs = C.inputs(entry, b)
+                outs = [o.numpy() for o in _flat(layer(*[paddle.to_tensor(a) for a in xs]))]
+                rec["jit"][b] = _worst([_rel(g, w) for g, w in zip(outs, eager[b])] +
+                                       ([f"{len(outs)} outputs != {len(eager[b])}"] if len(outs) != len(eager[b])
+                                        else []))
+            except Exception as e:  # noqa: BLE001
+                rec["jit"][b] = f"{type(e).__name__}: {str(e)[:400]}"
+        stage = "predictor"
+        pred = _predictor(paddle, prefix)
+        for b in C.BATCHES:
+            try:
+                outs = _predict(pred, C.inputs(entry, b))
+                rec["predictor"][b] = _worst([_rel(g, w) for g, w in zip(outs, eager[b])])
+            except Exception as e:  # noqa: BLE001
+                rec["predictor"][b] = f"{type(e).__name__}: {str(e)[:400]}"
+        if not all(isinstance(r, float) and r <= TOL for r in rec["predictor"].values()):
+            stage = "Paddle's own jit.save"
+            own = os.path.join(d, "own", "model")
+            specs = [paddle.static.InputSpec(s, t, n) for s, t, n in entry.specs]
+            paddle.jit.save(paddle.jit.to_static(model, input_spec=specs, full_graph=True), own, input_spec=specs)
+            pred = _predictor(paddle, own)
+            rec["paddle_own_predictor"] = {b: _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)),
+                                                                                  eager[b])]) for b in C.BATCHES}
+    except Exception as e:  # noqa: BLE001 - recorded per model
+        rec["error"] = f"{locals().get('stage', 'build')}: {type(e).__name__}: {str(e)[:1500]}"
+    with open(os.path.join(d, "check.json"), "w") as f:
+        json.dump(rec, f)
+
+
+# ----------------------------------------------------------------- driver
+def _child(python, mode, name, d, timeout):
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run([python, os.path.abspath(__file__), mode, name, d], cwd=ROOT, capture_output=True,
+                           text=True, timeout=timeout, env={**os.environ, "PYTHONPATH": ROOT})
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout} s"
+    if p.returncode != 0:
+        how = f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}"
+        return f"the {mode[2:]} process died ({how}, {time.perf_counter() - t0:.0f} s): {p.stderr[-800:]}"
+    return None
+
+
+def _matched(rels):
+    return bool(rels) and all(isinstance(r, float) and r <= TOL for r in rels.values())
+
+
+def run_one(name, entry):
+    with tempfile.TemporaryDirectory(prefix=f"pir_corpus_{name}_") as d:
+        died = _child(SHIM, "--write", name, d, WRITE_TIMEOUT)
+        w = json.load(open(os.path.join(d, "write.json"))) if os.path.exists(os.path.join(d, "write.json")) else {}
+        rec = {"group": entry.group, "lane": entry.lane, "exported": w.get("exported", False),
+               "written": w.get("written", False), "missing": w.get("missing"), "ops": w.get("ops"),
+               "save_seconds": w.get("save_seconds"), "error": died or w.get("error")}
+        if rec["written"]:
+            died = _child(PADDLE, "--check", name, d, CHECK_TIMEOUT)
+            c = json.load(open(os.path.join(d, "check.json"))) if os.path.exists(os.path.join(d, "check.json")) \
+                else {}
+            rec.update(loaded=c.get("loaded", False), jit=c.get("jit", {}), predictor=c.get("predictor", {}),
+                       shim_eager=c.get("shim_eager"), paddle_own_predictor=c.get("paddle_own_predictor"))
+            if died or c.get("error"):
+                rec["error"] = died or c.get("error")
+        else:
+            rec.update(loaded=False, jit={}, predictor={})
+        rec["matched_jit"] = _matched(rec["jit"])
+        rec["matched_predictor"] = _matched(rec["predictor"])
+        return rec
+
+
+def _load_golden():
+    if os.path.exists(GOLDEN):
+        with open(GOLDEN) as f:
+            return json.load(f)
+    return {"tolerance": TOL, "batches": [1, 3, 7], "models": {}}
+
+
+def _store(golden):
+    golden["models"] = dict(sorted(golden["models"].items()))
+    with open(GOLDEN + ".tmp", "w") as f:
+        json.dump(golden, f, indent=1, sort_keys=False)
+    os.replace(GOLDEN + ".tmp", GOLDEN)
+
+
+def _fmt(rels):
+    if not rels:
+        return "-"
+    worst = _worst(list(rels.values()))
+    return f"{worst:.1e}" if isinstance(worst, float) else "error"
+
+
+def table(golden):
+    rows = ["| model | group | exported | ops lacking a mapping | real Paddle loads | jit.load 1/3/7 (rel err) | "
+            "predictor 1/3/7 (rel err) |", "|---|---|---|---|---|---|---|"]
+    for name, r in golden["models"].items():
+        miss = ", ".join(m.replace("aten.", "") for m in r.get("missing") or []) or "-"
+        ok = lambda m, rels: ("ok " if m else "**no** ") + _fmt(rels)  # noqa: E731
+        rows.append(f"| {name} | {r['group']} | {'yes' if r['exported'] else '**no**'} | {miss} | "
+                    f"{'yes' if r.get('loaded') else '**no**'} | {ok(r['matched_jit'], r.get('jit'))} | "
+                    f"{ok(r['matched_predictor'], r.get('predictor'))} |")
+    models = golden["models"].values()
+    n = len(golden["models"])
+    rows.append("")
+    rows.append(f"{n} models: exported {sum(r['exported'] for r in models)}, written "
+                f"{sum(r['written'] for r in models)}, loaded by real Paddle {sum(bool(r.get('loaded')) for r in models)}"
+                f", matched by jit.load {sum(r['matched_jit'] for r in models)}, by the predictor "
+                f"{sum(r['matched_predictor'] for r in models)}.")
+    return "\n".join(rows)
+
+
+def main(argv):
+    if argv[:1] == ["--write"]:
+        import paddle_on_torch
+
+        paddle_on_torch.install()  # `import paddle` is paddle_on_torch from here on
+    if argv[:1] in (["--write"], ["--check"]):
+        (write if argv[0] == "--write" else check)(argv[1], argv[2])
+        return
+    if argv[:1] == ["--table"]:
+        print(table(_load_golden()))
+        return
+    sys.path.insert(0, ROOT)
+    import importlib
+
+    C = importlib.import_module("tests.pir_corpus_models")  # imports paddle: whichever this interpreter has
+    corpus = C.corpus()
+    lane = None
+    if "--lane" in argv:
+        lane = argv[argv.index("--lane") + 1]
+        argv = [a for a in argv if a not in ("--lane", lane)]
+    names = [n for n, e in corpus.items() if (not argv or n in argv or e.group in argv) and
+             (lane is None or e.lane == lane)]
+    golden = _load_golden()
+    for name in names:
+        t0 = time.perf_counter()
+        rec = run_one(name, corpus[name])
+        golden["models"][name] = rec
+        _store(golden)
+        print(f"{name:44s} exported={rec['exported']!s:5s} missing={rec['missing']} loaded={rec.get('loaded')} "
+              f"jit={_fmt(rec.get('jit'))} pred={_fmt(rec.get('predictor'))} ({time.perf_counter() - t0:.0f} s)"
+              + (f"\n    {rec['error'][:300]}" if rec.get("error") else ""), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
