@@ -165,7 +165,7 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-paddle", action="store_true")
     ap.add_argument("--paddle-python", default=os.path.expanduser("~/oracle/bin/python"))
-    ap.add_argument("--ops", default="rms_norm,layer_norm,rope,swiglu,ce")
+    ap.add_argument("--ops", default="rms_norm,layer_norm,rope,swiglu,ce,api")
     ap.add_argument("--shapes", default=None, help="e.g. 4096x4096 (default: all of SHAPES)")
     ap.add_argument("--malloc-reuse", action="store_true", help="keep freed big blocks in the heap (glibc "
                     "mallopt), so a fresh output reuses pages already faulted in, as a caching allocator would")
@@ -215,7 +215,7 @@ def main():
     ops = args.ops.split(",")
     shapes = SHAPES if not args.shapes else [tuple(int(v) for v in sh.split("x")) for sh in args.shapes.split(",")]
     for op in ops:
-        if op == "ce":
+        if op in ("ce", "api"):
             continue
         for shape in shapes:
             inputs, grad_idx, eager, fused_op, b_fwd, b_fb = build(op, shape, torch, fused)
@@ -238,6 +238,8 @@ def main():
         ce_section(torch)
     if set(ops) & {"rms_norm"}:
         seed_layer()
+    if "api" in ops:
+        api_calls()
 
 
 def malloc_reuse():
@@ -400,6 +402,43 @@ def seed_layer():
         e, f = min(res[False]), min(res[True])
         label = str(shape) + (" x grad" if x_grad else "")
         print(f"  {label:<21} eager {e * 1e3:7.3f} ms   fused {f * 1e3:7.3f} ms   speed-up {e / f:.2f}x")
+
+def api_calls():
+    """The Paddle APIs as a program calls them (paddle Tensors, the argument mapping, the op call and its autograd
+    node), fwd without gradients and fwd+bwd with x and the weights needing them: the per-call cost at a small
+    shape, the kernels' at a larger one."""
+    import paddle_on_torch as paddle
+
+    F, IF = paddle.nn.functional, paddle.incubate.nn.functional
+    print("\nPaddle API calls (us a call, best of 5 rounds):")
+    for shape in ([2, 16, 768], [8, 512, 768]):
+        n = shape[-1]
+        x, y = paddle.randn(shape), paddle.randn(shape)
+        w, b = paddle.ones([n]), paddle.zeros([n])
+        q = paddle.randn(shape[:2] + [12, 64])
+        calls = {
+            "F.rms_norm": lambda x, w, b: F.rms_norm(x, [n], w, 1e-6)[0],
+            "F.layer_norm": lambda x, w, b: F.layer_norm(x, [n], w, b, 1e-5),
+            "fused_rms_norm": lambda x, w, b: IF.fused_rms_norm(x, w, None, 1e-6, 2)[0],
+            "fused_layer_norm": lambda x, w, b: IF.fused_layer_norm(x, w, b, 1e-5, begin_norm_axis=2)[0],
+            "swiglu": lambda x, w, b: IF.swiglu(x, y),
+            "fused_rope": lambda x, w, b: IF.fused_rotary_position_embedding(q)[0],
+        }
+        for name, fn in calls.items():
+            xg, wg, bg = x.detach(), w.detach(), b.detach()
+            for t in (xg, wg, bg):
+                t.stop_gradient = False
+            if name == "fused_rope":
+                qg = q.detach()
+                qg.stop_gradient = False
+                fb = lambda: IF.fused_rotary_position_embedding(qg)[0].sum().backward()  # noqa: E731
+            else:
+                fb = lambda fn=fn: fn(xg, wg, bg).sum().backward()  # noqa: E731
+            with paddle.no_grad():
+                t_f = min(timeit(lambda fn=fn: fn(x, w, b), min_time=0.1) for _ in range(5))
+            t_fb = min(timeit(fb, min_time=0.1) for _ in range(5))
+            print(f"  {name:<17}{str(shape):<15} fwd {t_f * 1e6:9.1f}   fwd+bwd {t_fb * 1e6:9.1f}", flush=True)
+
 
 if __name__ == "__main__":
     main()
