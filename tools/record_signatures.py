@@ -1,0 +1,308 @@
+"""Record the signatures and accepted keywords of real Paddle 3.3.1's public callables (run under the oracle).
+
+    ~/oracle/bin/python tools/record_signatures.py
+
+Walks every public namespace (dump_api.py's list and the torch-named modules Paddle 3.3 added), taking each
+namespace's `__all__` and the public names it defines beyond it (`paddle.int`, `paddle.nn.ZeroPad2d`,
+`paddle.asin_`: Paddle's PyTorch-style face lives mostly outside `__all__`), every Tensor method, and for each
+callable:
+
+- `params`: its signature as inspect shows it (the undecorated one: Paddle's decorators copy it);
+- `aliases`: the keywords it accepts beyond its parameters, found by calling it with each candidate alone (the
+  torch-style names of tests/signature_probe.py and the parameter names of torch's namesake), each with the
+  parameter it stands for where a decorator's table says so or the torch namesake's position tells;
+- `opaque`: true where a made-up keyword is accepted too (`**kwargs`): nothing to learn by probing.
+
+Layer classes get their constructor and `forward`.  Writes tests/golden/signatures.json, which
+tests/test_signature_parity.py holds paddle_on_torch to.  Names only and argument names; no Paddle code.
+"""
+import importlib
+import inspect
+import json
+import os
+import sys
+import types
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+os.environ.setdefault("GLOG_minloglevel", "3")
+warnings.filterwarnings("ignore")
+
+import paddle  # noqa: E402
+import torch  # noqa: E402
+
+from dump_api import NAMESPACES  # noqa: E402
+from tests.signature_probe import COMMON_ALIASES, accepts, alias_targets, params, torch_param_names  # noqa: E402
+
+assert "paddle_on_torch" not in paddle.__file__, "record_signatures must run under real Paddle"
+
+# the torch-named modules of Paddle 3.3 (not in dump_api's list: nothing there is in a parent's __all__)
+EXTRA_NAMESPACES = ["paddle.functional", "paddle.nn.attention", "paddle.nn.parameter", "paddle.nn.modules",
+                    "paddle.compat", "paddle.compat.nn", "paddle.compat.nn.functional"]
+# namespaces whose callables are recorded by name and signature but never called: starting processes,
+# downloading, or changing the process's device state
+NO_PROBE = ("paddle.distributed", "paddle.utils.download", "paddle.hub", "paddle.dataset", "paddle.text",
+            "paddle.vision.datasets", "paddle.inference", "paddle.onnx", "paddle.sysconfig", "paddle.device",
+            "paddle.cuda", "paddle.profiler", "paddle.static", "paddle.jit", "paddle.hapi", "paddle.callbacks",
+            "paddle.audio", "paddle.incubate", "paddle.io")
+NO_PROBE_NAMES = {"set_device", "set_default_device", "enable_static", "disable_static", "set_flags", "seed",
+                  "set_default_dtype", "set_grad_enabled", "set_printoptions", "run_check", "set_rng_state",
+                  "set_cuda_rng_state", "manual_seed", "save", "load", "enable_grad", "no_grad", "LazyGuard",
+                  "set_autocast_enabled", "use_compat_guard", "enable_torch_proxy", "disable_torch_proxy",
+                  "use_torch_proxy_guard", "async_save", "clear_async_save_task_queue", "summary", "flops",
+                  "set_default_device"}
+TORCH_NS = {"paddle": "", "paddle.nn": "nn", "paddle.nn.functional": "nn.functional", "paddle.linalg": "linalg",
+            "paddle.fft": "fft", "paddle.special": "special", "paddle.functional": "functional",
+            "paddle.compat": "", "paddle.signal": "signal"}
+NONSENSE = "zz_not_a_keyword"
+
+
+def paddle_defined(obj):
+    mod = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
+    if isinstance(obj, types.ModuleType):
+        return obj.__name__.startswith("paddle")
+    return mod.startswith("paddle") or type(obj).__module__.startswith("paddle")
+
+
+def kind(obj):
+    if isinstance(obj, types.ModuleType):
+        return "module"
+    if isinstance(obj, type):
+        return "class"
+    if callable(obj):
+        return "function"
+    return "value"
+
+
+def public_names(ns, mod):
+    listed = set(getattr(mod, "__all__", None) or [])
+    out = {}
+    for n in sorted(set(dir(mod)) | listed):
+        if n.startswith("_"):
+            continue
+        try:
+            obj = getattr(mod, n)
+        except Exception:  # noqa: BLE001
+            continue
+        if n in listed or paddle_defined(obj):
+            if isinstance(obj, types.ModuleType) and not obj.__name__.startswith(ns + ".") and n not in listed:
+                continue  # an import of another Paddle module (paddle.compat.paddle), not a submodule
+            out[n] = obj
+    return out
+
+
+def is_cpp_api(fn):
+    return inspect.isbuiltin(fn) or getattr(fn, "__module__", "") == "paddle.base.dygraph.generated_tensor_methods_patch"
+
+
+def reset():
+    try:
+        paddle.disable_static()
+        paddle.set_default_dtype("float32")
+        paddle.set_device("cpu")
+        paddle.set_grad_enabled(True)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _accepts_stepwise(call, k):
+    """accepts(), giving a C++ op one more required argument while its parser stops short of the keyword."""
+    if not hasattr(call, "step"):
+        return accepts(call, k)
+    start = call.step
+    try:
+        while True:
+            ok = accepts(call, k)
+            if ok is not None or call.step >= call.required:
+                return ok
+            call.step += 1
+    finally:
+        call.step = start
+
+
+def _probe_all(call, keywords):
+    """{keyword: accepted} for each keyword, or None when a made-up keyword is accepted too."""
+    if _accepts_stepwise(call, NONSENSE) is not False:
+        reset()
+        return None
+    found = {}
+    for k in keywords:
+        found[k] = bool(_accepts_stepwise(call, k))
+        reset()
+    return found
+
+
+def _in_child(fn, *args):
+    """fn(*args) in a forked child (a C++ argument parser given the probe's sentinel can crash the process):
+    its result, or the string "crashed"."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            data = json.dumps(fn(*args)).encode()
+        except BaseException:  # noqa: BLE001
+            data = b'"crashed"'
+        with os.fdopen(w, "wb") as f:
+            f.write(data)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    return json.loads(data) if data else "crashed"
+
+
+def probe(call, own, torch_names):
+    """The keywords beyond `own` that the callable accepts; None when it takes anything.  Each callable is
+    probed in a child process; where that crashes, each keyword in its own child (one that crashes counts as
+    accepted: the parser took the keyword and failed on the sentinel's value)."""
+    keywords = [k for k in dict.fromkeys(list(torch_names) + list(COMMON_ALIASES)) if k not in own]
+    res = _in_child(_probe_all, call, keywords)
+    if res == "crashed":
+        if _in_child(lambda: _accepts_stepwise(call, NONSENSE)) is not False:
+            return None
+        res = {}
+        for k in keywords:
+            one = _in_child(lambda k=k: _accepts_stepwise(call, k))
+            res[k] = one is not False
+    if res is None:
+        return None
+    return [k for k in keywords if res.get(k)]
+
+
+def guess_target(alias, ps, torch_names):
+    """The parameter an accepted alias stands for: by the torch namesake's position, else the usual pairs."""
+    names = [p[0] for p in ps if p[1] in ("pos", "posonly", "kwonly")]
+    usual = {"input": "x", "other": "y", "dim": "axis", "dims": "axis", "keepdims": "keepdim", "size": "shape"}
+    if usual.get(alias) in names:
+        return usual[alias]
+    if alias in torch_names:
+        i = torch_names.index(alias)
+        pos = [p[0] for p in ps if p[1] in ("pos", "posonly")]
+        if i < len(pos):
+            return pos[i]
+    return None
+
+
+def method_call(fn, name):
+    """A Tensor method's probe call on a fresh tensor (C++ methods get their required arguments as in
+    function_call)."""
+    inner = function_call(fn, bound=True)
+    if not hasattr(inner, "step"):
+        return lambda **kw: getattr(probe_tensor(), name)(**kw)
+
+    def call(**kw):
+        args = [probe_tensor() for i in range(call.step)]
+        return getattr(probe_tensor(), name)(*args, **kw)
+
+    call.step, call.required = 0, inner.required
+    return call
+
+
+def describe(fn, path, call, torch_path, drop_self=False, drop_first=False):
+    ps = params(fn, drop_self=drop_self)
+    if drop_first and ps and ps[0][1] in ("pos", "posonly"):
+        ps = ps[1:]
+    entry = {"params": ps}
+    if ps is not None and any(p[1] == "varkw" for p in ps):
+        entry["opaque"] = True
+        return entry
+    if call is None:
+        return entry
+    tnames = torch_param_names(torch, torch_path) if torch_path else []
+    own = {p[0] for p in ps} if ps else set()
+    found = probe(call, own, tnames)
+    if found is None:
+        entry["opaque"] = True
+        return entry
+    table = alias_targets(fn)
+    if found:
+        entry["aliases"] = {a: table.get(a) or guess_target(a, ps or [], tnames) for a in found}
+    return entry
+
+
+def probe_tensor():
+    return paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+def function_call(fn, bound=False):
+    """The probe's call.  A C++ op parses its arguments in order and checks for unknown keywords last, so it
+    gets its required arguments first (tensors), one more at a time while its parser stops at one left out:
+    `call.step` is how many it gets."""
+    if not is_cpp_api(fn):
+        return lambda **kw: fn(**kw)
+    ps = params(fn) or []
+    required = [p[0] for p in ps if p[1] in ("pos", "posonly") and p[2] == {"required": True}]
+    if bound and required:
+        required = required[1:]
+
+    def call(**kw):
+        return fn(*[probe_tensor() for _ in range(call.step)], **kw)
+
+    call.step, call.required = 0, len(required) + (0 if bound else 1)
+    return call
+
+
+def main():
+    out = {"paddle_version": paddle.__version__, "names": {}, "callables": {}, "values": {}}
+    for ns in list(NAMESPACES) + EXTRA_NAMESPACES:
+        try:
+            mod = importlib.import_module(ns)
+        except Exception as e:  # noqa: BLE001
+            print(f"skip {ns}: {e}", file=sys.stderr)
+            continue
+        names = public_names(ns, mod)
+        out["names"][ns] = {n: kind(o) for n, o in names.items()}
+        tprefix = TORCH_NS.get(ns)
+        no_probe = ns.startswith(NO_PROBE)
+        for n, obj in names.items():
+            path = f"{ns}.{n}"
+            tpath = (f"{tprefix}.{n}" if tprefix else n) if tprefix is not None else None
+            k = kind(obj)
+            skip = no_probe or n in NO_PROBE_NAMES
+            if k == "value":
+                if type(obj).__module__.startswith("paddle") or isinstance(obj, (int, float, str, bool)):
+                    out["values"][path] = repr(obj)
+                continue
+            if k == "module":
+                continue
+            if k == "function":
+                out["callables"][path] = describe(obj, path, None if skip else function_call(obj), tpath)
+            elif k == "class":
+                is_layer = isinstance(obj, type) and issubclass(obj, paddle.nn.Layer)
+                init = describe(obj.__init__, path, None if skip or not is_layer else (lambda c=obj, **kw: c(**kw)),
+                                tpath + ".__init__" if tpath else None, drop_self=True)
+                entry = {"init": init}
+                fwd = getattr(obj, "forward", None) if is_layer else None
+                if fwd is not None and fwd is not paddle.nn.Layer.forward:
+                    entry["forward"] = describe(fwd, path + ".forward",
+                                                None if skip else (lambda f=fwd, **kw: f(object(), **kw)),
+                                                tpath + ".forward" if tpath else None, drop_self=True)
+                out["callables"][path] = entry
+        print(f"{ns}: {len(names)} names", file=sys.stderr)
+    methods = {}
+    for n in sorted(dir(paddle.Tensor)):
+        if n.startswith("_"):
+            continue
+        attr = inspect.getattr_static(paddle.Tensor, n)
+        if isinstance(attr, property) or not callable(getattr(paddle.Tensor, n, None)):
+            continue
+        skip = n in NO_PROBE_NAMES or n in ("register_hook", "backward", "clear_grad", "set_value")
+        fn = getattr(paddle.Tensor, n)
+        call = None if skip else method_call(fn, n)
+        methods[n] = describe(fn, "paddle.Tensor." + n, call, "Tensor." + n, drop_first=inspect.isfunction(fn))
+    out["tensor_methods"] = methods
+    print(f"Tensor: {len(methods)} methods", file=sys.stderr)
+    path = os.path.join(ROOT, "tests", "golden", "signatures.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(out, f, indent=0, sort_keys=True)
+    os.replace(path + ".tmp", path)
+    print(f"wrote {os.path.relpath(path, ROOT)}: {len(out['callables'])} callables, {len(methods)} methods",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
