@@ -19,7 +19,7 @@ from .._core.place import (  # noqa: F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, IPUPlace, Place, XPUPinnedPlace, XPUPlace,
     is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute,
     is_compiled_with_rocm, is_compiled_with_xpu)
-from ..framework.random import CoreGenerator as Generator, default_generator as _default_generator  # noqa: F401
+from ..framework.random import CoreGenerator as Generator, GeneratorState, default_generator as _default_generator  # noqa: F401,E501
 from ..tensor.tensor import Size  # noqa: F401
 from . import _eager as eager  # noqa: F401
 
@@ -143,7 +143,7 @@ def _set_has_grad(value):
 # ------------------------------------------------------------------------------------- generators
 
 def default_cpu_generator():
-    """The generator that paddle.seed and the CPU random ops use (torch's default generator)."""
+    """The generator that paddle.seed and the CPU random ops use (Paddle's CPU stream: framework/random.py)."""
     return _default_generator("cpu")
 
 

@@ -1,10 +1,11 @@
-"""Random tensors (paddle.tensor.random), drawn from torch's generator.
+"""Random tensors (paddle.tensor.random).
 
-Values differ from real Paddle's for the same seed (another generator);
-shapes, dtypes, argument checks and distributions agree with Paddle 3.3.1:
-float factories take float dtypes only, randint / randperm take integer
-(randperm also float) dtypes, uniform draws from [0, 1) by default, and
-normal / log_normal with Tensor mean or std follow that tensor's dtype.
+On the CPU they are Paddle's numbers bit for bit: the samplers of paddle_on_torch._core.random draw from Paddle's
+CPU generator with Paddle's kernels (ext/random.cpp), in the order Paddle's Python draws them.  On CUDA they come
+from torch's generator (other numbers, the same distributions).  Shapes, dtypes and argument checks agree with
+Paddle 3.3.1: float factories take float dtypes only, randint / randperm take integer (randperm also float)
+dtypes, uniform draws from [0, 1) by default, and normal / log_normal with Tensor mean or std follow that tensor's
+dtype.  standard_gamma, binomial and random_ still draw from torch's generator.
 """
 
 import torch
@@ -12,6 +13,7 @@ import torch
 from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ScalarLike, ShapeArgs, ShapeLike,
                           TensorLike, int_arg, is_tensor, op)
 from .._core import dtype as _dtypes
+from .._core import random as _rng
 from .._core.place import current_torch_device
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "normal", "uniform", "standard_normal",
@@ -48,27 +50,35 @@ def _check_shape(shape):
     return shape
 
 
+def _uniform(shape, dtype, device, low=0.0, high=1.0, seed=0):
+    return _rng.uniform_(torch.empty(shape, dtype=dtype, device=device), low, high, seed)
+
+
+def _gaussian(shape, dtype, device, mean=0.0, std=1.0, seed=0):
+    return _rng.normal_(torch.empty(shape, dtype=dtype, device=device), mean, std, seed)
+
+
 
 
 @op
 def rand(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
          requires_grad: RequiresGrad = False, pin_memory=False):
     """Uniform samples in [0, 1)."""
-    return torch.rand(_check_shape(shape), dtype=_float(dtype, "uniform"), device=device)
+    return _uniform(_check_shape(shape), _float(dtype, "uniform"), device)
 
 
 @op
 def randn(shape: ShapeArgs, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
           requires_grad: RequiresGrad = False, pin_memory=False):
     """Standard normal samples."""
-    return torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
+    return _gaussian(_check_shape(shape), _float(dtype, "gaussian"), device)
 
 
 @op
 def standard_normal(shape: ShapeLike, dtype: DTypeLike = None, name=None, *, out=None, device: PlaceLike = None,
                     requires_grad: RequiresGrad = False):
     """Standard normal samples."""
-    return torch.randn(_check_shape(shape), dtype=_float(dtype, "gaussian"), device=device)
+    return _gaussian(_check_shape(shape), _float(dtype, "gaussian"), device)
 
 
 @op
@@ -76,7 +86,7 @@ def rand_like(input: TensorLike, name=None, *, dtype: DTypeLike = None, device: 
               requires_grad: RequiresGrad = False):
     """Uniform samples in [0, 1) shaped like input (its dtype unless dtype is given)."""
     dtype = _float(dtype or input.dtype, "uniform")
-    return torch.rand(input.shape, dtype=dtype, device=input.device if device is None else device)
+    return _uniform(input.shape, dtype, input.device if device is None else device)
 
 
 @op
@@ -84,7 +94,7 @@ def randn_like(x: TensorLike, dtype: DTypeLike = None, name=None, *, device: Opt
                requires_grad: RequiresGrad = False):
     """Standard normal samples shaped like x (its dtype unless dtype is given)."""
     dtype = _float(dtype or x.dtype, "gaussian")
-    return torch.randn(x.shape, dtype=dtype, device=x.device if device is None else device)
+    return _gaussian(x.shape, dtype, x.device if device is None else device)
 
 
 def _int_arg(v):
@@ -105,7 +115,7 @@ def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, 
     dtype = dtype or torch.int64
     if dtype not in _INTS:
         raise _no_kernel("randint", dtype)
-    return torch.randint(low, high, _check_shape(shape), dtype=dtype, device=current_torch_device())
+    return _rng.randint_(torch.empty(_check_shape(shape), dtype=dtype, device=current_torch_device()), low, high)
 
 
 @op
@@ -118,7 +128,8 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
         low, high = 0, low
     if low >= high:
         raise ValueError(f"randint_like's low must less then high, but received low = {low}, high = {high}")
-    return torch.randint(low, high, x.shape, dtype=torch.int64, device=x.device).to(dtype or x.dtype)
+    drawn = _rng.randint_(torch.empty(x.shape, dtype=torch.int64, device=current_torch_device()), low, high)
+    return drawn.to(dtype or x.dtype)  # Paddle draws int64 on the current place and casts
 
 
 @op
@@ -130,7 +141,8 @@ def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: Plac
         raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
     if dtype not in _INTS + (torch.float32, torch.float64):
         raise _no_kernel("randperm", dtype)
-    return torch.randperm(n, dtype=dtype, device=device)
+    device = torch.device(device) if device is not None else current_torch_device()
+    return _rng.randperm(n, device).to(device=device, dtype=dtype)
 
 
 def _tensor_or_number(v):
@@ -138,16 +150,13 @@ def _tensor_or_number(v):
 
 
 def normal_fill_(t, mean, std):
-    """Fill torch tensor `t` with mean + std * N(0, 1) in place.  Paddle accepts a negative (or NaN) std: its
-    samples are N(mean, |std|) (NaN for NaN); torch's normal_ refuses them."""
-    mean, std = float(mean), float(std)
-    if std >= 0:
-        return t.normal_(mean, std)
-    return t.normal_().mul_(std).add_(mean)
+    """Fill torch tensor `t` with Paddle's gaussian draws N(mean, std) in place.  Paddle accepts a negative (or
+    NaN) std: its samples are mean + std * z (NaN for NaN); torch's normal_ refuses them."""
+    return _rng.normal_(t, mean, std)
 
 
-def _normal(mean, std, shape, dtype, device):
-    return normal_fill_(torch.empty(shape, dtype=dtype, device=device), mean, std)
+def _normal(mean, std, shape, dtype, device, seed=0):
+    return _rng.normal_(torch.empty(shape, dtype=dtype, device=device), mean, std, seed)
 
 
 @op
@@ -162,13 +171,13 @@ def normal(mean=0.0, std=1.0, shape: ShapeLike = None, name=None, *, out=None):
             shape_ = torch.broadcast_shapes(m.shape, s.shape)
         else:
             shape_ = ref.shape
-        z = torch.randn(shape_, dtype=dtype, device=ref.device)
+        z = _gaussian(shape_, dtype, ref.device)  # Paddle: standard_normal(shape) * std + mean
         return z * s + m
     if shape is None:
         shape = [1]
     if isinstance(m, complex):  # a complex mean gives complex samples (each part with variance std**2 / 2)
         cdtype = torch.complex128 if _dtypes.get_default_dtype() == "float64" else torch.complex64
-        return torch.randn(_check_shape(shape), dtype=cdtype, device=current_torch_device()) * float(s) + m
+        return _gaussian(_check_shape(shape), cdtype, current_torch_device(), m.real, float(s))
     return _normal(m, s, _check_shape(shape), _dtypes.default_float_torch(), current_torch_device())
 
 
@@ -182,7 +191,9 @@ def log_normal(mean=1.0, std=2.0, shape: ShapeLike = None, name=None):
 def gaussian(shape: ShapeLike, mean=0.0, std=1.0, seed=0, dtype: DTypeLike = None, name=None, *, out=None,
              device: PlaceLike = None, requires_grad: RequiresGrad = False):
     """paddle.tensor.random.gaussian: normal samples of `shape`."""
-    return _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), device)
+    if isinstance(mean, complex):
+        mean = mean.real
+    return _normal(mean, std, _check_shape(shape), _float(dtype, "gaussian"), device, seed)
 
 
 @op
@@ -191,7 +202,7 @@ def uniform(shape: ShapeLike, dtype: DTypeLike = None, min: ScalarLike = 0, max:
     """Uniform samples in [min, max)."""
     dtype = _float(dtype, "uniform")
     min, max = float(min), float(max)
-    return torch.rand(_check_shape(shape), dtype=dtype, device=device) * (max - min) + min
+    return _uniform(_check_shape(shape), dtype, device, min, max, seed)
 
 
 @op
@@ -199,7 +210,7 @@ def bernoulli(x: TensorLike, p=None, name=None):
     """0/1 samples with probability x (or p), in x's dtype."""
     if x.dtype not in _FLOATS:
         raise _no_kernel("bernoulli", x.dtype)
-    return torch.bernoulli(x) if p is None else torch.bernoulli(torch.full_like(x, float(p)))
+    return _rng.bernoulli(x if p is None else torch.full_like(x, float(p)))
 
 
 @op
@@ -222,7 +233,7 @@ def multinomial(x: TensorLike, num_samples=1, replacement=False, name=None, *, o
     if not replacement and bool(((x != 0).sum(-1) < num_samples).any()):
         raise ValueError(f"(InvalidArgument) multinomial: cannot draw {num_samples} samples without replacement "
                          "from fewer nonzero categories.")
-    return torch.multinomial(x, num_samples, replacement)
+    return _rng.multinomial(x, num_samples, replacement)
 
 
 @op
@@ -230,7 +241,9 @@ def poisson(x: TensorLike, name=None):
     """Poisson samples with rate x, in x's dtype."""
     if x.dtype not in _FLOATS:
         raise _no_kernel("poisson", x.dtype)
-    return torch.poisson(x.clamp(min=0))
+    if not _rng.exact(x):
+        return torch.poisson(x.clamp(min=0))
+    return _rng.poisson(x)  # (a rate <= 0 draws 0, as libstdc++'s poisson_distribution does)
 
 
 @op
@@ -256,7 +269,7 @@ def _fill_inplace(x, fill):
 
 def uniform_(x, min=0, max=1.0, seed=0, name=None):
     """Fill x in place with uniform samples in [min, max)."""
-    return _fill_inplace(x, lambda t: t.copy_(torch.rand_like(t) * (float(max) - float(min)) + float(min)))
+    return _fill_inplace(x, lambda t: _rng.uniform_(t, float(min), float(max), int(seed)))
 
 
 def normal_(x, mean=0.0, std=1.0, name=None):
@@ -266,21 +279,25 @@ def normal_(x, mean=0.0, std=1.0, name=None):
 
 def log_normal_(x, mean=1.0, std=2.0, name=None):
     """Fill x in place with log-normal samples (exp of normal(mean, std))."""
-    if float(std) > 0:
-        return _fill_inplace(x, lambda t: t.log_normal_(float(mean), float(std)))
     return _fill_inplace(x, lambda t: normal_fill_(t, mean, std).exp_())  # (Paddle takes std <= 0 too)
 
 
 def bernoulli_(x, p=0.5, name=None):
     """Fill x in place with 0/1 samples of probability p (a number or a Tensor broadcast to x)."""
-    # Paddle clips probabilities into [0, 1] (a negative p draws 0s); torch would raise
-    p = p._t.clamp(0, 1) if is_tensor(p) else min(max(float(p), 0.0), 1.0)
-    return _fill_inplace(x, lambda t: t.bernoulli_(p))
+    # as Paddle: uniform draws in place, then 1 where below p and 0 where above (a draw equal to p stays)
+    p = p._t if is_tensor(p) else float(p)
+
+    def fill(t):
+        _rng.uniform_(t, 0.0, 1.0)
+        below, above = t < p, t > p
+        t.masked_fill_(below, 1.0)
+        t.masked_fill_(above, 0.0)
+    return _fill_inplace(x, fill)
 
 
 def exponential_(x, lam=1.0, name=None):
     """Fill x in place with exponential samples of rate lam."""
-    return _fill_inplace(x, lambda t: t.exponential_(float(lam)))
+    return _fill_inplace(x, lambda t: _rng.exponential_(t, float(lam)))
 
 
 def random_(x, from_=0, to=None, *, generator=None):

@@ -2,9 +2,11 @@
 import math
 import numbers
 
+import numpy as np
 import torch
 import torch.nn.functional as TF
 
+from ..._core import random as _rng
 from ..._normalize import OptionalTensor, ScalarLike, TensorLike, ValuesLike, is_tensor, op
 from ...tensor.math import mixed_matmul
 from . import _layout as L
@@ -40,9 +42,23 @@ def _check_p(p):
         raise ValueError("p argument should between 0 and 1")
 
 
+def _program_seed():
+    """The default main program's random_seed (Paddle's dropout takes it as its op seed when nonzero)."""
+    from ...static import default_main_program
+
+    return getattr(default_main_program(), "random_seed", 0) or 0
+
+
+def _f32(v):
+    return float(np.float32(v))
+
+
 @op
 def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",
             name=None):
+    """Paddle's dropout.  The keep mask has Paddle's draws on the CPU (one float uniform per mask element, from
+    Paddle's generator: paddle_on_torch._core.random), and the kept values Paddle's rounding: without `axis` the
+    dropout kernel's x / (1 - p), with `axis` Python's scale(x, 1 / (1 - p)) * mask."""
     _check_p(p)
     if mode not in ("downscale_in_infer", "upscale_in_train"):
         raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
@@ -52,17 +68,21 @@ def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplac
         return x * (1.0 - p) if mode == "downscale_in_infer" else x
     if p == 0:
         return x
+    upscale = mode == "upscale_in_train"
     if axis is None:
-        mask_shape = x.shape
-    else:
-        axes = [axis] if isinstance(axis, int) else list(axis)
-        if len(axes) > x.dim() or max(axes) > x.dim() - 1:
-            raise ValueError("axis value should be greater than or equal to 0 and less than dimensions of x")
-        mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
-    keep = (torch.rand(mask_shape, device=x.device) >= p).to(x.dtype)
-    if mode == "upscale_in_train":
-        return x * keep / (1.0 - p) if p < 1 else x * keep
-    return x * keep
+        if p == 1:  # the kernel writes zeros without drawing
+            return x * torch.zeros((), dtype=x.dtype, device=x.device)
+        keep = _rng.dropout_keep(x.shape, p, x.device, _program_seed())
+        kept = x / _f32(1.0 - _f32(p)) if upscale else x  # the kernel: x / static_cast<T>(1.0f - p)
+        return torch.where(keep, kept, torch.zeros((), dtype=x.dtype, device=x.device))
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    if len(axes) > x.dim() or max(axes) > x.dim() - 1:
+        raise ValueError("axis value should be greater than or equal to 0 and less than dimensions of x")
+    if p == 1:
+        return x * 0.0
+    mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
+    keep = _rng.dropout_keep(mask_shape, p, x.device).to(x.dtype)  # paddle.uniform(mask_shape) >= p
+    return (x * (1.0 / (1.0 - p)) if upscale else x) * keep
 
 
 def _feature_dropout(x, p, training, data_format, n, api):
@@ -88,16 +108,37 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return dropout(input, p=p, axis=[0, 1], training=training)
 
 
+def _alpha_dropout(x, p, training, feature):
+    """Paddle's alpha dropout: dropped elements take SELU's negative saturation, then an affine map keeps the
+    mean and variance; the keep mask is drawn as Paddle draws it (paddle.uniform(shape) >= p, on the CPU
+    Paddle's numbers)."""
+    _check_p(p)
+    if not training:
+        return x
+    if p == 1:
+        return x * 0.0
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** (-0.5)
+    b = -a * alpha_p * p
+    if feature:
+        if x.dim() < 2:
+            raise ValueError("Feature alpha dropout needs at least 2D input.")
+        shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    else:
+        shape = list(x.shape)
+    keep = _rng.dropout_keep(shape, p, x.device).to(x.dtype)
+    y = x * keep + (1.0 - keep) * alpha_p
+    return y * a + b
+
+
 @op
 def alpha_dropout(x: TensorLike, p=0.5, training=True, name=None):
-    _check_p(p)
-    return TF.alpha_dropout(x, p, training)
+    return _alpha_dropout(x, p, training, False)
 
 
 @op
 def feature_alpha_dropout(x: TensorLike, p=0.5, training=True, name=None):
-    _check_p(p)
-    return TF.feature_alpha_dropout(x, p, training)
+    return _alpha_dropout(x, p, training, True)
 
 
 # ---------------------------------------------------------------- pad
@@ -188,6 +229,8 @@ def label_smooth(label: TensorLike, prior_dist: OptionalTensor = None, epsilon=0
 
 # ---------------------------------------------------------------- interpolate
 _MODES = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "nearest": None, "area": None}
+_RANK_ERRORS = {"linear": "'linear' only support 3-D tensor.", "trilinear": "'trilinear'only support 5-D tensor.",
+                **dict.fromkeys(("bilinear", "bicubic"), "'bilinear' and 'bicubic' only support 4-D tensor.")}  # Paddle's
 _DATA_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
@@ -220,7 +263,7 @@ def interpolate(x: TensorLike, size=None, scale_factor: ValuesLike = None, mode=
         raise ValueError(f"The input of interpolate should be a 3-D, 4-D or 5-D Tensor, but got {nd}-D.")
     want = _MODES[mode]
     if want is not None and want != nd - 2:
-        raise ValueError(f"'{mode}' only support {want + 2}-D tensor.")
+        raise ValueError(_RANK_ERRORS[mode])
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
     if align_corners and mode in ("area", "nearest"):

@@ -3,14 +3,17 @@
 An initializer fills a parameter in place: `init(param)` (Paddle's call) works on any paddle
 Tensor and returns None; `_init(t)` does the same on a torch tensor (what create_parameter uses).
 Fans are Paddle's, for Paddle's layouts: a 2-D weight is [in, out] (Linear), a conv weight is
-[out, in/groups, *k].  Half-precision parameters are sampled in float32 and cast, as Paddle does.
+[out, in/groups, *k].  Half-precision parameters are sampled in float32 and cast, as Paddle does.  On the CPU the draws are Paddle's
+(paddle_on_torch._core.random: Paddle's generator and kernels, in the order Paddle's initializers draw), so
+`paddle.seed(s); net = Net()` gives Paddle's weights; an initializer's op seed is the default main program's
+random_seed, as in Paddle (0, the global generator, unless a program seed was set).
 """
 import math
 
 import numpy as np
 import torch
 
-from ...tensor.random import normal_fill_
+from ..._core import random as _rng
 from ...tensor.tensor import Tensor
 
 __all__ = ["Bilinear", "Constant", "KaimingUniform", "KaimingNormal", "XavierNormal", "XavierUniform", "Assign",
@@ -42,6 +45,13 @@ class Initializer:
 
     def _compute_fans(self, var):
         return _fans(list(var.shape))
+
+
+def _op_seed():
+    """The seed Paddle's initializers pass to their random op: the default main program's random_seed."""
+    from ...static import default_main_program
+
+    return getattr(default_main_program(), "random_seed", 0) or 0
 
 
 def _fans(shape):
@@ -91,7 +101,7 @@ class Normal(Initializer):
         self._mean, self._std_dev = mean, std
 
     def _init(self, t):
-        _sample(t, "gaussian", lambda x: normal_fill_(x, self._mean, self._std_dev))
+        _sample(t, "gaussian", lambda x: _rng.normal_(x, self._mean, self._std_dev, _op_seed()))
 
 
 class TruncatedNormal(Initializer):
@@ -102,6 +112,10 @@ class TruncatedNormal(Initializer):
         self._mean, self._std_dev, self._a, self._b = mean, std, a, b
 
     def _init(self, t):
+        if _rng.exact(t):  # Paddle's kernel: inversion of the normal CDF between the bounds
+            return _sample(t, "truncated_gaussian_random",
+                           lambda x: _rng.truncated_normal_(x, self._mean, self._std_dev, self._a, self._b,
+                                                            _op_seed()))
         if self._std_dev == 0:  # torch's sampler divides by std
             return _sample(t, "truncated_gaussian_random",
                            lambda x: x.fill_(min(max(self._mean, self._a), self._b)))
@@ -115,7 +129,7 @@ class Uniform(Initializer):
         self._low, self._high = low, high
 
     def _init(self, t):
-        _sample(t, "uniform", lambda x: x.uniform_(self._low, self._high))
+        _sample(t, "uniform", lambda x: _rng.uniform_(x, self._low, self._high, _op_seed()))
 
 
 class _Xavier(Initializer):
@@ -132,10 +146,10 @@ class _Xavier(Initializer):
         zero = 0 in (fan_in, fan_out)
         if self._uniform:
             limit = 0.0 if zero else self._gain * math.sqrt(6.0 / float(fan_in + fan_out))
-            _sample(t, "uniform", lambda x: x.uniform_(-limit, limit))
+            _sample(t, "uniform", lambda x: _rng.uniform_(x, -limit, limit, _op_seed()))
         else:
             std = 0.0 if zero else self._gain * math.sqrt(2.0 / float(fan_in + fan_out))
-            _sample(t, "gaussian", lambda x: x.normal_(0.0, std))
+            _sample(t, "gaussian", lambda x: _rng.normal_(x, 0.0, std, _op_seed()))
 
 
 class XavierUniform(_Xavier):
@@ -168,10 +182,10 @@ class _Kaiming(Initializer):
         gain = calculate_gain(self._nonlinearity, self._negative_slope)
         if self._uniform:
             limit = gain * math.sqrt(3.0 / float(fan_in))
-            _sample(t, "uniform", lambda x: x.uniform_(-limit, limit))
+            _sample(t, "uniform", lambda x: _rng.uniform_(x, -limit, limit, _op_seed()))
         else:
             std = gain / math.sqrt(float(fan_in))
-            _sample(t, "gaussian", lambda x: x.normal_(0.0, std))
+            _sample(t, "gaussian", lambda x: _rng.normal_(x, 0.0, std, _op_seed()))
 
 
 class KaimingUniform(_Kaiming):
@@ -195,7 +209,8 @@ class Orthogonal(Initializer):
             raise RuntimeError(f"(NotFound) The kernel of kernel `qr` is not registered for data type "
                                f"{str(t.dtype).replace('torch.', '')}.")
         rows, cols = shape[0], math.prod(shape[1:])
-        normal = torch.randn(max(rows, cols), min(rows, cols), dtype=t.dtype, device=t.device)
+        normal = _rng.normal_(torch.empty(max(rows, cols), min(rows, cols), dtype=t.dtype, device=t.device),
+                              0.0, 1.0, _op_seed())
         q, r = torch.linalg.qr(normal, mode="reduced")
         q = q * torch.sign(torch.diagonal(r))
         if rows < cols:
