@@ -30,8 +30,8 @@ def public_name(fn):
             if fn.__name__ in paddle_names(ns):
                 return f"{ns}.{fn.__name__}"
         return f"paddle.Tensor.{fn.__name__}"
-    if mod[-1] not in ("functional",) and len(mod) > 2 and mod[-2] == "functional":
-        mod = mod[:-1]  # nn/functional/conv.py -> paddle.nn.functional
+    if len(mod) > 2 and mod[-2] in ("functional", "ops"):
+        mod = mod[:-1]  # nn/functional/conv.py -> paddle.nn.functional, vision/ops/nms.py -> paddle.vision.ops
     return ".".join(["paddle"] + mod[1:] + [fn.__name__])
 
 
