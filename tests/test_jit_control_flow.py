@@ -178,6 +178,49 @@ def test_for_over_rows_with_a_dynamic_length(paddle, tmp_path):
     assert any("while_loop" in o for o in ops), ops  # the rows are not unrolled
 
 
+def _counted_fuse(paddle):
+    """HRNet's FuseLayers: a counter advanced inside the branches of an if / elif nested in loops picks the
+    sublayer; each branch reads the count the previous iteration left (the branch functions must return it)."""
+    nn = paddle.nn
+
+    class Fuse(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.LayerList([nn.Conv2D(8, 4, 1), nn.Conv2D(4, 8, 3, stride=2, padding=1)])
+
+        def forward(self, x, y):
+            xs, out, idx = [x, y], [], 0
+            for i in range(2):
+                residual = xs[i]
+                for j in range(2):
+                    if j > i:
+                        h = self.convs[idx](xs[j])
+                        idx += 1
+                        residual = residual + paddle.nn.functional.upsample(h, scale_factor=2, mode="nearest")
+                    elif j < i:
+                        h = xs[j]
+                        for _ in range(i - j):
+                            h = self.convs[idx](h)
+                            idx += 1
+                        residual = residual + h
+                out.append(residual)
+            return out
+
+    return Fuse()
+
+
+@pytest.mark.compile
+def test_a_counter_advanced_in_branches_inside_loops(paddle, tmp_path):
+    net = fill_parameters(_counted_fuse(paddle), seed=3)
+    net.eval()
+    spec = [paddle.static.InputSpec([None, 4, 8, 8], "float32"), paddle.static.InputSpec([None, 8, 4, 4], "float32")]
+    paddle.jit.save(net, str(tmp_path / "m"), input_spec=spec)
+    loaded = paddle.jit.load(str(tmp_path / "m"))
+    for b in (1, 3):
+        x, y = paddle.rand([b, 4, 8, 8]), paddle.rand([b, 8, 4, 4])
+        _close(net(x, y), loaded(x, y))
+
+
 def test_saving_a_branching_layer_is_fast_enough(paddle, tmp_path):
     """The issue's model: `if paddle.mean(h) > 0` in a to_static Layer took 198 s to fail; now it saves and
     each branch comes back (the time goal itself is checked by bench/jit_save.py)."""

@@ -433,18 +433,26 @@ class Transformer:
     def _liveness(self, f):
         """For each if / while: the names read anywhere in the function outside it (a conservative
         'used afterwards', loops included)."""
-        counts = {}
-        for n in ast.walk(f):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                counts[n.id] = counts.get(n.id, 0) + 1
+        def reads(node):
+            counts = {}
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            return counts
+
+        counts = reads(f)
         live = {}
-        for node in ast.walk(f):
-            if isinstance(node, (ast.If, ast.While)):
-                inner = {}
-                for n in ast.walk(node):
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                        inner[n.id] = inner.get(n.id, 0) + 1
-                live[id(node)] = {k for k, c in counts.items() if c > inner.get(k, 0)}
+
+        def visit(node, loop_reads):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.If, ast.While)):
+                    inner = reads(child)
+                    # inside a loop, what the statement reads itself is read again by the next iteration (a
+                    # counter `idx += 1` in a branch, read by that branch next time round)
+                    live[id(child)] = {k for k, c in counts.items() if c > inner.get(k, 0)} | loop_reads
+                visit(child, set(reads(child)) if isinstance(child, (ast.While, ast.For)) else loop_reads)
+
+        visit(f, set())
         return live
 
     def _control_flow(self, stmts):
