@@ -246,28 +246,36 @@ void uniform_(at::Tensor state, at::Tensor out, double lo, double hi) {
   }
 }
 
-// normal_distribution<T>(mean, std) into out[0, n): the accepted pairs are drawn in order (sequential: the
-// polar method rejects), their logarithms and square roots are then taken in parallel.  `buf` (2 * ceil(n/2)
-// values of T, out itself where it is of T and n is even) first holds each pair's (y, x), then the values.
+// normal_distribution<T>(mean, std) into out[0, n).  Each trial of the polar method takes two successive draws,
+// so the trials are the draw stream cut in pairs and a rejection only skips a pair: the draws are made in bulk,
+// `pairs - accepted` trials at a time (never more than needed, so the engine stops where Paddle's does), and
+// the accepted pairs kept without branching.  Their logarithms and square roots are then taken in parallel.
+// `buf` (2 * ceil(n/2) values of T, out itself where it is of T and n is even) first holds each pair's (y, x).
 template <typename T>
 void normal_into(Engine& e, T* buf, int64_t n, T mean, T std) {
   const int64_t pairs = (n + 1) / 2;
-  for (int64_t k = 0; k < pairs; ++k) {
-    T x, y, r2;
-    do {
-      x = T(2) * canonical<T>(e()) - T(1);
-      y = T(2) * canonical<T>(e()) - T(1);
-      r2 = x * x + y * y;
-    } while (r2 > T(1) || r2 == T(0));
-    buf[2 * k] = y;  // the first value of a pair is y's, the second (kept for the next call) x's
-    buf[2 * k + 1] = x;
+  constexpr int64_t kTrials = kChunk / 2;
+  uint64_t raw[kChunk];
+  T v[kChunk];
+  int64_t k = 0;
+  while (k < pairs) {
+    const int64_t trials = std::min(kTrials, pairs - k);
+    e.fill(raw, 2 * trials);
+    for (int64_t j = 0; j < 2 * trials; ++j) v[j] = T(2) * canonical<T>(raw[j]) - T(1);
+    for (int64_t t = 0; t < trials; ++t) {
+      const T x = v[2 * t], y = v[2 * t + 1];
+      const T r2 = x * x + y * y;
+      buf[2 * k] = y;  // the first value of a pair is y's, the second (kept for the next call) x's
+      buf[2 * k + 1] = x;
+      k += !(r2 > T(1) || r2 == T(0));
+    }
   }
   at::parallel_for(0, pairs, 8192, [&](int64_t begin, int64_t end) {
-    for (int64_t k = begin; k < end; ++k) {
-      const T y = buf[2 * k], x = buf[2 * k + 1];
+    for (int64_t i = begin; i < end; ++i) {
+      const T y = buf[2 * i], x = buf[2 * i + 1];
       const T mult = Polar<T>::multiplier(x * x + y * y);
-      buf[2 * k] = y * mult * std + mean;
-      buf[2 * k + 1] = x * mult * std + mean;
+      buf[2 * i] = y * mult * std + mean;
+      buf[2 * i + 1] = x * mult * std + mean;
     }
   });
 }

@@ -16,6 +16,11 @@ tests/test_golden.py runs them under paddle_on_torch and compares.
     def randn_shape(paddle):
         return paddle.randn([2, 3])
 
+    @case(exact=True)           # values bit for bit (seeded CPU random draws: Paddle's streams)
+    def randn_values(paddle):
+        paddle.seed(7)
+        return paddle.randn([2, 3])
+
     @case(rtol=1e-4)            # a looser tolerance, with the reason in a comment
     def ...
 """
@@ -25,7 +30,10 @@ import pkgutil
 CASES = {}  # module name -> {case name: options}
 
 
-def case(fn=None, *, random=False, rtol=1.3e-6, atol=1e-6):
+def case(fn=None, *, random=False, exact=False, rtol=1.3e-6, atol=1e-6):
+    if exact:  # every value equal (NaN to NaN): no tolerance
+        rtol = atol = 0.0
+
     def register(f):
         mod = f.__module__.rsplit(".", 1)[-1]
         f.case_options = {"random": random, "rtol": rtol, "atol": atol}

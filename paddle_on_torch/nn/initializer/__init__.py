@@ -112,6 +112,10 @@ class TruncatedNormal(Initializer):
         self._mean, self._std_dev, self._a, self._b = mean, std, a, b
 
     def _init(self, t):
+        if t.dtype is torch.float16 and t.device.type == "cpu":  # Paddle 3.3.1 hands the kernel float16 itself
+            raise RuntimeError("(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel "
+                               "`truncated_gaussian_random` is not registered. Selected wrong DataType `float16`. "
+                               "Paddle support following DataTypes: float64, float32, bfloat16.")
         if _rng.exact(t):  # Paddle's kernel: inversion of the normal CDF between the bounds
             return _sample(t, "truncated_gaussian_random",
                            lambda x: _rng.truncated_normal_(x, self._mean, self._std_dev, self._a, self._b,

@@ -1,0 +1,345 @@
+"""Paddle's CPU random streams, value for value: every seeded random API, initializer, layer default and dropout
+draws Paddle's numbers bit for bit (exact cases), over several seeds, shapes and dtypes."""
+import numpy as np
+
+from . import case
+
+SEEDS = (0, 1, 7, 2024, 123456789, 2**32 + 5)
+
+
+def _each_seed(paddle, fn, seeds=SEEDS):
+    out = []
+    for s in seeds:
+        paddle.seed(s)
+        out.append(_plain(fn()))
+    return out
+
+
+def _plain(t):
+    """bfloat16 as float32 (exactly), so both sides' numpy() agree on the representation."""
+    if isinstance(t, (list, tuple)):
+        return [_plain(v) for v in t]
+    if hasattr(t, "dtype") and "bfloat16" in str(t.dtype):
+        return t.astype("float32")
+    return t
+
+
+# ----------------------------------------------------------------------------------------- factories
+@case(exact=True)
+def rand_dtypes(paddle):
+    return [_each_seed(paddle, lambda: paddle.rand([3, 5], dtype=dt)) for dt in
+            ("float32", "float64", "float16", "bfloat16")]
+
+
+@case(exact=True)
+def rand_long(paddle):
+    return _each_seed(paddle, lambda: paddle.rand([2049]))
+
+
+@case(exact=True)
+def randn_dtypes(paddle):
+    return [_each_seed(paddle, lambda: paddle.randn([3, 5], dtype=dt)) for dt in
+            ("float32", "float64", "float16", "bfloat16")]
+
+
+@case(exact=True)
+def randn_odd_and_even_sizes(paddle):
+    return [_each_seed(paddle, lambda: paddle.randn([n])) for n in (1, 2, 7, 1000)]
+
+
+@case(exact=True)
+def randn_twice_continues_the_stream(paddle):
+    return _each_seed(paddle, lambda: [paddle.randn([5]), paddle.randn([5]), paddle.rand([3])])
+
+
+@case(exact=True)
+def randn_complex(paddle):
+    return [_each_seed(paddle, lambda: paddle.randn([4], dtype=dt)) for dt in ("complex64", "complex128")]
+
+
+@case(exact=True)
+def standard_normal_and_like(paddle):
+    x = paddle.zeros([2, 3], dtype="float64")
+    return _each_seed(paddle, lambda: [paddle.standard_normal([2, 2]), paddle.randn_like(x), paddle.rand_like(x)])
+
+
+@case(exact=True)
+def uniform_bounds(paddle):
+    return [_each_seed(paddle, lambda: paddle.uniform([6], dtype=dt, min=-0.3, max=2.7)) for dt in
+            ("float32", "float64")]
+
+
+@case(exact=True)
+def uniform_op_seed(paddle):
+    paddle.seed(3)
+    return [paddle.uniform([5], seed=11), paddle.uniform([5], seed=11), paddle.uniform([5]),
+            paddle.tensor.random.gaussian([5], seed=11)]
+
+
+@case(exact=True)
+def normal_scalar_and_tensor_params(paddle):
+    mean = paddle.to_tensor([0.0, 1.0, 2.0])
+    std = paddle.to_tensor([1.0, 0.5, 3.0])
+    return _each_seed(paddle, lambda: [paddle.normal(0.3, 2.5, [4]), paddle.normal(mean, 2.0),
+                                       paddle.normal(1.0, std)])
+
+
+@case(exact=True)
+def gaussian_float64_params(paddle):
+    # the kernel's mean / std are float attributes: 0.1 is float32's 0.1 in a float64 draw too
+    return _each_seed(paddle, lambda: paddle.tensor.random.gaussian([4], mean=0.1, std=1.3, dtype="float64"))
+
+
+@case(exact=True)
+def log_normal_values(paddle):
+    return _each_seed(paddle, lambda: paddle.log_normal(1.0, 0.5, [4]))
+
+
+@case(exact=True)
+def randint_ranges(paddle):
+    out = []
+    for lo, hi in ((0, 10), (-5, 5), (3, 4), (0, 2**31 - 1), (-2**31, 2**31 - 1)):
+        for dt in ("int32", "int64"):
+            out.append(_each_seed(paddle, lambda: paddle.randint(lo, hi, [6], dtype=dt)))
+    return out
+
+
+@case(exact=True)
+def randint_single_bound(paddle):
+    return _each_seed(paddle, lambda: paddle.randint(7, shape=[2, 3]))
+
+
+@case(exact=True)
+def randint_like_dtypes(paddle):
+    out = []
+    for dt in ("float32", "float64", "int32", "int64"):
+        x = paddle.zeros([2, 3], dtype=dt)
+        out.append(_each_seed(paddle, lambda: paddle.randint_like(x, -5, 5)))
+    return out
+
+
+@case(exact=True)
+def randperm_sizes(paddle):
+    return [_each_seed(paddle, lambda: paddle.randperm(n)) for n in (1, 2, 3, 8, 9, 100)]
+
+
+@case(exact=True)
+def randperm_dtypes(paddle):
+    return [_each_seed(paddle, lambda: paddle.randperm(6, dtype=dt)) for dt in ("int32", "float32", "float64")]
+
+
+@case(exact=True)
+def bernoulli_values(paddle):
+    p32 = paddle.to_tensor(np.linspace(0, 1, 13).astype("float32"))
+    p64 = paddle.to_tensor(np.linspace(0, 1, 13))
+    return _each_seed(paddle, lambda: [paddle.bernoulli(p32), paddle.bernoulli(p64),
+                                       paddle.bernoulli(p32, p=0.3)])
+
+
+@case(exact=True)
+def bernoulli_inplace(paddle):
+    def draw():
+        x = paddle.zeros([8])
+        x.bernoulli_(0.4)
+        y = paddle.zeros([2, 4])
+        y.bernoulli_(paddle.to_tensor([[0.1], [0.9]]))
+        return [x, y]
+    return _each_seed(paddle, draw)
+
+
+@case(exact=True)
+def multinomial_values(paddle):
+    p = paddle.to_tensor(np.random.default_rng(3).random((3, 9)).astype("float32"))
+    p1 = paddle.to_tensor([0.1, 0.0, 0.5, 0.4])
+    return _each_seed(paddle, lambda: [paddle.multinomial(p, 5, True), paddle.multinomial(p, 5, False),
+                                       paddle.multinomial(p.astype("float64"), 4, True),
+                                       paddle.multinomial(p1, 3, False)])
+
+
+@case(exact=True)
+def poisson_values(paddle):
+    lam = np.array([0.0, 0.5, 1.0, 3.0, 11.9, 12.0, 13.5, 40.0, 100.0, 1000.0, 1e5], dtype="float32")
+    return _each_seed(paddle, lambda: [paddle.poisson(paddle.to_tensor(lam)),
+                                       paddle.poisson(paddle.to_tensor(lam.astype("float64")))])
+
+
+@case(exact=True)
+def inplace_samplers(paddle):
+    def draw():
+        a = paddle.zeros([5])
+        a.uniform_(-1.0, 3.0)
+        b = paddle.zeros([5], dtype="float64")
+        b.uniform_()
+        c = paddle.zeros([5])
+        c.exponential_(1.7)
+        d = paddle.zeros([5], dtype="float64")
+        d.exponential_(0.5)
+        e = paddle.zeros([5])
+        paddle.normal_(e, 1.0, 2.0)
+        return [a, b, c, d, e]
+    return _each_seed(paddle, draw)
+
+
+# ----------------------------------------------------------------------------------------- the generator
+@case(exact=True)
+def generator_state_roundtrip(paddle):
+    paddle.seed(99)
+    state = paddle.get_rng_state()
+    a = paddle.randn([4])
+    paddle.set_rng_state(state)
+    b = paddle.randn([4])
+    return [a, b, state[0].current_seed(), len(state)]
+
+
+@case(exact=True)
+def generator_random_and_seed(paddle):
+    g = paddle.seed(2024)
+    return [str(g.random()), str(g.random()), g.initial_seed(),
+            paddle.base.core.default_cpu_generator().initial_seed()]
+
+
+@case(exact=True)
+def generator_state_pickles(paddle):
+    import pickle
+
+    paddle.seed(5)
+    paddle.rand([3])
+    state = pickle.loads(pickle.dumps(paddle.get_rng_state()[0]))
+    a = paddle.rand([4])
+    paddle.set_rng_state([state])
+    return [a, paddle.rand([4]), state.current_seed()]
+
+
+# ----------------------------------------------------------------------------------------- dropout
+@case(exact=True)
+def dropout_kernel_path(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(np.arange(1, 25, dtype="float32").reshape(4, 6))
+    return _each_seed(paddle, lambda: [F.dropout(x, 0.3), F.dropout(x, 0.5, mode="downscale_in_infer"),
+                                       F.dropout(x.astype("float64"), 0.1), F.dropout(x, 1.0)])
+
+
+@case(exact=True)
+def dropout_axis_path(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(np.arange(1, 25, dtype="float32").reshape(2, 3, 4))
+    return _each_seed(paddle, lambda: [F.dropout(x, 0.3, axis=1), F.dropout(x, 0.6, axis=[0, 2]),
+                                       F.dropout2d(x.reshape([2, 3, 2, 2]), 0.5),
+                                       F.dropout3d(x.reshape([1, 2, 3, 2, 2]), 0.5)])
+
+
+@case(exact=True)
+def dropout_layers(paddle):
+    nn = paddle.nn
+    x = paddle.to_tensor(np.arange(1, 33, dtype="float32").reshape(2, 4, 2, 2))
+    layers = [nn.Dropout(0.25), nn.Dropout2D(0.5), nn.AlphaDropout(0.3), nn.FeatureAlphaDropout(0.3)]
+    return _each_seed(paddle, lambda: [layer(x) for layer in layers])
+
+
+@case(exact=True)
+def dropout_gradient(paddle):
+    paddle.seed(4)
+    x = paddle.to_tensor(np.arange(1, 13, dtype="float32").reshape(3, 4), stop_gradient=False)
+    y = paddle.nn.functional.dropout(x, 0.4)
+    (y * y).sum().backward()
+    return [y, x.grad]
+
+
+# ----------------------------------------------------------------------------------------- initializers
+def _init_param(paddle, init, shape, dtype="float32"):
+    w = paddle.create_parameter(shape, dtype, default_initializer=init)
+    return w
+
+
+@case(exact=True)
+def initializers_float32(paddle):
+    I = paddle.nn.initializer
+    inits = [I.Normal(0.5, 2.0), I.Uniform(-0.2, 0.7), I.TruncatedNormal(0.1, 1.3, -2.0, 2.2), I.XavierUniform(),
+             I.XavierNormal(), I.KaimingUniform(), I.KaimingNormal(), I.XavierUniform(fan_in=3, fan_out=5),
+             I.KaimingNormal(nonlinearity="leaky_relu", negative_slope=0.1), I.TruncatedNormal()]
+    return _each_seed(paddle, lambda: [_init_param(paddle, i, [4, 6]) for i in inits], SEEDS[:3])
+
+
+@case(exact=True)
+def initializers_conv_fans(paddle):
+    I = paddle.nn.initializer
+    inits = [I.XavierUniform(), I.KaimingNormal(), I.KaimingUniform(mode="fan_out"), I.TruncatedNormal(0, 0.02)]
+    return _each_seed(paddle, lambda: [_init_param(paddle, i, [3, 2, 3, 3]) for i in inits], SEEDS[:3])
+
+
+def _or_error(fn):
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - Paddle's CPU build has no float16 kernel for some initializers
+        return type(e).__name__
+
+
+@case(exact=True)
+def initializers_other_dtypes(paddle):
+    I = paddle.nn.initializer
+    out = []
+    for dt in ("float64", "float16", "bfloat16"):
+        for init in (I.Normal(0.0, 0.02), I.Uniform(), I.TruncatedNormal(0.0, 1.0), I.XavierUniform(),
+                     I.XavierNormal(), I.KaimingUniform(), I.KaimingNormal()):
+            out.append(_each_seed(paddle, lambda: _or_error(lambda: _init_param(paddle, init, [3, 4], dt)),
+                                  SEEDS[:2]))
+    return out
+
+
+@case
+def initializer_orthogonal(paddle):
+    # a QR of Paddle's draws: equal up to the QR's rounding (LAPACK here, Eigen in Paddle)
+    I = paddle.nn.initializer
+    return _each_seed(paddle, lambda: [_init_param(paddle, I.Orthogonal(), [4, 6]),
+                                       _init_param(paddle, I.Orthogonal(gain=2.0), [6, 3])], SEEDS[:3])
+
+
+@case(exact=True)
+def initializer_assign(paddle):
+    w = _init_param(paddle, paddle.nn.initializer.Assign(np.arange(6, dtype="float32").reshape(2, 3)), [2, 3])
+    return w
+
+
+# ----------------------------------------------------------------------------------------- layer defaults
+def _weights(net):
+    return [(name, _plain(p)) for name, p in net.named_parameters()]
+
+
+@case(exact=True)
+def default_weights_linear_conv_embedding(paddle):
+    nn = paddle.nn
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.Linear(5, 4), nn.Conv2D(3, 4, 3), nn.Conv1D(2, 3, 2, bias_attr=False), nn.Conv2DTranspose(2, 3, 3),
+        nn.Embedding(10, 4), nn.Bilinear(3, 2, 4))), SEEDS[:3])
+
+
+@case(exact=True)
+def default_weights_norms(paddle):
+    nn = paddle.nn
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.BatchNorm2D(3), nn.LayerNorm(4), nn.GroupNorm(2, 4), nn.InstanceNorm2D(3), nn.Linear(3, 3))), SEEDS[:2])
+
+
+@case(exact=True)
+def default_weights_rnns(paddle):
+    nn = paddle.nn
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.LSTM(3, 4), nn.GRU(3, 4, num_layers=2, direction="bidirect"), nn.SimpleRNN(2, 3), nn.LSTMCell(2, 3))),
+        SEEDS[:2])
+
+
+@case(exact=True)
+def default_weights_attention(paddle):
+    nn = paddle.nn
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.MultiHeadAttention(8, 2), nn.TransformerEncoderLayer(8, 2, 16))), SEEDS[:2])
+
+
+@case(exact=True)
+def seeded_network_forward_with_dropout(paddle):
+    # weights from the initializers, dropout on: the output of a seeded network
+    nn = paddle.nn
+    paddle.seed(2024)
+    net = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Dropout(0.3), nn.Linear(8, 3))
+    x = paddle.rand([4, 6])
+    return [net(x), net(x)]
