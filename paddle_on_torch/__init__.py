@@ -97,7 +97,7 @@ _SUBMODULES = {
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
     "quantization", "onnx", "cuda", "base", "compat", "_C_ops", "_legacy_C_ops",
-    "pir", "pir_utils", "common_ops_import",
+    "pir", "pir_utils", "common_ops_import", "functional",
 }
 _unsupported_getattr = _module_getattr("paddle")
 # Top-level names from namespaces that load on first touch (nn, distributed, hapi: most of the package), so
@@ -107,6 +107,10 @@ _FROM_SUBMODULES = {
                     "nn.functional"),  # nn.functional ops Paddle also exports at top level
     "LazyGuard": "nn.initializer.lazy_init", "DataParallel": "distributed.parallel",
     "Model": "hapi", "flops": "hapi", "summary": "hapi", "device_guard": "device", "get_cudnn_version": "device",
+    # Paddle 3.3's torch-style top-level names
+    **dict.fromkeys(("hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"),
+                    "audio.functional.window"),
+    **dict.fromkeys(("set_default_device", "get_default_device", "get_device_module", "Event", "Stream"), "device"),
 }
 
 
@@ -173,3 +177,6 @@ _provide_to_tensor_layer()
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .amp.auto_cast import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402,F401
 from .amp import get_autocast_cpu_dtype, get_autocast_gpu_dtype  # noqa: E402,F401
+
+# torch-style integer dtype spellings (last: `int` shadows the builtin in this module from here on)
+int, short = int32, int16  # noqa: A001

@@ -121,3 +121,37 @@ def differences(a, b):
 
         out.append("ops differ:\n" + "\n".join(difflib.unified_diff(la, lb, "first", "second", lineterm="", n=1)))
     return out
+
+
+# Ops that only carry sizes and constants into other ops: Paddle writes them per use (`x.shape[0]` twice is two
+# shape64 + slice), torch's graph once per size, and the same IntArray can be spelled `0` (copy the input's dim),
+# `-1` or the size itself; what the program computes is in the other ops and their result types
+_PLUMBING = {"1.full", "1.full_int_array", "1.shape64", "0.combine", "1.stack", "2.yield"}
+
+
+def _is_size(t):
+    return t is not None and t["#"] == "0.t_dtensor" and t["D"][0]["#"] == "0.t_i64" and len(t["D"][1]) <= 1
+
+
+def _compute_ops(block, out):
+    for op in block["ops"]:
+        if op["#"] == "p" or op["#"] in _PLUMBING:
+            continue
+        outs = op.get("O", [])
+        if outs and all(_is_size(r.get("TT")) for r in outs):
+            continue  # arithmetic on sizes
+        attrs = {a["N"]: _attr(a["AT"]) for a in op.get("A", [])}
+        if op["#"] == "1.dropout" and attrs.get("is_test") == "bool:True" and "upscale_in_train" in attrs.get("mode", ""):
+            continue  # the identity at test time (Paddle writes it, torch's eval-mode trace has nothing)
+        out[(op["#"], tuple(_type(r.get("TT")) for r in outs))] += 1
+        for r in op.get("regions", []) or []:
+            for b in r["blocks"]:
+                _compute_ops(b, out)
+    return out
+
+
+def compute_differences(a, b):
+    """What differs between programs a and b in the ops that compute (name and result types, -1 for a run-time
+    size), the size plumbing left out: [] when each computes the same ops on the same (symbolic) shapes."""
+    ka, kb = _compute_ops(_load(a), collections.Counter()), _compute_ops(_load(b), collections.Counter())
+    return [f"{k}: {ka[k]} in the first, {kb[k]} in the second" for k in sorted(set(ka) | set(kb)) if ka[k] != kb[k]]

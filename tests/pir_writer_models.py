@@ -267,3 +267,209 @@ def build(name):
         t.set_value(value.astype(a.dtype))
     model.eval()
     return model
+
+
+# ----------------------------------------------------------------- sizes read from the input (issue 25 item 1)
+# Each is saved with a dynamic batch (and sequence length where there is one) and run by real Paddle at other
+# sizes than the trace's: a size written as the trace-time constant fails or computes something else there.
+class LeViTLike(nn.Layer):
+    """PaddleClas LeViT: `reshape(bn(x.flatten(0, 1)), x.shape)`, `B, N, C = x.shape` into reshapes, a strided
+    subsample, `reshape([B, -1, C])`."""
+
+    def __init__(self, dim=8, res=4):
+        super().__init__()
+        self.res = res
+        self.fc = nn.Linear(dim, dim)
+        self.bn = nn.BatchNorm1D(dim)
+
+    def forward(self, x):  # [B, C, H, W]
+        x = x.flatten(2).transpose([0, 2, 1])
+        y = self.fc(x)
+        y = paddle.reshape(self.bn(y.flatten(0, 1)), y.shape)
+        B, N, C = y.shape
+        y = paddle.reshape(y, [B, self.res, self.res, C])[:, ::2, ::2]
+        return paddle.reshape(y, [B, -1, C])
+
+
+class MobileViTLike(nn.Layer):
+    """PaddleClas MobileViT: unfold into patches and back with -1 batches, attention whose reshape reads
+    `qkv.shape[-1] // heads // 3`, `x.reshape(x.shape[:2])` after pooling."""
+
+    def __init__(self, ch=8, heads=2):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(ch, 3 * ch)
+        self.conv = nn.Conv2D(ch, ch, 1)
+        self.pool = nn.AdaptiveAvgPool2D(1)
+
+    def forward(self, x):  # [B, 8, 4, 4], patches 2x2
+        _, c, h, w = x.shape
+        p = x.reshape([-1, 2, w // 2, 2]).transpose([0, 2, 1, 3]).reshape([-1, c, (h // 2) * (w // 2), 4])
+        t = p.transpose([0, 3, 2, 1]).reshape([-1, (h // 2) * (w // 2), c])
+        b, n, _ = t.shape
+        qkv = self.qkv(t)
+        qkv = qkv.reshape([b, n, 3, self.heads, qkv.shape[-1] // self.heads // 3]).transpose([2, 0, 3, 1, 4])
+        att = F.softmax(paddle.matmul(qkv[0], qkv[1], transpose_y=True), axis=-1)
+        t = paddle.matmul(att, qkv[2]).transpose([0, 2, 1, 3]).reshape([b, n, -1])
+        y = t.reshape([-1, 4, (h // 2) * (w // 2), c]).transpose([0, 3, 2, 1])
+        y = y.reshape([-1, w // 2, 2, 2]).transpose([0, 2, 1, 3]).reshape([-1, c, h, w])
+        y = self.pool(self.conv(y))
+        return y.reshape(y.shape[:2])
+
+
+class CSWinLike(nn.Layer):
+    """PaddleClas CSWinTransformer: `paddle.to_tensor` of a size (windows back to images), used in a reshape."""
+
+    def forward(self, x):  # [B * 4, 2, 2, C]: four windows per image
+        B = paddle.to_tensor(x.shape[0] // 4, dtype="int64")
+        img = x.reshape([B, 2, 2, 2, 2, x.shape[-1]]).transpose([0, 1, 3, 2, 4, 5])
+        return img.reshape([B, 4, 4, x.shape[-1]])
+
+
+class HRFuse(nn.Layer):
+    """PaddleClas HRNet's FuseLayers: a counter advanced in the branches of an if / elif inside loops picks the
+    sublayer (the converted branches must hand the counter on)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.LayerList([nn.Conv2D(3, 4, 3, padding=1), nn.Conv2D(3, 8, 3, stride=2, padding=1)])
+        self.fuse = nn.LayerList([nn.Conv2D(8, 4, 1), nn.Conv2D(4, 8, 3, stride=2, padding=1)])
+
+    def forward(self, x):
+        xs = [self.stem[0](x), self.stem[1](x)]
+        out, idx = [], 0
+        for i in range(2):
+            residual = xs[i]
+            for j in range(2):
+                if j > i:
+                    h = self.fuse[idx](xs[j])
+                    idx += 1
+                    residual = residual + F.upsample(h, scale_factor=2, mode="nearest")
+                elif j < i:
+                    h = xs[j]
+                    for _ in range(i - j):
+                        h = self.fuse[idx](h)
+                        idx += 1
+                    residual = residual + h
+            out.append(F.relu(residual))
+        return out
+
+
+class ShapeOps(nn.Layer):
+    """Every way a size read from the input reaches an op: reshape / expand / arange / ones of `x.shape[i]`,
+    a slice bound, arithmetic on sizes, a size as a number in a product."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):  # [B, L, 6]
+        b, l = x.shape[0], x.shape[1]
+        y = self.fc(x).reshape([x.shape[0], -1, 3])
+        z = x + paddle.arange(l, dtype="float32").unsqueeze(-1)
+        z = paddle.concat([z, paddle.ones([b, 1, 6])], axis=1)[:, : l // 2 + 1]
+        e = x.mean(1, keepdim=True).expand([b, l, 6])
+        return y, z, e * l
+
+
+class CountedLoop(nn.Layer):
+    """A tensor-dependent `if` and a `while` counted by `i = paddle.to_tensor(0)` made inside forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        if h.mean() > 0:
+            h = h * 2.0
+        else:
+            h = h - 1.0
+        i = paddle.to_tensor(0)
+        while i < 3:
+            h = F.relu(h) + 0.5 * h
+            i += 1
+        return h, i
+
+
+class LlamaSeq(LlamaBlock):
+    """The LLaMA block with a dynamic sequence length too: the rotary tables sliced to `ids.shape[1]`, the causal
+    mask built as `ones([s, s])`."""
+
+
+class DropBN(nn.Layer):
+    """Dropout and batch norm: saved in train mode, Paddle's jit.save writes the inference program (is_test)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 6)
+        self.bn = nn.BatchNorm1D(6)
+        self.drop = nn.Dropout(0.5)
+        self.out = nn.Linear(6, 2)
+
+    def forward(self, x):
+        return self.out(self.drop(F.relu(self.bn(self.fc(x)))))
+
+
+SYMBOLIC = {
+    "levit_like": (LeViTLike, [InputSpec([None, 8, 4, 4], "float32", "x")], lambda r: [_f(r, [2, 8, 4, 4])]),
+    "mobilevit_like": (MobileViTLike, [InputSpec([None, 8, 4, 4], "float32", "x")],
+                       lambda r: [_f(r, [2, 8, 4, 4])]),
+    "cswin_like": (CSWinLike, [InputSpec([None, 2, 2, 3], "float32", "x")], lambda r: [_f(r, [8, 2, 2, 3])]),
+    "hrnet_fuse": (HRFuse, [InputSpec([None, 3, 8, 8], "float32", "x")], lambda r: [_f(r, [2, 3, 8, 8])]),
+    "shape_ops": (ShapeOps, [InputSpec([None, None, 6], "float32", "x")], lambda r: [_f(r, [2, 5, 6])]),
+    "counted_loop": (CountedLoop, [InputSpec([None, 4], "float32", "x")], lambda r: [np.full([2, 4], 0.5, "float32")]),
+    "llama_seq": (LlamaSeq, [InputSpec([None, None], "int64", "ids")], lambda r: [_ids(r, [2, 6], 32)]),
+}
+ROUNDTRIP.update(SYMBOLIC)
+OTHER_INPUTS["counted_loop"] = lambda: [np.full([3, 4], -0.5, "float32")]
+
+# Saved in train mode (issue 25 item 5): Paddle's jit.save writes the inference program all the same, so real
+# Paddle's outputs are the eval-mode forward's
+TRAIN_MODE = {
+    "dropbn_train": (DropBN, [InputSpec([None, 4], "float32", "x")], lambda r: [_f(r, [3, 4])]),
+    "llama_train": (LlamaBlock, [InputSpec([None, 6], "int64", "ids")], lambda r: [_ids(r, [2, 6], 32)]),
+}
+ROUNDTRIP.update(TRAIN_MODE)
+
+
+# Compared with the programs real Paddle's own jit.save writes (tools/record_pir_programs.py), up to repeated
+# size reads (tests/pir_structure.py: Paddle reads `x.shape` anew at each use, torch's graph once)
+SHAPE_STRUCTURE = ["shape_ops", "dropbn_train"]
+
+
+def mode_for_save(name, model):
+    """The model as it is saved: in train mode for TRAIN_MODE (the rest stay in eval mode)."""
+    if name in TRAIN_MODE:
+        model.train()
+    return model
+
+# The sizes each model is also run at (real Paddle and the PIR reader): batch 1, 3 and 7 where the batch is
+# dynamic (CSWin's input holds 4 windows per image), and a second sequence length for the sequence models
+BATCHES = (1, 3, 7)
+WINDOWS = {"cswin_like": 4}
+SEQUENCES = {"shape_ops": (5, 3), "llama_seq": (6, 4)}
+
+
+def sized_inputs(name):
+    """[(tag, arrays)]: the model's inputs at each batch size (tag 'n<b>') and sequence length ('n<b>s<l>'),
+    rows drawn from its recorded inputs (ids stay ids, masks stay masks), floats perturbed a little."""
+    specs = ROUNDTRIP[name][1]
+    if not any(s.shape and s.shape[0] in (None, -1) for s in specs):
+        return []
+    base = inputs(name)
+    rng = np.random.default_rng(SEED + 25)
+    out = []
+    for b in BATCHES:
+        for seq in SEQUENCES.get(name, (None,)):
+            arrays = []
+            for s, a in zip(specs, base):
+                n = b * WINDOWS.get(name, 1)
+                rows = a[rng.integers(0, a.shape[0], n)] if s.shape[0] in (None, -1) else a
+                if seq is not None and len(s.shape) > 1 and s.shape[1] in (None, -1):
+                    rows = np.concatenate([rows] * (seq // rows.shape[1] + 1), axis=1)[:, :seq]
+                if rows.dtype.kind == "f" and not set(np.unique(rows)) <= {0.0, 1.0}:
+                    rows = (rows + 0.1 * rng.standard_normal(rows.shape)).astype(rows.dtype)
+                arrays.append(np.ascontiguousarray(rows))
+            out.append((f"n{b}" + (f"s{seq}" if seq is not None else ""), arrays))
+    return out

@@ -251,9 +251,10 @@ def test_save_load_in_fresh_process_and_predictor(paddle, tmp_path):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             paddle.jit.save(model, prefix, input_spec=specs)
-        # Paddle 3.3's names (model.json, model.pdiparams; the .json is our manifest until the PIR writer exists)
-        assert sorted(os.listdir(tmp_path / name)) == ["model.json", "model.pdiparams", "model.pt2"]
-        dynamic = json.load(open(prefix + ".json"))["inputs"][0]["program_shape"][0] == -1
+        # Paddle 3.3's names hold Paddle's formats (model.json: its PIR program, model.pdiparams); ours beside them
+        assert sorted(os.listdir(tmp_path / name)) == ["model.json", "model.pdiparams", "model.pt2",
+                                                       "model.pt2.manifest"]
+        dynamic = json.load(open(prefix + ".pt2.manifest"))["inputs"][0]["program_shape"][0] == -1
         # the declared-dynamic batch stays dynamic (ShapeLike keeps symbolic sizes), with no warning
         assert dynamic and not any("fixes them" in str(w.message) for w in caught)
         big = [np.concatenate([a, a[:1]]) for a in arrays] if dynamic else arrays  # another batch size
@@ -293,7 +294,7 @@ def test_save_static_function_and_loaded_layer_trains(paddle, tmp_path):
     x = paddle.randn([5, 4])
     want = net(x).numpy()
     paddle.jit.save(net, str(tmp_path / "net"))  # input_spec from to_static
-    manifest = json.load(open(tmp_path / "net.json"))
+    manifest = json.load(open(tmp_path / "net.pt2.manifest"))
     assert manifest["inputs"] == [{"name": "x", "shape": [-1, 4], "dtype": "float32", "program_shape": [-1, 4],
                                    "stop_gradient": False}]
     assert [w["name"] for w in manifest["weights"]] == ["fc.bias", "fc.weight"]  # sorted by Paddle name
@@ -363,11 +364,11 @@ def test_bad_and_foreign_files(paddle, tmp_path):
     (tmp_path / "net.pt2").write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(ValueError, match="program"):
         paddle.jit.load(prefix)
-    manifest = (tmp_path / "net.json").read_text()
-    (tmp_path / "net.json").write_text(manifest.replace('"format_version": 2', '"format_version": 99'))
+    manifest = (tmp_path / "net.pt2.manifest").read_text()
+    (tmp_path / "net.pt2.manifest").write_text(manifest.replace('"format_version": 3', '"format_version": 99'))
     with pytest.raises(ValueError, match="format version 99"):
         paddle.jit.load(prefix)
-    (tmp_path / "net.json").write_text(manifest.replace('"inputs": [', '"inputs": [7, '))
+    (tmp_path / "net.pt2.manifest").write_text(manifest.replace('"inputs": [', '"inputs": [7, '))
     with pytest.raises(ValueError, match="manifest|input entry"):
         paddle.jit.load(prefix)
 

@@ -39,12 +39,13 @@ def test_config_by_directory_and_by_file_names(paddle, tmp_path):
 def test_version_1_artifacts_still_load(paddle, tmp_path):
     """Format 1 kept the manifest in prefix.pot.json and the output structure nested."""
     net = _save_mlp(paddle, str(tmp_path / "m"))
-    m = json.load(open(tmp_path / "m.json"))
+    m = json.load(open(tmp_path / "m.pt2.manifest"))
     m["format_version"] = 1
     m["outputs"] = {"tensor": {"shape": [-1, 2], "dtype": "float32"}}
     for i in m["inputs"]:
         del i["program_shape"], i["stop_gradient"]
-    os.remove(tmp_path / "m.json")
+    for f in ("m.pt2.manifest", "m.json"):
+        os.remove(tmp_path / f)
     (tmp_path / "m.pot.json").write_text(json.dumps(m))
     x = paddle.ones([5, 3])
     np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), net(x).numpy(), rtol=1e-6)

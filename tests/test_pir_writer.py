@@ -32,7 +32,7 @@ def written(tmp_path_factory):
     for name in NAMES:
         prefix = str(d / name / "model")
         with warnings.catch_warnings():
-            warnings.simplefilter("error")  # the writer must not fall back for these
+            warnings.filterwarnings("error", message=".*Paddle program")  # the writer must not fall back for these
             paddle.jit.save(M.build(name), prefix, input_spec=M.STRUCTURE[name][1])
         out[name] = prefix
     return out
@@ -115,8 +115,12 @@ def test_encoding_as_paddle_writes_it(written):
     assert loop["regions"][0]["blocks"][0]["ops"][-1]["#"] == "2.yield"
     fetches = [op for op in block["ops"] if op["#"] == "1.fetch"]
     assert [f["A"][0]["AT"]["D"] for f in fetches] == ["fetch_name_0", "fetch_name_1"]
-    # our manifest rides along under keys Paddle does not read
-    assert obj["format"] == "paddle_on_torch.jit" and obj["torch_program"] == "model.pt2"
+    # Paddle's file holds Paddle's program only; our manifest is beside the torch program
+    assert sorted(obj) == ["base_code", "program"]
+    with open(written["branchy"] + ".pt2.manifest") as f:
+        manifest = json.load(f)
+    assert manifest["format"] == "paddle_on_torch.jit" and manifest["format_version"] == 3
+    assert manifest["program"] == "model.pt2" and manifest["paddle_program"] == "model.json"
 
 
 def test_non_finite_floats_use_vd():
@@ -141,18 +145,48 @@ class _Det(paddle.nn.Layer):
         return paddle.linalg.det(self.fc(x))
 
 
-def test_op_without_a_mapping_writes_the_torch_artifact_and_says_so(tmp_path):
+def test_op_without_a_mapping_is_refused_naming_it(tmp_path):
+    """Paddle's file names hold Paddle's formats only: a program the writer cannot hold is refused, nothing
+    written (issue 25 item 3)."""
+    prefix = str(tmp_path / "det")
+    spec = [paddle.static.InputSpec([2, 3, 3], "float32", "x")]
+    with pytest.raises(NotImplementedError, match=r"cannot be written for the torch op\(s\) aten\.linalg_det.*"
+                                                  r"Nothing was written.*torch_fallback=True"):
+        paddle.jit.save(_Det(), prefix, input_spec=spec)
+    assert os.listdir(tmp_path) == []
+
+
+def test_torch_fallback_writes_the_torch_program_under_its_own_names(tmp_path):
     prefix = str(tmp_path / "det")
     layer = _Det()
     with pytest.warns(UserWarning, match=r"cannot be written for the torch op\(s\) aten\.linalg_det"):
-        paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec([2, 3, 3], "float32", "x")])
-    with open(prefix + ".json") as f:
+        paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec([2, 3, 3], "float32", "x")],
+                        torch_fallback=True)
+    assert sorted(os.listdir(tmp_path)) == ["det.pdiparams", "det.pt2", "det.pt2.manifest"]  # no det.json
+    with open(prefix + ".pt2.manifest") as f:
         manifest = json.load(f)
-    assert "base_code" not in manifest and manifest["format"] == "paddle_on_torch.jit"
+    assert manifest["format"] == "paddle_on_torch.jit" and manifest["paddle_program"] is None
     x = paddle.rand([2, 3, 3])
     np.testing.assert_allclose(paddle.jit.load(prefix)(x).numpy(), layer(x).numpy(), rtol=1e-5, atol=1e-6)
-    with pytest.raises(model_format.ModelFormatError, match="no base_code"):
-        model_format.load(prefix)  # no Paddle program was written: the .json is our manifest only
+    assert model_format.find_model_files(prefix) is None  # no Paddle program to find
+
+
+def test_version_2_artifacts_still_load(written, tmp_path):
+    """Format 2 kept the manifest in path.json beside the PIR program."""
+    import shutil
+
+    prefix = str(tmp_path / "old")
+    for sfx in (".pt2", ".pdiparams"):
+        shutil.copy(written["mlp"] + sfx, prefix + sfx)
+    with open(written["mlp"] + ".pt2.manifest") as f:
+        manifest = json.load(f)
+    with open(written["mlp"] + ".json") as f:
+        program = json.load(f)
+    manifest.update(format_version=2, program="old.pt2", params="old.pdiparams")
+    with open(prefix + ".json", "w") as f:
+        json.dump({**manifest, **program}, f)
+    (xs, ys), = _io("mlp")
+    np.testing.assert_allclose(paddle.jit.load(prefix)(paddle.to_tensor(xs[0])).numpy(), ys[0], rtol=1e-5, atol=1e-6)
 
 
 def test_missing_ops_lists_every_unmapped_op():
@@ -162,3 +196,29 @@ def test_missing_ops_lists_every_unmapped_op():
     names = pir_writer.missing_ops(gm)
     assert any("linalg_det" in n for n in names) and any("logdet" in n for n in names)  # make_fx: aten._linalg_det
     assert not any("relu" in n or "sum" in n or "add" in n for n in names)
+
+
+# ----------------------------------------------------------------- sizes read from the input, train mode (issue 25)
+@pytest.mark.compile
+@pytest.mark.parametrize("name", M.SHAPE_STRUCTURE)
+def test_sizes_and_train_mode_as_paddle_writes_them(name, tmp_path):
+    """The ops that compute, with their result types (-1 where a size is read at run time), are those of real
+    Paddle's own program for the model (sizes read with shape64 + slice and combined with stack; Paddle reads
+    `x.shape` anew at each use, torch once, so the size plumbing is compared by the sizes it produces); a model
+    saved in train mode is written as Paddle writes it, the inference program (batch_norm_ with is_test and, as
+    Paddle says for a train-mode save, use_global_stats=False); the parameters are Paddle's, in its order."""
+    prefix = str(tmp_path / "model")
+    paddle.jit.save(M.mode_for_save(name, M.build(name)), prefix, input_spec=M.ROUNDTRIP[name][1])
+    want = os.path.join(DATA, name, "model.json")
+    assert S.compute_differences(want, prefix + ".json") == []
+    assert S.canonical(want)[1] == S.canonical(prefix + ".json")[1]
+    with open(prefix + ".json") as f:
+        ops = f.read()
+    if name == "shape_ops":
+        assert '"1.shape64"' in ops and '"1.full_with_tensor"' in ops
+    else:
+        assert '"N":"use_global_stats"' in ops and '{"#":"0.a_bool","D":false},"N":"use_global_stats"' in ops
+    m = model_format.load(prefix)
+    for xs, ys in _io(name):
+        for o, y in zip(m(*[torch.from_numpy(x) for x in xs]), ys):
+            np.testing.assert_allclose(o.numpy(), y, rtol=1e-5, atol=1e-6)

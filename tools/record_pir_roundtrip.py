@@ -6,17 +6,20 @@
 
 Two steps, two interpreters.  First a child process runs this file under paddle_on_torch (`--write`): for each
 model of tests/pir_writer_models.ROUNDTRIP it builds the Layer with the weights both sides give it, saves it with
-paddle_on_torch's `paddle.jit.save` into tests/data/pir_roundtrip/<name>/ (model.json: Paddle's PIR program with
-our manifest keys beside it; model.pdiparams; the torch program model.pt2 is not kept), and stores the inputs and
+paddle_on_torch's `paddle.jit.save` into tests/data/pir_roundtrip/<name>/ (model.json: Paddle's PIR program;
+model.pdiparams; the torch program model.pt2 and its manifest are not kept), and stores the inputs and
 paddle_on_torch's eager outputs in io.npz.  Then this process, under real Paddle, loads those files with
 `paddle.jit.load` and with `paddle.inference.create_predictor` and stores their outputs in io.npz too
-(jit<i>, predictor<i>; a `b` suffix for the inputs taking a control-flow model's other branch).  report.json says,
+(jit<i>, predictor<i>; a `b` suffix for the inputs taking a control-flow model's other branch, `n<batch>` for the
+inputs at batch 1, 3 and 7 of a model with a dynamic batch, `n<batch>s<length>` for a sequence model at two
+lengths: tests/pir_writer_models.sized_inputs).  Models of TRAIN_MODE are saved in train mode.  report.json says,
 per model, whether the program was written, whether real Paddle loaded it, the largest difference of each from
 the eager outputs, and how long jit.save took.  tests/test_pir_roundtrip.py (no Paddle) checks that the writer
 still writes these programs and that they compute Paddle's recorded outputs.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -57,7 +60,8 @@ def write(names):
             os.remove(os.path.join(d, f))
         model = M.build(name)
         arrays = M.inputs(name)
-        sets = [("", arrays)] + ([("b", M.OTHER_INPUTS[name]())] if name in M.OTHER_INPUTS else [])
+        sets = [("", arrays)] + ([("b", M.OTHER_INPUTS[name]())] if name in M.OTHER_INPUTS else []) + \
+            M.sized_inputs(name)
         store = {}
         with paddle.no_grad():
             for tag, xs in sets:
@@ -69,20 +73,40 @@ def write(names):
         t0 = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            paddle.jit.save(model, prefix, input_spec=M.ROUNDTRIP[name][1])
+            try:
+                paddle.jit.save(M.mode_for_save(name, model), prefix, input_spec=M.ROUNDTRIP[name][1])
+                error = []
+            except Exception as e:  # noqa: BLE001 - recorded: the program could not be written
+                error = [f"{type(e).__name__}: {e}"]
         seconds = time.perf_counter() - t0
-        if os.path.exists(prefix + ".pt2"):
-            os.remove(prefix + ".pt2")
-        with open(prefix + ".json", "rb") as f:
-            written = b'"base_code"' in f.read()
-        problems = [str(w.message) for w in caught if "Paddle program" in str(w.message) or "could not write" in
-                    str(w.message)]
+        for ours in (".pt2", ".pt2.manifest"):  # paddle_on_torch's own files: real Paddle reads .json / .pdiparams
+            if os.path.exists(prefix + ours):
+                os.remove(prefix + ours)
+        written = os.path.exists(prefix + ".json") and b'"base_code"' in open(prefix + ".json", "rb").read()
+        problems = error + [str(w.message) for w in caught if "Paddle program" in str(w.message) or
+                            "could not write" in str(w.message)]
         report[name] = {"written": written, "save_seconds": round(seconds, 2), "writer": problems[:1]}
         print(f"{name}: written={written} ({seconds:.1f} s) {problems[:1]}", flush=True)
     return report
 
 
 # ----------------------------------------------------------------- step 2: real Paddle loads
+_KEY = re.compile(r"^(input|eager|jit|predictor)(\d+)(.*)$")
+
+
+def tags(io):
+    """The input sets of io.npz: '' (the recorded inputs), 'b' (the other branch), 'n<batch>[s<length>]'."""
+    found = {m.group(3) for m in map(_KEY.match, io) if m and m.group(1) == "input"}
+    return sorted(found, key=lambda t: (t != "", t != "b", len(t), t))
+
+
+def arrays(io, prefix, tag):
+    """The arrays `prefix<i><tag>` of io.npz in order of i."""
+    keys = [(int(m.group(2)), k) for k, m in ((k, _KEY.match(k)) for k in io)
+            if m and m.group(1) == prefix and m.group(3) == tag]
+    return [io[k] for _, k in sorted(keys)]
+
+
 def _predict(prefix, arrays):
     from paddle import inference
 
@@ -124,18 +148,14 @@ def load(names, report):
             entry.update(jit="not written", predictor="not written")
             continue
         io = dict(np.load(os.path.join(d, "io.npz")))
-        tags = [""] + (["b"] if "input0b" in io else [])
+        entry["input_sets"] = tags(io)
         for kind in ("jit", "predictor"):
+            tag = None
             try:
                 worst = 0.0
                 layer = paddle.jit.load(prefix) if kind == "jit" else None
-                for tag in tags:
-                    xs = [io[f"input{i}{tag}"] for i in range(sum(1 for k in io if k.startswith("input") and
-                                                                      k[5:] == f"{k[5:].rstrip('b')}{tag}" and
-                                                                      k[5:].rstrip("b").isdigit()))]
-                    want = [io[f"eager{i}{tag}"] for i in range(sum(1 for k in io if k.startswith("eager") and
-                                                                    k.endswith(tag) and
-                                                                    k[5:len(k) - len(tag)].isdigit()))]
+                for tag in tags(io):
+                    xs, want = arrays(io, "input", tag), arrays(io, "eager", tag)
                     if kind == "jit":
                         with paddle.no_grad():
                             got = [o.numpy() for o in _flat(layer(*[paddle.to_tensor(a) for a in xs]))]
@@ -147,7 +167,8 @@ def load(names, report):
                 entry[kind] = "ok" if not isinstance(worst, str) and worst <= TOL else "mismatch"
                 entry[f"{kind}_max_diff"] = worst
             except Exception as e:  # noqa: BLE001 - the report records what real Paddle said
-                entry[kind] = f"failed: {type(e).__name__}: {str(e).strip().splitlines()[0][:300] if str(e) else ''}"
+                msg = " | ".join(ln.strip() for ln in str(e).strip().splitlines() if ln.strip())[-400:]
+                entry[kind] = f"failed{'' if tag is None else f' at {tag!r}'}: {type(e).__name__}: {msg}"
                 traceback.print_exc(limit=2)
         np.savez(os.path.join(d, "io.npz"), **io)
         print(f"{name}: jit.load {entry.get('jit')} ({entry.get('jit_max_diff')}), predictor "

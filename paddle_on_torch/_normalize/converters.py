@@ -45,6 +45,8 @@ def _scalar_or_tensor(x):
         return x
     if isinstance(x, np.generic):
         return x.item()
+    if isinstance(x, _SYMBOLIC):  # a size read while tracing (x * x.shape[1]): a number to torch
+        return x
     return to_torch(x)
 
 
@@ -61,16 +63,28 @@ def _axis(axis):
         return tuple(axis)
     if isinstance(axis, numbers.Integral):
         return int(axis)
-    raise TypeError(f"The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")
+    raise TypeError(f"(InvalidType) The type of 'axis' must be int, list or tuple, but received {type(axis).__name__}.")
+
+
+_SYMBOLIC = (torch.SymInt, torch.SymFloat, torch.SymBool)
+
+
+def _item_int(t):
+    """A one-element tensor's value as an int; while tracing, a size computed at run time stays a SymInt
+    (int() of it would bake the trace-time value into the program)."""
+    v = t.item()
+    return v if isinstance(v, torch.SymInt) else int(v)
 
 
 def int_arg(v, err=TypeError, api=None):
     """An int from an int or a 1-element tensor (Paddle accepts Tensors for most integer attributes); a float, a
     string or None is Paddle's error for an integer attribute (TypeError for most ops, ValueError for some)."""
     if isinstance(v, torch.Tensor):
-        return int(v.item())
+        return _item_int(v)
     if isinstance(v, Tensor):
-        return int(v._t.item())
+        return _item_int(v._t)
+    if isinstance(v, torch.SymInt):  # a size read while tracing stays symbolic (int() would fix it)
+        return v
     if isinstance(v, (float, str, bytes)) or v is None:
         kind = "InvalidType" if err is TypeError else "InvalidArgument"
         raise err(f"({kind}) {api + '(): ' if api else ''}an integer argument (an axis, a size, a count) must be int, "
@@ -98,13 +112,14 @@ def _shape(shape):
         else:
             return list(shape)
     if isinstance(shape, Tensor):
-        return [int(v) for v in shape._t.reshape(-1).tolist()]
+        return [v if isinstance(v, torch.SymInt) else int(v) for v in shape._t.reshape(-1).tolist()]
     if isinstance(shape, (list, tuple)):
         for i, v in enumerate(shape):
             if isinstance(v, (float, str)) or v is None:
                 raise TypeError(f"(InvalidType) the shape must be a list of int, but got {type(v).__name__} at "
                                 f"position {i}: {list(shape)}")
-        return [int(v._t.item()) if isinstance(v, Tensor) else int(v) for v in shape]
+        return [_item_int(v._t) if isinstance(v, Tensor) else v if isinstance(v, torch.SymInt) else int(v)
+                for v in shape]
     if isinstance(shape, numbers.Integral):
         return [int(shape)]
     raise TypeError(f"The type of 'shape' must be list, tuple or Tensor, but received {type(shape).__name__}.")

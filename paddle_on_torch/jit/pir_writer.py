@@ -159,6 +159,8 @@ class Writer:
         self.types, self.sg = {}, {}
         self.blocks = [_Block()]
         self.symbols = {}  # sympy symbol name -> (value id, dim) it is read from
+        self.values = {}  # sympy symbol name -> the value id it was read from (item / int() of a tensor)
+        self.layer_training = False  # jit.save of a Layer in train mode: Paddle's batch_norm_ then says so
         self._counts = {}
         self.scalars = {}  # value id of a one-element `full` -> its Python value
         self.unsqueezed = {}  # value id of a one-element tensor reshaped to 0-d -> the tensor
@@ -249,35 +251,83 @@ class Writer:
         return self._expr(s.node.expr)
 
     def _expr(self, e):
+        """The 0-d int64 value of a size expression, written with the ops Paddle writes for the same Python
+        arithmetic on `x.shape[i]` (a number added or multiplied: `scale`; `//`: floor_divide; `%`: remainder)."""
         import sympy
 
         key = str(e)
         for b in reversed(self.blocks):
             if key in b.syms:
                 return b.syms[key]
+        kind = type(e).__name__
         if isinstance(e, sympy.Integer):
             v = self.full([], int(e), "int64")
         elif isinstance(e, sympy.Symbol):
-            if key not in self.symbols:
-                raise unsupported(_api(), f" (Paddle program): the run-time size {key} is not an input's "
-                                                     "dimension")
-            src, dim = self.symbols[key]
-            shape = self._shape_of(src)
-            v = self.op1("slice", [shape, self.int_array([dim]), self.int_array([dim + 1])],
-                         [("axes", a_i64s([0])), ("infer_flags", a_i64s([1])), ("decrease_axis", a_i64s([0]))],
-                         ("int64", []), sg=[True])
-        elif isinstance(e, (sympy.Add, sympy.Mul)):
-            args = list(e.args)
-            v = self._expr(args[0])
-            for a in args[1:]:
-                v = self.op1("add" if isinstance(e, sympy.Add) else "multiply", [v, self._expr(a)], [],
-                             ("int64", []), sg=[True])
-        elif type(e).__name__ == "FloorDiv":
-            v = self.op1("floor_divide", [self._expr(e.args[0]), self._expr(e.args[1])], [], ("int64", []), sg=[True])
+            v = self._symbol(key)
+        elif isinstance(e, sympy.Add):
+            const = sum(int(a) for a in e.args if isinstance(a, sympy.Integer))
+            terms = [a for a in e.args if not isinstance(a, sympy.Integer)]
+            v = self._expr(terms[0])
+            for a in terms[1:]:
+                v = self._int_op("add", v, self._expr(a))
+            if const:
+                v = self._int_scale(v, 1, const)
+        elif isinstance(e, sympy.Mul):
+            coeff = int(np.prod([int(a) for a in e.args if isinstance(a, sympy.Integer)] or [1]))
+            terms = [a for a in e.args if not isinstance(a, sympy.Integer)]
+            v = self._expr(terms[0])
+            for a in terms[1:]:
+                v = self._int_op("multiply", v, self._expr(a))
+            if coeff != 1:
+                v = self._int_scale(v, coeff, 0)
+        elif isinstance(e, sympy.Pow) and isinstance(e.args[1], sympy.Integer) and int(e.args[1]) > 0:
+            base = self._expr(e.args[0])
+            v = base
+            for _ in range(int(e.args[1]) - 1):
+                v = self._int_op("multiply", v, base)
+        elif kind == "FloorDiv":
+            v = self._int_op("floor_divide", self._expr(e.args[0]), self._operand(e.args[1]))
+        elif kind in ("Mod", "PythonMod"):
+            v = self._int_op("remainder", self._expr(e.args[0]), self._operand(e.args[1]))
+        elif kind in ("Max", "Min"):
+            v = self._expr(e.args[0])
+            for a in e.args[1:]:
+                v = self._int_op("maximum" if kind == "Max" else "minimum", v, self._expr(a))
+        elif kind == "CeilToInt" or kind == "FloorToInt" or kind == "TruncToInt" or kind == "Identity":
+            v = self._expr(e.args[0])
         else:
             raise unsupported(_api(), f" (Paddle program): the run-time size expression {key}")
         self.blocks[-1].syms[key] = v
         return v
+
+    def _symbol(self, key):
+        """A size symbol: an input's dimension (shape64 + slice, as Paddle reads `x.shape[i]`), or a value the
+        program computed and read as a number (`int(t)`, `t.item()`, a Tensor in a shape list)."""
+        if key in self.values:
+            vid = self.values[key]
+            if self.shape(vid) != []:
+                vid = self.op1("reshape", [vid, self.int_array([])], [], (self.dtype(vid), []))
+            return self.cast(vid, "int64")
+        if key not in self.symbols:
+            raise unsupported(_api(), f" (Paddle program): the run-time size {key} is not an input's dimension")
+        src, dim = self.symbols[key]
+        shape = self._shape_of(src)
+        return self.op1("slice", [shape, self.int_array([dim]), self.int_array([dim + 1])],
+                        [("axes", a_i64s([0])), ("infer_flags", a_i64s([1])), ("decrease_axis", a_i64s([0]))],
+                        ("int64", []), sg=[True])
+
+    def _operand(self, e):
+        """The right operand of `//` / `%`: a number is the `full` Paddle writes for a Python int (place 0)."""
+        import sympy
+
+        return self.full([], int(e), "int64", place=0) if isinstance(e, sympy.Integer) else self._expr(e)
+
+    def _int_op(self, name, a, b):
+        return self.op1(name, [a, b], [], ("int64", []), sg=[True])
+
+    def _int_scale(self, v, scale, bias):
+        return self.op1("scale", [v, self.full([1], scale, "float32")],
+                        [("bias", a_f32(bias)), ("bias_after_scale", a_bool(True))], ("int64", []), sg=[True])
 
     def _shape_of(self, vid):
         key = ("shape64", vid)
@@ -403,9 +453,25 @@ def _sym_numel(w, node, args):
     return _Sym(node.meta["val"])
 
 
-for _op in (operator.mul, operator.add, operator.sub, operator.floordiv, torch.sym_int, torch.sym_max,
-            torch.sym_min):
+# arithmetic and comparisons on sizes: the result is a size expression, written where an op reads it (the
+# comparisons only feed torch's run-time asserts, which Paddle's programs do not have)
+for _op in (operator.mul, operator.add, operator.sub, operator.floordiv, operator.mod, operator.neg, operator.pow,
+            operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge, torch.sym_int,
+            torch.sym_max, torch.sym_min, torch.sym_not):
     _TABLE[_op] = _sym_size
+
+
+@pir(torch.ops.aten.item.default, torch.ops.aten._local_scalar_dense.default)
+def _item(w, node, args):
+    """A tensor's value read as a number (`int(t)`, a Tensor in a shape list): torch names it with a new size
+    symbol; where a size uses that symbol the program reads the tensor itself."""
+    val = node.meta["val"]
+    if isinstance(val, torch.SymInt):
+        w.values[str(val.node.expr)] = args[0]
+        return _Sym(val)
+    if isinstance(val, (int, float, bool)):
+        return val
+    raise unsupported(_api(), " (Paddle program): a tensor read as a floating-point number (Tensor.item())")
 
 
 def _drop(w, node, args):
@@ -606,7 +672,7 @@ def _as_list(v):
 
 
 # ===================================================================== the program
-def program_json(ep, params, inputs, api="paddle.jit.save"):
+def program_json(ep, params, inputs, api="paddle.jit.save", training=False):
     """Paddle 3.3's PIR program (a JSON-able dict) for `ep`, the ExportedProgram jit.save traced.
 
     `params`: [(Paddle name, torch tensor, trainable)] in the order of the program's weight inputs (the
@@ -614,10 +680,10 @@ def program_json(ep, params, inputs, api="paddle.jit.save"):
     user inputs after them.  Raises `unsupported(...)` (a NotImplementedError) naming every op without a
     Paddle form."""
     user = [("param", name, trainable) for name, _, trainable in params] + [("data", spec) for spec in inputs]
-    return program_for_inputs(ep, user, api)
+    return program_for_inputs(ep, user, api, training)
 
 
-def program_for_inputs(ep, user, api="paddle.jit.save"):
+def program_for_inputs(ep, user, api="paddle.jit.save", training=False):
     """The PIR program of `ep` whose user inputs are, in order, `user`: ("param", Paddle name, trainable) or
     ("data", {"name", "program_shape", "dtype", "stop_gradient"}).  Parameters are written first, by name (the
     .pdiparams order), then the data ops in their order."""
@@ -628,16 +694,17 @@ def program_for_inputs(ep, user, api="paddle.jit.save"):
                                f"{', '.join(missing)} (no PIR mapping in paddle_on_torch.jit.pir_writer)")
     _API.append(api)
     try:
-        return _write_program(ep, user, api)
+        return _write_program(ep, user, api, training)
     finally:
         _API.pop()
 
 
-def _write_program(ep, user, api):
+def _write_program(ep, user, api, training=False):
     from torch.export.graph_signature import InputKind
 
     gm = ep.graph_module
     w = _GraphWriter()
+    w.layer_training = bool(training)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     specs = ep.graph_signature.input_specs
     nodes = [n for n, s in zip(placeholders, specs) if s.kind == InputKind.USER_INPUT]
@@ -771,16 +838,27 @@ def _serialize(w):
     return {"base_code": {"magic": "pir", "trainable": True, "version": PIR_VERSION}, "program": {"regions": [top]}}
 
 
-def for_jit_save(ep, params, inputs):
-    """The PIR program for paddle.jit.save, or None with a warning when it cannot be written (the torch program
-    and the weights are written all the same, and paddle_on_torch loads them; real Paddle cannot)."""
+def for_jit_save(ep, params, inputs, fallback=False, training=False):
+    """The PIR program for paddle.jit.save.  When it cannot be written: the writer's NotImplementedError (naming
+    every torch op without a Paddle form, or the construct it cannot write), with how to keep the torch program
+    instead; or, with `fallback` (jit.save's torch_fallback=True), None and a warning (jit.save then writes the
+    torch program and the weights only, which paddle_on_torch's jit.load reads and real Paddle cannot)."""
     import warnings
 
     try:
-        return program_json(ep, params, inputs)
-    except Exception as e:  # noqa: BLE001 - whatever stops the writer, the torch artifact is still written
+        return program_json(ep, params, inputs, training=training)
+    except Exception as e:  # noqa: BLE001 - whatever stops the writer, the user decides what happens next
         detail = str(e) if isinstance(e, NotImplementedError) else \
             f"paddle.jit.save could not write the Paddle program (.json): {type(e).__name__}: {e}"
-        warnings.warn(f"{detail}; the torch program (.pt2) and the weights (.pdiparams) were written, and "
-                      "paddle_on_torch's jit.load reads them, but real Paddle cannot load this model", stacklevel=3)
+        if not fallback:
+            hint = (".  Nothing was written.  paddle.jit.save(..., torch_fallback=True) writes the torch program "
+                    "instead (path.pt2 + path.pt2.manifest + path.pdiparams): paddle_on_torch's jit.load reads it, "
+                    "real Paddle cannot")
+            if isinstance(e, NotImplementedError):
+                e.args = (detail + hint,) + tuple(e.args[1:])
+                raise
+            raise unsupported("paddle.jit.save", f": the Paddle program (.json) could not be written "
+                                                 f"({type(e).__name__}: {e}){hint}") from e
+        warnings.warn(f"{detail}; the torch program (.pt2, .pt2.manifest) and the weights (.pdiparams) were written "
+                      "instead: paddle_on_torch's jit.load reads them, real Paddle cannot load this model", stacklevel=3)
         return None

@@ -46,15 +46,18 @@ from .._report import unsupported as _unsupported
 __all__ = ["save", "load", "TranslatedLayer"]
 
 FORMAT = "paddle_on_torch.jit"
-FORMAT_VERSION = 2  # 2: flat outputs in Paddle's order, manifest under Paddle's program name; 1 is still read
-# Paddle 3.3 writes `path.json` (the PIR program) and `path.pdiparams` (only when there are weights); our
-# manifest takes the program's name until the PIR writer exists (docs/jit.md), the torch program is `path.pt2`
-PROGRAM_SUFFIX, PARAMS_SUFFIX, MANIFEST_SUFFIX = ".pt2", ".pdiparams", ".json"
-LEGACY_MANIFEST_SUFFIX = ".pot.json"  # format version 1
+FORMAT_VERSION = 3  # 3: manifest in path.pt2.manifest; 2: in path.json beside the PIR program; 1: path.pot.json
+# Paddle 3.3 writes `path.json` (the PIR program) and `path.pdiparams` (only when there are weights): those names
+# hold Paddle's formats only.  Ours: the torch program `path.pt2` and its manifest `path.pt2.manifest`.
+PROGRAM_SUFFIX, PARAMS_SUFFIX, MANIFEST_SUFFIX = ".pt2", ".pdiparams", ".pt2.manifest"
+PADDLE_PROGRAM_SUFFIX = ".json"
+V2_MANIFEST_SUFFIX = ".json"  # format version 2 (read)
+LEGACY_MANIFEST_SUFFIX = ".pot.json"  # format version 1 (read)
 _MAX_MANIFEST_BYTES = 64 << 20
 
 _SAVE_CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
-                 "input_names_after_prune", "skip_prune_program", "separate_parameters")
+                 "input_names_after_prune", "skip_prune_program", "separate_parameters",
+                 "torch_fallback")  # the last is paddle_on_torch's (docs/jit.md): Paddle has no such config
 _LOAD_CONFIGS = ("model_filename", "params_filename")
 
 
@@ -282,7 +285,10 @@ def _target(layer, api):
 
 
 def save(layer, path, input_spec=None, **configs):
-    """Write `path`.pt2 (torch.export program), `path`.pdiparams (Paddle's layout), `path`.pot.json."""
+    """Write Paddle's `path`.json (its PIR program) and `path`.pdiparams, and paddle_on_torch's `path`.pt2 (the
+    torch.export program) with `path`.pt2.manifest.  A model whose program Paddle's format cannot hold is refused
+    (NotImplementedError naming every torch op without a Paddle form) and nothing is written, unless
+    `torch_fallback=True` (paddle_on_torch's own config): then only paddle_on_torch's files and the params."""
     for key in configs:
         if key not in _SAVE_CONFIGS:
             raise ValueError(f"The additional config ({key}) of `paddle.jit.save` is not supported.")
@@ -325,8 +331,9 @@ def save(layer, path, input_spec=None, **configs):
     weights = [t._t.detach() for t in tensors]
     from .dy2static import patched_forwards
 
+    training = bool(getattr(owner, "training", False))
     try:
-        with patched_forwards(owner) if owner is not None else contextlib.nullcontext():
+        with patched_forwards(owner) if owner is not None else contextlib.nullcontext(), _inference_mode(owner):
             ep = torch.export.export(module, (weights, examples),
                                      dynamic_shapes=([None] * len(weights), dyn), strict=False)
     except Exception as e:  # noqa: BLE001 - export failures name the construct; keep torch's message
@@ -352,7 +359,7 @@ def save(layer, path, input_spec=None, **configs):
         "paddle_version": _paddle_version(),
         "program": os.path.basename(path) + PROGRAM_SUFFIX,
         "params": os.path.basename(path) + PARAMS_SUFFIX if tensors else None,
-        "training": bool(getattr(owner, "training", False)),
+        "training": training,  # the Layer's mode at save time; the program is the inference one either way
         "inputs": inputs,
         "constants": [repr(c) for c in consts],
         "outputs": [{"name": f"fetch_name_{i}", "dtype": _dtype_name(v) if v is not None else None,
@@ -361,19 +368,46 @@ def save(layer, path, input_spec=None, **configs):
         "weights": [{"name": key, "paddle_name": pname, "shape": list(t._t.shape), "dtype": _dtype_name(t._t),
                      "trainable": not t.stop_gradient} for pname, key, t in entries],
     }
+    # path.json: Paddle's PIR program for real Paddle (jit/pir_writer.py), written first: a model it cannot hold
+    # is refused before any file is touched, unless the user asked for the torch program alone
+    from .pir_writer import for_jit_save
+
+    program = for_jit_save(ep, [(pname, t._t, not t.stop_gradient) for pname, _, t in entries], inputs,
+                           fallback=bool(configs.get("torch_fallback")), training=training)
+    manifest["paddle_program"] = os.path.basename(path) + PADDLE_PROGRAM_SUFFIX if program else None
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     _atomic_write(path + PROGRAM_SUFFIX, lambda f: torch.export.save(ep, f))
     if tensors:  # as Paddle: no params file for a program without weights
         _atomic_write(path + PARAMS_SUFFIX, lambda f: [f.write(_tensor_record(t._t)) for t in tensors])
-    # path.json: Paddle's PIR program for real Paddle (jit/pir_writer.py), our manifest keys beside it (Paddle reads
-    # only base_code / program); the manifest alone when an op has no Paddle form (jit.save warns)
-    from .pir_writer import for_jit_save
+    if program is not None:
+        from .pir_writer import dumps
 
-    program = for_jit_save(ep, [(pname, t._t, not t.stop_gradient) for pname, _, t in entries], inputs)
-    text = json.dumps({**manifest, "torch_program": manifest["program"], **program}) if program else \
-        json.dumps(manifest, indent=1)
-    _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(text.encode()))
+        _atomic_write(path + PADDLE_PROGRAM_SUFFIX, lambda f: f.write(dumps(program)))
+    elif os.path.isfile(path + PADDLE_PROGRAM_SUFFIX):  # an earlier save's program would describe another model
+        os.remove(path + PADDLE_PROGRAM_SUFFIX)
+    _atomic_write(path + MANIFEST_SUFFIX, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
+
+
+@contextlib.contextmanager
+def _inference_mode(owner):
+    """The Layer tree in eval mode for the trace, its flags restored after: Paddle's jit.save writes the inference
+    program whatever the mode (batch norm on its running statistics, dropout as at test time, is_test on every
+    op), so a Layer saved in the middle of training gives the same program as after `eval()`."""
+    if owner is None or not isinstance(owner, Layer):
+        yield
+        return
+    layers = [owner] + list(owner.sublayers())
+    flags = [layer.training for layer in layers]
+    for layer in layers:
+        if layer.training:
+            layer.training = False
+    try:
+        yield
+    finally:
+        for layer, flag in zip(layers, flags):
+            if layer.training != flag:
+                layer.training = flag
 
 
 def _tidy_graph(gm, subgraph=False):
@@ -470,9 +504,10 @@ def _paddle_version():
 
 # ===================================================================== load
 def manifest_path(prefix):
-    """The manifest of our artifact saved at `prefix` (`prefix.json`, or a version-1 `prefix.pot.json`), or
-    None: a `.json` that is not ours is a real Paddle program (paddle_on_torch.static.model_format)."""
-    for suffix in (MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX):
+    """The manifest of our artifact saved at `prefix` (`prefix.pt2.manifest`; `prefix.json` holding our keys
+    (version 2) or `prefix.pot.json` (version 1) from older saves), or None: a `.json` that is not ours is a real
+    Paddle program (paddle_on_torch.static.model_format)."""
+    for suffix in (MANIFEST_SUFFIX, V2_MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX):
         p = prefix + suffix
         if os.path.isfile(p):
             with open(p, "rb") as f:
@@ -486,14 +521,14 @@ def find_artifact(path):
     """The prefix of our artifact named by `path`: a prefix, one of its files, or a directory holding exactly
     one artifact; None when `path` names none (it may be a real Paddle model)."""
     if os.path.isdir(path):
-        found = sorted({f[:-len(sfx)] for f in os.listdir(path) for sfx in (MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX)
-                        if f.endswith(sfx)})
+        found = sorted({f[:-len(sfx)] for f in os.listdir(path)
+                        for sfx in (MANIFEST_SUFFIX, V2_MANIFEST_SUFFIX, LEGACY_MANIFEST_SUFFIX) if f.endswith(sfx)})
         found = [p for p in (os.path.join(path, f) for f in found) if manifest_path(p)]
         if len(found) > 1:
             raise ValueError(f"The model directory {path} holds {len(found)} paddle.jit.save artifacts "
                              f"({[os.path.basename(f) for f in found]}); give the path prefix instead")
         return found[0] if found else None
-    for sfx in (LEGACY_MANIFEST_SUFFIX, MANIFEST_SUFFIX, PROGRAM_SUFFIX, PARAMS_SUFFIX):
+    for sfx in (LEGACY_MANIFEST_SUFFIX, MANIFEST_SUFFIX, V2_MANIFEST_SUFFIX, PROGRAM_SUFFIX, PARAMS_SUFFIX):
         if path.endswith(sfx) and manifest_path(path[:-len(sfx)]):
             return path[:-len(sfx)]
     return path if manifest_path(path) else None
@@ -510,7 +545,7 @@ def _read_manifest(path):
         raise ValueError(f"paddle.jit.load: {mpath} is not a valid manifest ({e})") from None
     if not isinstance(m, dict) or m.get("format") != FORMAT:
         raise ValueError(f"paddle.jit.load: {mpath} is not a paddle_on_torch jit.save manifest")
-    if m.get("format_version") not in (1, FORMAT_VERSION):
+    if m.get("format_version") not in (1, 2, FORMAT_VERSION):
         raise ValueError(f"paddle.jit.load: {mpath} has format version {m.get('format_version')}, this "
                          f"paddle_on_torch reads versions 1 to {FORMAT_VERSION}")
     for key, typ in (("inputs", list), ("weights", list)):
@@ -550,8 +585,7 @@ def _check_format(path, api):
         raise ValueError(f"The ``path`` ({path}) to load model not exists: it is a directory; give the path "
                          "prefix that paddle.jit.save was given.")
     raise ValueError(f"The ``path`` ({path}) to load model not exists. Please make sure that {path}"
-                     f"{MANIFEST_SUFFIX}, {path}{PROGRAM_SUFFIX} and {path}{PARAMS_SUFFIX} exist (written by "
-                     "paddle.jit.save).")
+                     f"{PADDLE_PROGRAM_SUFFIX} and {path}{PARAMS_SUFFIX} exist (written by paddle.jit.save).")
 
 
 class _Artifact:

@@ -79,6 +79,11 @@ def _numpy_list(data):
     return a.astype(np.int64) if a.dtype == np.int32 else a
 
 
+_SYMBOLIC = (torch.SymInt, torch.SymFloat, torch.SymBool)
+_SYMBOLIC_DTYPES = {torch.SymInt: lambda: torch.int64, torch.SymFloat: lambda: _dtypes.default_float_torch(),
+                    torch.SymBool: lambda: torch.bool}
+
+
 def _as_torch(data, dtype=None, place=None):
     """Anything `paddle.to_tensor` accepts -> a torch tensor (always a fresh one)."""
     tdtype = _dtypes.to_torch_dtype(dtype)
@@ -109,6 +114,9 @@ def _as_torch(data, dtype=None, place=None):
             t = torch.stack(parts)
             if tdtype is None and t.dtype.is_floating_point:
                 tdtype = t.dtype
+        elif data and all(isinstance(v, (int, torch.SymInt)) for v in data) and \
+                any(isinstance(v, torch.SymInt) for v in data):  # sizes while tracing: computed in the program
+            t = torch.stack([torch.scalar_tensor(v, dtype=tdtype or torch.int64) for v in data])
         else:
             kind = _flat_kind(data) if tdtype is None else None
             if kind == _NUMPY_INSIDE:
@@ -124,6 +132,8 @@ def _as_torch(data, dtype=None, place=None):
                     t = torch.tensor(data, dtype=tdtype)
             except (TypeError, ValueError):
                 t = torch.from_numpy(np.array(data)).to(tdtype)
+    elif isinstance(data, _SYMBOLIC):  # a size while tracing (to_tensor(x.shape[0] // 4)): computed in the program
+        t = torch.scalar_tensor(data, dtype=tdtype or _SYMBOLIC_DTYPES[type(data)]())
     elif isinstance(data, numbers.Number):
         t = torch.tensor(data, dtype=tdtype or _infer_dtype(data))
     else:

@@ -61,6 +61,17 @@ def _list_index(v, pos, device):
             from None
 
 
+def _bound(v):
+    """A slice bound as an int; a size read while tracing (x[:, :x.shape[1] // 2]) stays a SymInt, as int() of it
+    would bake the trace-time value into the program."""
+    if isinstance(v, torch.SymInt):
+        return v
+    if isinstance(v, _normalize.Tensor):
+        v = v._t.item()
+        return v if isinstance(v, torch.SymInt) else int(v)
+    return int(v)
+
+
 def _convert(index, t):
     """Paddle index -> (torch index tuple, {input dim: slice} of negative-step slices)."""
     if type(index) is not tuple:
@@ -77,11 +88,11 @@ def _convert(index, t):
         elif tv is _slice:
             start, stop, step = v.start, v.stop, v.step
             if not (start is None or type(start) is int):
-                start = int(start)
+                start = _bound(start)
             if not (stop is None or type(stop) is int):
-                stop = int(stop)
+                stop = _bound(stop)
             if not (step is None or type(step) is int):
-                step = int(step)
+                step = _bound(step)
             if step == 0:
                 raise ValueError("(InvalidArgument) stride index in StridedSlice operator is 0.")
             items.append(_slice(start, stop, step) if (start, stop, step) != (v.start, v.stop, v.step) else v)

@@ -13,7 +13,7 @@ from tests.cases import case, data, fill_parameters
 
 
 def _files(d):
-    return [f for f in sorted(os.listdir(d)) if not f.endswith(".pt2")]
+    return [f for f in sorted(os.listdir(d)) if not f.endswith((".pt2", ".pt2.manifest"))]
 
 
 def _layers(paddle):

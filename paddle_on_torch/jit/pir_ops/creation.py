@@ -28,8 +28,9 @@ def _full(w, node, args):
         value = args[1]
     else:
         value = 1 if target in (torch.ops.aten.ones.default, torch.ops.aten.new_ones.default) else 0
-    if isinstance(value, _Sym):
-        raise unsupported(_api(), " (Paddle program): full with a run-time fill value")
+    if isinstance(value, _Sym):  # a size as the fill value: Paddle's full_with_tensor reads it at run time
+        return w.op1("full_with_tensor", [w.cast(w.sym(value), t[0]), w.ints(sizes)], [("dtype", a_dtype(t[0]))], t,
+                     sg=[True])
     if all(isinstance(s, int) for s in sizes):
         return w.full(sizes, value, t[0], place=0)
     return w.op1("full_with_tensor", [w.full([1], value, t[0]), w.ints(sizes)], [("dtype", a_dtype(t[0]))], t,
@@ -39,6 +40,8 @@ def _full(w, node, args):
 @pir(torch.ops.aten.scalar_tensor.default)
 def _scalar_tensor(w, node, args):
     t = _out(node)
+    if isinstance(args[0], _Sym):  # to_tensor(x.shape[0] // 4): the size, computed in the program
+        return w.cast(w.sym(args[0]), t[0])
     return w.full([], args[0], t[0])
 
 
@@ -64,10 +67,14 @@ def _arange(w, node, args):
     else:
         start, end, step = args[0], args[1], args[2] if len(args) > 2 else 1
 
-    def bound(v):
-        if isinstance(v, _Sym):
-            return w.cast(w.op1("reshape", [w.sym(v), w.int_array([1])], [], ("int64", [1])), "float64")
-        return w.full([1], v, "float64")
+    if any(isinstance(v, _Sym) for v in (start, end, step)):
+        # as Paddle's arange with a Tensor bound: numbers become [1] constants of the result's dtype, sizes are
+        # cast to it
+        def bound(v):
+            return w.cast(w.sym(v), t[0]) if isinstance(v, _Sym) else w.full([1], v, t[0])
+    else:
+        def bound(v):
+            return w.full([1], v, "float64")
     return w.op1("arange", [bound(start), bound(end), bound(step)], [("dtype", a_dtype(t[0])), ("place", a_place(0))],
                  t, sg=[True])
 
@@ -76,8 +83,9 @@ def _identity(w, node, args):
     return args[0]
 
 
-for _n in ("clone.default", "alias.default", "detach.default", "contiguous.default", "lift_fresh_copy.default",
-           "lift_fresh.default", "_assert_tensor_metadata.default"):
+# detach_ only drops the autograd link (the to_tensor constant of `i = paddle.to_tensor(0)` in a forward)
+for _n in ("clone.default", "alias.default", "detach.default", "detach_.default", "contiguous.default",
+           "lift_fresh_copy.default", "lift_fresh.default", "_assert_tensor_metadata.default"):
     _register([_n], _identity)
 
 

@@ -241,3 +241,22 @@ def _masked_fill(w, node, args):
     t = _out(node)
     x, mask, value = args[0], args[1], args[2]
     return w.op1("masked_fill", [x, mask, _operand(w, value, t[0])], [], t)
+
+
+@pir(torch.ops.aten.nan_to_num.default)
+def _nan_to_num(w, node, args):
+    """As Paddle's nan_to_num writes it: `where` against full_like constants for NaN, +inf and -inf (the shim's
+    argmax / argmin pass NaN over this way, which Paddle's own ops do inside)."""
+    x, t = args[0], _out(node)
+    info = torch.finfo(node.meta["val"].dtype)
+    values = [node.kwargs.get(k, args[i] if len(args) > i else None) for i, k in ((1, "nan"), (2, "posinf"),
+                                                                                   (3, "neginf"))]
+    nan, posinf, neginf = [d if v is None else v for v, d in zip(values, (0.0, info.max, info.min))]
+
+    def like(v):
+        return w.op1("full_like", [x, w.full([1], v, t[0])], [("dtype", a_dtype(t[0])), ("place", a_place(0))], t,
+                     sg=[True])
+    keep = ("bool", t[1])
+    y = w.op1("where", [w.op1("equal", [x, x], [], keep), x, like(nan)], [], t)
+    y = w.op1("where", [w.op1("not_equal", [y, like(math.inf)], [], keep), y, like(posinf)], [], t)
+    return w.op1("where", [w.op1("not_equal", [y, like(-math.inf)], [], keep), y, like(neginf)], [], t)

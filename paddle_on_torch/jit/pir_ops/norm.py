@@ -37,7 +37,7 @@ def _batch_norm_op(w, x, weight, bias, mean, var, training, momentum, eps):
     stat = ("float32", [c])
     outs = w.emit("pd_op.batch_norm_", [x, mean, var, weight or 0, bias or 0],
                   [("is_test", a_bool(True)), ("momentum", a_f32(momentum)), ("epsilon", a_f32(eps)),
-                   ("data_format", a_str("NCHW")), ("use_global_stats", a_bool(True)),
+                   ("data_format", a_str("NCHW")), ("use_global_stats", a_bool(not w.layer_training)),
                    ("trainable_statistics", a_bool(False))],
                   [xt, stat, stat, stat, stat, ("uint8", [-1])], sg=[w.sg.get(x, True)] * 6)
     return outs

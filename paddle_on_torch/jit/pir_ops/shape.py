@@ -181,7 +181,8 @@ def _slice(w, node, args):
     ends = w.ints([end]) if not isinstance(end, int) else w.int_array([end])
     if step != 1:
         return w.op1("strided_slice", [x, starts, ends, w.int_array([step])], [("axes", a_i32s([dim]))], t)
-    return w.op1("slice", [x, starts, ends], [("axes", a_i64s([dim])), ("infer_flags", a_i64s([1])),
+    run_time = not (isinstance(start, int) and isinstance(end, int))  # Paddle's flag for bounds read at run time
+    return w.op1("slice", [x, starts, ends], [("axes", a_i64s([dim])), ("infer_flags", a_i64s([-1 if run_time else 1])),
                                              ("decrease_axis", a_arr([]))], t)
 
 

@@ -113,7 +113,7 @@ def _pow(b, op, ins):
 
 
 def _rt_clip(x, lo, hi):
-    return torch.clamp(x, lo, hi)
+    return torch.clamp(x, lo, hi).to(x.dtype)  # Paddle's clip keeps x's dtype (an int64 index under float bounds)
 
 
 @lowering("pd_op.clip")
