@@ -3,9 +3,9 @@
     ~/oracle/bin/python tools/record_signatures.py
 
 Walks every public namespace (dump_api.py's list and the torch-named modules Paddle 3.3 added), taking each
-namespace's `__all__` and the public names it defines beyond it (`paddle.int`, `paddle.nn.ZeroPad2d`,
-`paddle.asin_`: Paddle's PyTorch-style face lives mostly outside `__all__`), every Tensor method, and for each
-callable:
+namespace's `__all__` and the names beyond it that its torch twin has too (`paddle.int`, `paddle.nn.ZeroPad2d`,
+`paddle.asin_`: Paddle's PyTorch-style face lives mostly outside `__all__`; TORCH_TWIN), every Tensor method, and
+for each callable:
 
 - `params`: its signature as inspect shows it (the undecorated one: Paddle's decorators copy it);
 - `aliases`: the keywords it accepts beyond its parameters, found by calling it with each candidate alone (the
@@ -76,8 +76,34 @@ def kind(obj):
     return "value"
 
 
+# where a Paddle namespace's torch twin is: a public name beyond a namespace's __all__ belongs to the API when
+# torch's twin has that name too (paddle.int, paddle.asin_, paddle.nn.ZeroPad2d, paddle.functional.split: the
+# PyTorch-style face); other names beyond __all__ are Paddle's own imports and helpers
+TORCH_TWIN = {"paddle": "torch", "paddle.nn": "torch.nn", "paddle.nn.functional": "torch.nn.functional",
+              "paddle.linalg": "torch.linalg", "paddle.fft": "torch.fft", "paddle.special": "torch.special",
+              "paddle.signal": "torch.signal", "paddle.functional": "torch.functional",
+              "paddle.nn.attention": "torch.nn.attention", "paddle.nn.parameter": "torch.nn.parameter",
+              "paddle.nn.modules": "torch.nn.modules", "paddle.cuda": "torch.cuda", "paddle.autograd": "torch.autograd",
+              "paddle.optimizer": "torch.optim", "paddle.io": "torch.utils.data", "paddle.amp": "torch.amp",
+              "paddle.nn.utils": "torch.nn.utils", "paddle.nn.initializer": "torch.nn.init",
+              "paddle.distribution": "torch.distributions", "paddle.optimizer.lr": "torch.optim.lr_scheduler",
+              "paddle.device": "torch.accelerator", "paddle.compat": "torch", "paddle.compat.nn": "torch.nn",
+              "paddle.compat.nn.functional": "torch.nn.functional"}
+
+
+def _torch_twin(ns):
+    name = TORCH_TWIN.get(ns)
+    if name is None:
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def public_names(ns, mod):
     listed = set(getattr(mod, "__all__", None) or [])
+    twin = _torch_twin(ns)
     out = {}
     for n in sorted(set(dir(mod)) | listed):
         if n.startswith("_"):
@@ -86,7 +112,7 @@ def public_names(ns, mod):
             obj = getattr(mod, n)
         except Exception:  # noqa: BLE001
             continue
-        if n in listed or paddle_defined(obj):
+        if n in listed or (twin is not None and hasattr(twin, n) and paddle_defined(obj)):
             if isinstance(obj, types.ModuleType) and not obj.__name__.startswith(ns + ".") and n not in listed:
                 continue  # an import of another Paddle module (paddle.compat.paddle), not a submodule
             out[n] = obj

@@ -133,6 +133,46 @@ def get_default_device():
     return Device(_get_device().replace("gpu", "cuda"))
 
 
+_CUSTOM_DEVICE_TYPES = {"metax_gpu", "biren_gpu", "custom_cpu", "gcu", "iluvatar_gpu", "intel_gpu", "intel_hpu", "mlu",
+                        "mps", "npu", "sdaa"}
+
+
+def get_device_module(device=None):
+    """The paddle module of a device's API (Paddle 3.3's twin of torch.get_device_module): paddle.cuda for 'gpu' /
+    'cuda', paddle.device.xpu, paddle.device.cpu for 'cpu' (also for None on the CPU); a Place object: its
+    module (paddle.device for a CPUPlace, as in Paddle)."""
+    import importlib
+
+    if isinstance(device, int):
+        if device < 0:
+            raise ValueError(f"Device index must be non-negative, got {device}")
+        current = _get_device()
+        if current == "cpu":
+            if device != 0:
+                raise ValueError(f"CPU device only supports index 0, got {device}")
+            device = "cpu"
+        else:
+            device = f"{current.split(':')[0]}:{device}"
+    elif device is None:
+        device = _get_device()
+    if isinstance(device, str):
+        kind = device.strip().lower().split(":")[0]
+        if kind in ("cuda", "gpu"):
+            return importlib.import_module("paddle_on_torch.cuda")
+        if kind == "xpu":
+            return importlib.import_module("paddle_on_torch.device.xpu")
+        if kind in _CUSTOM_DEVICE_TYPES:
+            raise _report.unsupported("paddle.get_device_module", f" for the custom device type {kind!r}")
+        if kind == "cpu":
+            return importlib.import_module("paddle_on_torch.device.cpu")
+        raise RuntimeError(f"Unsupported device type: {kind}")
+    if isinstance(device, _place.CUDAPlace):
+        return importlib.import_module("paddle_on_torch.cuda")
+    if isinstance(device, _place.CPUPlace):
+        return _sys.modules[__name__]
+    return None
+
+
 # ===================================================================== resolving a device argument
 
 

@@ -14,7 +14,7 @@ _unsupported_getattr = _report.module_getattr("paddle.nn")
 
 
 def __getattr__(name):
-    if name in ("quant", "init"):  # load on first touch, as `import paddle.nn.quant` would
+    if name in ("quant", "init", "attention", "modules", "parameter"):  # load on first touch, as an import would
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

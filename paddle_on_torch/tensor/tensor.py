@@ -77,8 +77,32 @@ class Tensor:
     # numpy defers to our reflected operators (np.float32(2) * x gives a Tensor)
     __array_priority__ = 100
 
-    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None, persistable=False,
-                 zero_copy=False):
+    def __init__(self, *args, **kwargs):
+        """Paddle 3.3's constructor forms: `Tensor()` (empty float32), `Tensor(2, 3)` (uninitialised float32 of that
+        shape), `Tensor([1, 2])` / `Tensor(data=[1, 2])` (float32 from the data), each with `device=` (default the
+        CPU); anything else is the classic form, `Tensor(value, dtype, place, stop_gradient, name, ...)`."""
+        if kwargs.get("device") is not None or "data" in kwargs or not (args or kwargs) or \
+                (len(args) == 1 and isinstance(args[0], (list, tuple)) and not kwargs) or \
+                (args and not kwargs and all(isinstance(a, int) for a in args)):
+            from .creation import _as_torch, to_torch_device
+
+            device = to_torch_device(kwargs.pop("device", None) or "cpu")
+            if "data" in kwargs:
+                self._t = _as_torch(kwargs.pop("data"), torch.float32, device)
+            elif len(args) == 1 and isinstance(args[0], (list, tuple)):
+                self._t = _as_torch(args[0], torch.float32, device)
+            elif args and all(isinstance(a, int) for a in args):
+                self._t = torch.empty(list(args), dtype=torch.float32, device=device)
+            elif not args and not kwargs:
+                self._t = torch.empty([0], dtype=torch.float32, device=device)
+            else:
+                self._init_value(*args, **kwargs)
+                return
+            return
+        self._init_value(*args, **kwargs)
+
+    def _init_value(self, data=None, dtype=None, place=None, stop_gradient=True, name=None, persistable=False,
+                    zero_copy=False):
         from .creation import _as_torch, to_torch_device
 
         if zero_copy and isinstance(data, np.ndarray) and dtype is None and to_torch_device(place).type == "cpu":

@@ -134,3 +134,66 @@ def get_window(window, win_length, fftbins=True, dtype="float64"):
     n = M + 1 if fftbins else M  # periodic: one longer, last sample dropped
     w = _WINDOWS[name](n, *args)
     return wrap((w[:-1] if fftbins else w).to(dt))
+
+
+# ------------------------------------------------------------------ torch-style window functions (paddle.X_window)
+# Paddle 3.3's top-level hann_window / hamming_window / blackman_window / bartlett_window / kaiser_window: torch's
+# signatures over get_window (periodic = get_window's fftbins), then Paddle's post-processing of the result.
+
+def _postprocess(w, layout, device, pin_memory, requires_grad):
+    import warnings
+
+    from ..._core.place import to_torch_device
+
+    if layout is not None:
+        warnings.warn("layout only supports 'strided' in Paddle; ignored")
+    t = w._t
+    if device is not None:
+        t = t.to(to_torch_device(device))
+    if pin_memory:
+        if t.device.type != "cuda":
+            from ..._core.place import _device_to_place
+
+            raise RuntimeError(f"Pinning memory is not supported for {_device_to_place(device)}")
+        t = t.pin_memory()
+    out = wrap(t)
+    if requires_grad is True:
+        out.stop_gradient = False
+    return out
+
+
+def hann_window(window_length, periodic=True, *, dtype="float32", layout=None, device=None, pin_memory=False,
+                requires_grad=False):
+    """A Hann window of `window_length` samples (periodic: for spectral analysis, as torch.hann_window)."""
+    return _postprocess(get_window("hann", window_length, fftbins=periodic, dtype=dtype), layout, device,
+                        pin_memory, requires_grad)
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype="float32", layout=None, device=None,
+                   pin_memory=False, requires_grad=False):
+    """A generalized Hamming window alpha - beta * cos(...): Paddle rescales its standard Hamming window."""
+    w0 = get_window("hamming", window_length, fftbins=periodic, dtype=dtype)
+    b = beta / 0.46
+    a = alpha - b * 0.54
+    return _postprocess(wrap(a + b * w0._t), layout, device, pin_memory, requires_grad)
+
+
+def blackman_window(window_length, periodic=True, *, dtype="float32", layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    """A Blackman window of `window_length` samples."""
+    return _postprocess(get_window("blackman", window_length, fftbins=periodic, dtype=dtype), layout, device,
+                        pin_memory, requires_grad)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype="float32", layout=None, device=None, pin_memory=False,
+                    requires_grad=False):
+    """A Bartlett (triangular) window of `window_length` samples."""
+    return _postprocess(get_window("bartlett", window_length, fftbins=periodic, dtype=dtype), layout, device,
+                        pin_memory, requires_grad)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype="float32", layout=None, device=None,
+                  pin_memory=False, requires_grad=False):
+    """A Kaiser window of `window_length` samples with shape parameter `beta`."""
+    return _postprocess(get_window(("kaiser", beta), window_length, fftbins=periodic, dtype=dtype), layout, device,
+                        pin_memory, requires_grad)

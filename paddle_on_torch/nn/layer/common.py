@@ -15,7 +15,8 @@ __all__ = ["AlphaDropout", "Bilinear", "CircularPad1D", "CircularPad1d", "Circul
            "ReflectionPad1D", "ReflectionPad1d", "ReflectionPad2D", "ReflectionPad2d", "ReflectionPad3D",
            "ReflectionPad3d", "ReplicationPad1D", "ReplicationPad1d", "ReplicationPad2D", "ReplicationPad2d",
            "ReplicationPad3D", "ReplicationPad3d", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2D",
-           "UpsamplingNearest2D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]
+           "UpsamplingNearest2D", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+           "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 def _name_suffix(name):
@@ -243,6 +244,7 @@ ConstantPad1d, ConstantPad2d, ConstantPad3d = ConstantPad1D, ConstantPad2D, Cons
 ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = ReplicationPad1D, ReplicationPad2D, ReplicationPad3D
 ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = ReflectionPad1D, ReflectionPad2D, ReflectionPad3D
 CircularPad1d, CircularPad2d, CircularPad3d = CircularPad1D, CircularPad2D, CircularPad3D
+ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D
 
 
 # ---------------------------------------------------------------- upsampling
@@ -326,3 +328,6 @@ class CosineSimilarity(Layer):
 
     def extra_repr(self):
         return f"axis={self._axis}, eps={self._eps}"
+
+
+UpsamplingBilinear2d, UpsamplingNearest2d = UpsamplingBilinear2D, UpsamplingNearest2D  # (Paddle 3.3's torch names)

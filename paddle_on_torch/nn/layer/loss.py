@@ -8,7 +8,7 @@ __all__ = [
     "KLDivLoss", "MarginRankingLoss", "CTCLoss", "SmoothL1Loss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
     "CosineEmbeddingLoss", "TripletMarginWithDistanceLoss", "TripletMarginLoss", "MultiMarginLoss",
     "MultiLabelMarginLoss", "SoftMarginLoss", "GaussianNLLLoss", "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss",
-    "RNNTLoss",
+    "RNNTLoss", "HuberLoss",
 ]
 
 
@@ -141,6 +141,9 @@ class SmoothL1Loss(Layer):
         label = target if label is None else label
         return F.smooth_l1_loss(input, label, reduction=self.reduction, delta=self.delta, is_huber=self.is_huber,
                                 name=self.name)
+
+
+HuberLoss = SmoothL1Loss  # (Paddle 3.3's torch name: the same class, is_huber=True by default)
 
 
 class MultiLabelSoftMarginLoss(Layer):

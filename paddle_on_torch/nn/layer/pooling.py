@@ -5,7 +5,8 @@ from .layers import Layer
 __all__ = ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool2d", "AdaptiveMaxPool3D", "AdaptiveMaxPool3d", "AvgPool1D",
            "AvgPool2D", "AvgPool3D", "FractionalMaxPool2D", "FractionalMaxPool3D", "LPPool1D", "LPPool1d", "LPPool2D", "LPPool2d", "MaxPool1D", "MaxPool2D",
-           "MaxPool3D", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
+           "MaxPool3D", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveAvgPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class _Pool(Layer):
@@ -210,6 +211,8 @@ class MaxUnPool3D(_MaxUnPool):
 
 
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D
 LPPool1d, LPPool2d = LPPool1D, LPPool2D
 
 

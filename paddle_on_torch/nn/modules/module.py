@@ -1,0 +1,4 @@
+"""paddle.nn.modules.module: Layer under its torch name."""
+from ..layer.layers import Layer  # noqa: F401
+
+Module = Layer
