@@ -27,6 +27,7 @@ def cli(*args, cwd=None):
 # ===================================================================== subprocess runs of each subcommand
 
 
+@pytest.mark.slow
 def test_run_and_env_subprocesses(tmp_path):
     script = tmp_path / "train.py"
     script.write_text("import sys, paddle\nx = paddle.to_tensor([1.0, 2.0])\nprint(type(paddle).__name__, "
@@ -78,6 +79,7 @@ print("ok")
 """
 
 
+@pytest.mark.compile
 def test_port_model_zoo_to_standalone_torch(tmp_path, monkeypatch, capsys):
     import shutil
 
@@ -99,6 +101,7 @@ def test_port_model_zoo_to_standalone_torch(tmp_path, monkeypatch, capsys):
     assert p.returncode == 0 and "ok" in p.stdout, p.stderr
 
 
+@pytest.mark.compile
 def test_port_errors_and_check(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     zoo = os.path.join(ROOT, "tests", "data", "model_zoo")
@@ -120,6 +123,7 @@ def test_port_errors_and_check(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
 
 
+@pytest.mark.compile
 def test_port_variable_sizes(tmp_path, monkeypatch, capsys):
     """Dims given as a name or -1 stay variable: --check runs the port at the traced and at other sizes."""
     monkeypatch.chdir(ROOT)

@@ -17,6 +17,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAME = "custom_cpu"
 
+pytestmark = pytest.mark.build  # the C++ backend is built on first use
+
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):

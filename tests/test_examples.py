@@ -72,6 +72,7 @@ def test_gpt_resume_equals_uninterrupted(paddle):
     np.testing.assert_allclose(resumed, straight, rtol=1e-5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_script_runs_under_the_runner(name, tmp_path):
     env = dict(os.environ, EXAMPLES_QUICK="1", PYTHONPATH=ROOT, OMP_NUM_THREADS="1")

@@ -211,6 +211,7 @@ def test_dynamic_batch(name):
     assert three[0].shape[0] == 3 or three[0].dim() == 0 or name == "bigru"
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize("name", ["resnet", "gpt", "lstm_tagger"])
 def test_torch_export(name):
     m = model_format.load(os.path.join(DATA, name, "pir", "model"))
@@ -223,6 +224,7 @@ def test_torch_export(name):
     _match([one], [refs[0][:1]], f"export {name} batch 1")
 
 
+@pytest.mark.compile
 def test_torch_compile():
     m = model_format.load(os.path.join(DATA, "lstm", "pir", "model"))
     inputs, refs = _io("lstm", "pir")
@@ -352,6 +354,7 @@ print("ok", mod.PADDLE_NAMES["param_0"])
 """
 
 
+@pytest.mark.compile
 @pytest.mark.parametrize("name,fmt", [("bert", "pir"), ("unet", "legacy")])
 def test_port_inference_model(tmp_path, capsys, name, fmt):
     import subprocess
@@ -409,6 +412,7 @@ def test_corrupted_files_fail_cleanly(tmp_path, name, fmt, ext):
             pass
 
 
+@pytest.mark.compile
 def test_predictor_ir_optim_compiles(paddle):
     """switch_ir_optim(True): torch.compile with freezing (weights as constants), same results."""
     from paddle import inference

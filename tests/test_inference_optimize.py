@@ -156,6 +156,7 @@ def test_training_bn_in_a_real_program_is_kept():
     assert fold_conv_affine(m.graph_module)[1] == {"batch_norm": len(bns) - 1}
 
 
+@pytest.mark.compile
 def test_compile_inference_freezes():
     """compile_inference turns freezing on while dynamo traces: inductor then pre-packs the conv weights
     (oneDNN) and fuses the relu into them; the result equals the eager graph."""
@@ -183,6 +184,7 @@ def test_compile_inference_freezes():
     torch.testing.assert_close(fn(x)[0], gm(x)[0], rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.compile
 def test_predictor_folds_and_compiles_convnet(paddle):
     """A predictor runs the folded program; with switch_ir_optim(True) compiled with freezing, for the
     recorded batch and, recompiled with a dynamic batch, for another one."""

@@ -240,6 +240,7 @@ def _start_save(path):
     return p
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX process liveness")
 def test_a_killed_save_leaves_no_temporary_file(paddle, tmp_path):
     """A save killed mid-write keeps the old file; the next save to the path removes its temporary file,

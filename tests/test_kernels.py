@@ -22,7 +22,7 @@ if not torch.cuda.is_available():
 
 import paddle_on_torch as paddle  # noqa: E402
 from paddle_on_torch.kernels import cpp as ext  # noqa: E402
-from paddle_on_torch.kernels import fused  # noqa: E402
+from paddle_on_torch.kernels import dispatch, norm, rope, swiglu  # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 F = paddle.incubate.nn.functional
@@ -83,8 +83,8 @@ def test_norm_forward_and_grads(backend, dtype, rms, variant):
     nb = None if variant == "no_affine" else _leaf(torch.randn(n), torch.float32)
     x2 = x.reshape(-1, n)
     r2 = res.reshape(-1, n) if res is not None else None
-    got = fused.fused_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
-    want = fused.ref_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
+    got = norm.norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms, 1)
+    want = norm.ref_norm(x2, r2, bias, w, nb, 1e-5, 0.5, rms)
     for g, r, name in zip(got, want, ["out", "residual_out", "mean", "rstd"]):
         _close(g, r, dtype, name)
     leaves = [t for t in (x, res, bias, w, nb) if t is not None]
@@ -101,8 +101,8 @@ def test_norm_zero_rows_and_one_column(backend):
     for shape in [(0, 8), (4, 1)]:
         x = torch.randn(shape, requires_grad=True)
         w = torch.ones(shape[1], requires_grad=True)
-        out = fused.norm_fwd(x, None, None, w, None, 1e-6, 1.0, False)[0]
-        _close(out, fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, False)[0], torch.float32)
+        out = norm.norm_fwd(x, None, None, w, None, 1e-6, 1.0, False, 1)[0]
+        _close(out, norm.ref_norm(x, None, None, w, None, 1e-6, 1.0, False)[0], torch.float32)
         out.sum().backward()
         assert w.grad.abs().sum() == 0  # no rows (or one column: every normalised value is 0)
 
@@ -186,8 +186,8 @@ def test_rope_grads(backend, dtype, neox):
     xv = x.transpose(0, 1)
     # distinct sin values within each pair, so a wrong transpose would show
     cos, sin = torch.randn(1, shape[1], shape[3]), torch.randn(1, shape[1], shape[3])
-    got = fused.fused_rope(xv, cos, sin, neox)
-    want = fused.ref_rope(xv, cos, sin, neox)
+    got = rope.rotary(xv, cos, sin, neox)
+    want = rope.ref_rope(xv, cos, sin, neox)
     _close(got, want, dtype, "forward")
     g = torch.randn(shape).to(dtype)
     _close(torch.autograd.grad((got.float() * g.float()).sum(), x)[0],
@@ -211,7 +211,7 @@ def test_swiglu_forward_and_grads(backend, dtype, split):
         x = xx[..., ::2]  # non-unit column stride: copied
         y = _leaf(torch.randn(x.shape), dtype)
         leaves = [xx, y]
-    got, want = fused.fused_swiglu(x, y), fused.ref_swiglu(x, y)
+    got, want = swiglu.silu_mul(x, y), swiglu.ref_swiglu(x, y)
     _close(got, want, dtype, "forward")
     g = torch.randn(got.shape).to(dtype)
     for a, b in zip(torch.autograd.grad((got.float() * g.float()).sum(), leaves),
@@ -270,25 +270,37 @@ def test_fused_bias_act():
 # ------------------------------------------------------------------ torch.library machinery
 
 
+def _python_formula(op, *args):
+    """op(*args) through its Python autograd formula (register_autograd) instead of the autograd kernel registered
+    for the CPU (ext/<op>.cpp): custom_op's autograd entry, called directly for the CPU key."""
+    from torch._library.autograd import make_autograd_impl
+
+    impl = make_autograd_impl(op._opoverload, op)
+    keys = torch._C.DispatchKeySet(torch._C.DispatchKey.CPU) | torch._C.DispatchKeySet(torch._C.DispatchKey.AutogradCPU)
+    return impl(keys, *args)
+
+
 @pytest.mark.parametrize("backend", BACKENDS[1:2], indirect=True)
-def test_custom_ops_match_eager_fast_path(backend):
-    """The C++ kernels through the dispatcher (custom ops) and through the eager fast path agree."""
+def test_cpp_autograd_formula_matches_the_python_one(backend):
+    """The eager fast path (the C++ autograd kernel of ext/<op>.cpp, what a CPU call gets) and the op's Python
+    formula (what the other devices get) give the same outputs and gradients."""
     torch.manual_seed(0)
     x, r = torch.randn(9, 40, requires_grad=True), torch.randn(9, 40, requires_grad=True)
     w, b = torch.randn(40, requires_grad=True), torch.randn(40, requires_grad=True)
     q, cs, sn = torch.randn(2, 3, 2, 8, requires_grad=True), torch.randn(1, 3, 8), torch.randn(1, 3, 8)
-    pairs = [
-        (lambda: fused.norm_fwd(x, r, b, w, b, 1e-5, 0.7, False)[:2], lambda: fused.fused_norm(x, r, b, w, b, 1e-5, 0.7, False)[:2]),
-        (lambda: (fused.rope(q, cs, sn, True),), lambda: (fused.fused_rope(q, cs, sn, True),)),
-        (lambda: (fused.swiglu(x, r),), lambda: (fused.fused_swiglu(x, r),)),
-    ]
-    for op_fn, fast_fn in pairs:
+    cases = [(norm.norm_fwd, (x, r, b, w, b, 1e-5, 0.7, False, 1), 2), (rope.rope, (q, cs, sn, True), 1),
+             (swiglu.swiglu, (x, r), 1)]
+    for op, args, n_out in cases:
         outs = []
-        for fn in (op_fn, fast_fn):
+        for fn in (lambda: op(*args), lambda: _python_formula(op, *args)):
             o = fn()
+            o = tuple(o[:n_out]) if isinstance(o, tuple) else (o,)
             loss = sum((t * torch.linspace(-1, 1, t.numel()).reshape(t.shape)).sum() for t in o)
-            outs.append(list(o) + list(torch.autograd.grad(loss, [x, r, b, w, q], allow_unused=True)))
-        for a, c in zip(*outs):
+            outs.append((type(o[0].grad_fn).__name__, list(o) + list(torch.autograd.grad(loss, [x, r, b, w, q],
+                                                                                          allow_unused=True))))
+        (cpp_node, a_vals), (py_node, c_vals) = outs
+        assert "CppFunction" in cpp_node and "CppFunction" not in py_node, (cpp_node, py_node)
+        for a, c in zip(a_vals, c_vals):
             assert (a is None) == (c is None)
             if a is not None:
                 torch.testing.assert_close(a, c)
@@ -302,8 +314,9 @@ def _opcheck_cases():
     cs = torch.randn(1, 3, 8)
     y = torch.randn(6, 10, requires_grad=True)
     return [
-        (torch.ops.paddle_on_torch.norm_fwd.default, (x, r, bias, w, nb, 1e-5, 0.5, False)),
-        (torch.ops.paddle_on_torch.norm_fwd.default, (x, None, None, w, None, 1e-5, 1.0, True)),
+        (torch.ops.paddle_on_torch.norm_fwd.default, (x, r, bias, w, nb, 1e-5, 0.5, False, 1)),
+        (torch.ops.paddle_on_torch.norm_fwd.default, (x, None, None, w, None, 1e-5, 1.0, True, 1)),
+        (torch.ops.paddle_on_torch.norm_fwd.default, (x.reshape(2, 3, 10), None, None, w, None, 1e-5, 1.0, True, 2)),
         (torch.ops.paddle_on_torch.rope.default, (q, cs, cs.clone(), True)),
         (torch.ops.paddle_on_torch.rope.default, (q, cs, cs.clone(), False)),
         (torch.ops.paddle_on_torch.swiglu.default, (x, y)),
@@ -319,8 +332,8 @@ def test_opcheck(backend):
 
 def test_compile_fullgraph_and_make_fx():
     def f(x, w, q, cs):
-        out = fused.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
-        return out.sum() + fused.rope(q, cs, cs, True).sum() + fused.swiglu(x, out).sum()
+        out = norm.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True, 1)[0]
+        return out.sum() + rope.rope(q, cs, cs, True).sum() + swiglu.swiglu(x, out).sum()
 
     x, w = torch.randn(4, 8, requires_grad=True), torch.randn(8, requires_grad=True)
     q, cs = torch.randn(1, 3, 2, 8, requires_grad=True), torch.randn(1, 3, 8)
@@ -341,21 +354,21 @@ def test_compile_fullgraph_and_make_fx():
 def test_env_var_forces_backend(monkeypatch):
     t = torch.randn(2, 2)
     monkeypatch.setenv("PADDLE_ON_TORCH_KERNELS", "reference")
-    fused.reload_env()
-    assert fused.backend_for(t) == "reference"
+    dispatch.reload_env()
+    assert dispatch.backend_for(t) == "reference"
     monkeypatch.delenv("PADDLE_ON_TORCH_KERNELS")
-    fused.reload_env()
-    assert fused.backend_for(t) == ("cpp" if _cpp_ok() else "reference")
-    assert fused.backend_for(t.double()) == "reference"
+    dispatch.reload_env()
+    assert dispatch.backend_for(t) == ("cpp" if _cpp_ok() else "reference")
+    assert dispatch.backend_for(t.double()) == "reference"
 
 
 def test_no_compiler_falls_back_with_one_warning(broken_compiler):
     broken_compiler(ext.CPP)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
-        assert fused.backend_for(torch.randn(2)) == "reference"
+        assert dispatch.backend_for(torch.randn(2)) == "reference"
         x = torch.randn(3, 4)
-        fused.norm_fwd(x, None, None, None, None, 1e-6, 1.0, True)
+        norm.norm_fwd(x, None, None, None, None, 1e-6, 1.0, True, 1)
     assert sum("C++ CPU kernels unavailable" in str(r.message) for r in rec) == 1
 
 
@@ -412,17 +425,11 @@ def test_build_folder_differs_per_checkout(monkeypatch):
     assert ext.build_dir(ext.compile_flags()) != here
 
 
-def _jit_build_is_what_the_tests_use():
-    return _cpp_ok() and ext.CPP.module.__name__ != "paddle_on_torch.kernels._C"
-
-
-@pytest.mark.skipif(not (_jit_build_is_what_the_tests_use() or os.environ.get("PADDLE_ON_TORCH_TEST_JIT_BUILD")),
-                    reason="the install-time build serves the tests: a JIT build of ext/ would take minutes here "
-                           "(PADDLE_ON_TORCH_TEST_JIT_BUILD=1 runs it)")
+@pytest.mark.build
 def test_jit_build_of_ext_serves_the_ops_when_the_install_time_build_does_not_match():
     """A fresh process whose install-time build is for another torch loads the JIT build of the same ext/ sources
     from $PADDLE_ON_TORCH_EXT_CACHE, and the ops' CPU kernels run it.  Where the tests run on the JIT build (no
-    install-time build) it is cached already; with PADDLE_ON_TORCH_TEST_JIT_BUILD=1 it is built (minutes)."""
+    install-time build) it is cached already; otherwise it is built (minutes: the `build` lane)."""
     import subprocess
     import sys
 
@@ -430,12 +437,12 @@ def test_jit_build_of_ext_serves_the_ops_when_the_install_time_build_does_not_ma
         "import sys, types, torch\n"
         "fake = types.ModuleType('paddle_on_torch.kernels._C'); fake.torch_version = '0.0.0'\n"
         "sys.modules['paddle_on_torch.kernels._C'] = fake\n"
-        "from paddle_on_torch.kernels import cpp, fused\n"
+        "from paddle_on_torch.kernels import cpp, dispatch, swiglu\n"
         "mod = cpp.load()\n"
         "assert mod is not fake and mod.__file__.startswith(cpp.build_dir(cpp.compile_flags())), mod\n"
-        "assert fused.backend_for(torch.randn(2)) == 'cpp'\n"
+        "assert dispatch.backend_for(torch.randn(2)) == 'cpp'\n"
         "x = torch.randn(4, 16)\n"
-        "torch.testing.assert_close(fused.swiglu(x, x), fused.ref_swiglu(x, x))\n"
+        "torch.testing.assert_close(swiglu.swiglu(x, x), swiglu.ref_swiglu(x, x))\n"
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1200,
                          env={**os.environ, "OMP_NUM_THREADS": "1"})
@@ -448,13 +455,13 @@ def test_float64_gradcheck():
     x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
     w = torch.randn(6, dtype=torch.float64, requires_grad=True)
     r = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda x, w, r: fused.fused_norm(x, r, None, w, w, 1e-6, 0.5, False)[:2],
+    assert torch.autograd.gradcheck(lambda x, w, r: norm.norm(x, r, None, w, w, 1e-6, 0.5, False, 1)[:2],
                                     (x, w, r), atol=1e-5)
     q = torch.randn(1, 3, 2, 4, dtype=torch.float64, requires_grad=True)
     c, s = torch.randn(1, 3, 4, dtype=torch.float64), torch.randn(1, 3, 4, dtype=torch.float64)
     for neox in (True, False):
-        assert torch.autograd.gradcheck(lambda q: fused.fused_rope(q, c, s, neox), (q,))
-    assert torch.autograd.gradcheck(fused.fused_swiglu, (x, r))
+        assert torch.autograd.gradcheck(lambda q: rope.rotary(q, c, s, neox), (q,))
+    assert torch.autograd.gradcheck(swiglu.silu_mul, (x, r))
 
 
 @pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")
@@ -465,21 +472,22 @@ def test_big_outputs_reuse_freed_blocks():
     cpp = ext.load()
     ext.empty_cache()
     assert ext.cached_bytes() == 0
+    norm_fwd = lambda x, *a: torch.ops.paddle_on_torch.norm_fwd.default(x, *a, 1)  # noqa: E731  (the C++ kernel)
     torch.manual_seed(0)
     x, w = torch.randn(512, 1024), torch.randn(1024)  # a 2 MiB output
-    want = fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0]
-    out = cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    want = norm.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    out = norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
     ptr = out.data_ptr()
     del out
     assert cpp.cached_bytes() == 2 << 20
-    again = cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
+    again = norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0]
     assert again.data_ptr() == ptr and cpp.cached_bytes() == 0
     _close(again, want, torch.float32)
     # an ordinary tensor otherwise: resizable, picklable, numpy-viewable
     again.resize_(600, 1024)
     assert pickle.loads(pickle.dumps(again[:512])).equal(again[:512])
     assert again.numpy().shape == (600, 1024)
-    small = cpp.norm_fwd(x[:4], None, None, w, None, 1e-6, 1.0, True)[0]  # below 1 MiB: torch's allocator
+    small = norm_fwd(x[:4], None, None, w, None, 1e-6, 1.0, True)[0]  # below 1 MiB: torch's allocator
     del again, small
     # resize_ took a 4 MiB block (2.4 MiB rounded up to 2 MiB pages) from the cache's allocator and gave the old back
     assert ext.cached_bytes() == 6 << 20
@@ -487,50 +495,52 @@ def test_big_outputs_reuse_freed_blocks():
     assert ext.cached_bytes() == 0
     old = ext.set_cache_limit(3 << 20)  # room for one 2 MiB block: the second one freed evicts the first
     try:
-        a, b = (cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0] for _ in range(2))
+        a, b = (norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)[0] for _ in range(2))
         del a, b
         assert ext.cached_bytes() == 2 << 20
         ext.set_cache_limit(0)  # off: the cache gives its blocks back and outputs come from torch's allocator
         assert ext.cached_bytes() == 0
-        cpp.norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)  # freed at once
+        norm_fwd(x, None, None, w, None, 1e-6, 1.0, True)  # freed at once
         assert ext.cached_bytes() == 0
     finally:
         ext.set_cache_limit(old)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")
 def test_outputs_over_32mib_streaming_stores():
     """Outputs of 32 MiB and more are written with streaming stores (a separate code path): same results."""
     torch.manual_seed(0)
     m, n = 2048, 4096  # 32 MiB of fp32
-    cpp = ext.load()
+    ops = torch.ops.paddle_on_torch  # on CPU tensors: the C++ kernels
     x, dy, w, b = torch.randn(m, n), torch.randn(m, n), torch.randn(n), torch.randn(n)
     for rms in (True, False):
-        got = cpp.norm_fwd(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
-        want = fused.ref_norm(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
+        got = ops.norm_fwd(x, None, None, w, None if rms else b, 1e-6, 1.0, rms, 1)
+        want = norm.ref_norm(x, None, None, w, None if rms else b, 1e-6, 1.0, rms)
         _close(got[0], want[0], torch.float32, "norm out")
-        dx, dres, dbias, dw, db = cpp.norm_bwd(dy, None, x, got[2], got[3], w, 1.0, rms, False, True, False, True,
-                                               not rms)
-        assert dres is None and dbias is None and (db is None) == rms
-        for a, c in zip((dx, dw, db), fused.ref_norm_bwd(dy, x, want[2], want[3], w, rms, True, not rms)):
+        dx, dres, dbias, dw, db = ops.norm_bwd(dy, None, x, got[2], got[3], w, 1.0, rms, False, True, False, True,
+                                               not rms, 1)
+        assert not dres.numel() and not dbias.numel() and (not db.numel()) == rms
+        db = db if db.numel() else None
+        for a, c in zip((dx, dw, db), norm.ref_norm_bwd(dy, x, want[2], want[3], w, rms, True, not rms)):
             if c is not None:
                 torch.testing.assert_close(a, c, rtol=1e-4, atol=1e-3)
     y = torch.randn(m, n)
-    _close(cpp.swiglu_fwd(x, y), fused.ref_swiglu(x, y), torch.float32, "swiglu")
+    _close(ops.swiglu(x, y), swiglu.ref_swiglu(x, y), torch.float32, "swiglu")
     xs = x.detach().requires_grad_(True)
-    want = torch.autograd.grad(fused.ref_swiglu(xs, y), xs, dy)[0]
-    _close(cpp.swiglu_bwd(dy, x, y)[0], want, torch.float32, "swiglu dx")
+    want = torch.autograd.grad(swiglu.ref_swiglu(xs, y), xs, dy)[0]
+    _close(ops.swiglu_bwd(dy, x, y)[0], want, torch.float32, "swiglu dx")
     q = x.reshape(1, 2048, 32, 128)
     cs, sn = torch.randn(1, 2048, 128).cos(), torch.randn(1, 2048, 128).sin()
     for neox in (True, False):
-        _close(cpp.rope_fwd(q, cs, sn, neox), fused.ref_rope(q, cs, sn, neox), torch.float32, "rope")
+        _close(ops.rope(q, cs, sn, neox), rope.ref_rope(q, cs, sn, neox), torch.float32, "rope")
     from paddle_on_torch.kernels import cross_entropy as ce
 
     logits, lab, g = x.reshape(256, 32768), torch.randint(0, 32768, (256,)), torch.randn(256)
     lab[3] = -100
     lab[4] = 32767
     lse = torch.logsumexp(logits, -1)
-    _close(cpp.ce_bwd(logits, lab, lse, g, -100), ce._ref_bwd(logits, lab, lse, g, -100), torch.float32, "ce grad")
+    _close(ops.softmax_ce_bwd(logits, lab, lse, g, -100), ce._ref_bwd(logits, lab, lse, g, -100), torch.float32, "ce grad")
 
 
 # ------------------------------------------------------------------ softmax cross entropy (Triton)
@@ -540,11 +550,11 @@ def test_outputs_over_32mib_streaming_stores():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize("block", [64, None])  # 64: the vocabulary loop runs over several blocks
 def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch):
-    from paddle_on_torch.kernels import fused_triton
     from paddle_on_torch.kernels import cross_entropy as ce
+    from paddle_on_torch.kernels import cross_entropy_triton
 
     if block:
-        monkeypatch.setattr(fused_triton, "_CE_BLOCK", block)
+        monkeypatch.setattr(cross_entropy_triton, "_CE_BLOCK", block)
     torch.manual_seed(0)
     m, v = 7, 301
     big = torch.randn(m, v + 5) * 4
@@ -567,7 +577,7 @@ def test_triton_softmax_ce_matches_reference(backend, dtype, block, monkeypatch)
     xd = x.detach()
     lse = torch.logsumexp(xd.float(), -1)
     shard = torch.full((m,), v)
-    _close(fused_triton.ce_bwd(xd, shard, lse, g, -100)[rows], (torch.softmax(xd.float(), -1) * g[:, None])[rows],
+    _close(cross_entropy_triton.ce_bwd(xd, shard, lse, g, -100)[rows], (torch.softmax(xd.float(), -1) * g[:, None])[rows],
            dtype, "shard grad")
     with pytest.raises(IndexError):
         ce.fused_softmax_cross_entropy(x, torch.full((m,), v), -100)
@@ -583,15 +593,15 @@ def _op_args(name):
     q, cs = torch.randn(2, 3, 2, 8), torch.randn(1, 3, 8)
     mean, rstd = torch.randn(6), torch.rand(6) + 0.5
     lab, lse, g = torch.randint(0, 10, (6,)), torch.logsumexp(x, -1), torch.randn(6)
-    return {"norm_fwd": (x, None, None, w, None, 1e-6, 1.0, False),
-            "norm_bwd": (y, x * 0.5, x, mean, rstd, w, 0.7, False, True, True, True, True, True),
+    return {"norm_fwd": (x, None, None, w, None, 1e-6, 1.0, False, 1),
+            "norm_bwd": (y, x * 0.5, x, mean, rstd, w, 0.7, False, True, True, True, True, True, 1),
             "rope": (q, cs, cs.sin(), True), "rope_bwd": (q, cs, cs.sin(), False), "swiglu": (x, y),
             "swiglu_bwd": (y, x, y),
             "softmax_ce": (x, lab, -100), "softmax_ce_bwd": (x, lab, lse, g, -100)}[name]
 
 
 class _TritonSpy:
-    """Stands in for kernels/fused_triton.py: records which launcher a call reached and answers with the reference
+    """Stands in for kernels/<op>_triton.py: records which launcher a call reached and answers with the reference
     composition (so the wiring is checked without triton or a GPU)."""
 
     def __init__(self):
@@ -599,10 +609,10 @@ class _TritonSpy:
 
         self.calls = []
         self.reference = {
-            "norm_fwd": fused.ref_norm, "norm_bwd": fused.ref_norm_bwd,
-            "rope_fwd": lambda x, c, s, neox, transpose=False: fused.ref_rope(
-                x, c, fused.rope_transpose_sin(s, neox) if transpose else s, neox),
-            "swiglu_fwd": fused.ref_swiglu, "swiglu_bwd": lambda g, x, y: fused._swiglu_bwd_reference(g, x, y),
+            "norm_fwd": norm.ref_norm, "norm_bwd": norm.ref_norm_bwd,
+            "rope_fwd": lambda x, c, s, neox, transpose=False: rope.ref_rope(
+                x, c, rope.rope_transpose_sin(s, neox) if transpose else s, neox),
+            "swiglu_fwd": swiglu.ref_swiglu, "swiglu_bwd": lambda g, x, y: swiglu._swiglu_bwd_reference(g, x, y),
             "ce_fwd": lambda x, lab, ii: tuple(t.float() for t in ce.ref_softmax_ce(x, lab, ii)), "ce_bwd": ce._ref_bwd}
 
     def __getattr__(self, launcher):
@@ -616,7 +626,7 @@ class _TritonSpy:
 def test_cuda_dispatch_key_runs_the_triton_kernel(name, monkeypatch):
     """Each op has its own CPU and CUDA kernels and a fake in the dispatcher, and the CUDA key's kernel calls the
     Triton launcher (reached by redispatching CPU tensors to the CUDA key, with a spy standing in for
-    fused_triton: no triton or GPU needed)."""
+    kernels/<op>_triton.py: no triton or GPU needed)."""
     from paddle_on_torch.kernels import cross_entropy as ce  # noqa: F401  (registers softmax_ce)
     from paddle_on_torch.kernels import dispatch
 
@@ -624,9 +634,9 @@ def test_cuda_dispatch_key_runs_the_triton_kernel(name, monkeypatch):
     for key in ("CPU", "CUDA", "Meta"):
         assert torch._C._dispatch_has_kernel_for_dispatch_key(qual, key), (name, key)
     assert dispatch.kernel_for(qual, "cuda").__name__.endswith("_cuda")
-    assert dispatch.kernel_for(qual, "cpu").__name__.endswith("_cpu")
+    assert dispatch.kernel_for(qual, "cpu") == ("cpp" if _cpp_ok() else dispatch.TABLE[qual]["reference"])
     spy = _TritonSpy()
-    monkeypatch.setattr(fused, "_tri", lambda: spy)
+    monkeypatch.setattr(dispatch, "triton_module", lambda name: spy)
     op = getattr(torch.ops.paddle_on_torch, name).default
     torch.manual_seed(0)
     args = _op_args(name)
@@ -644,26 +654,43 @@ def test_backend_override_rewires_the_dispatcher():
 
     qual = "paddle_on_torch::swiglu"
     try:
-        fused.set_backend("reference")
+        dispatch.set_backend("reference")
         assert dispatch.kernel_for(qual, "cpu") is dispatch.TABLE[qual]["reference"]
         assert dispatch.kernel_for(qual, "cuda") is dispatch.TABLE[qual]["reference"]
-        fused.set_backend("triton")
+        dispatch.set_backend("triton")
         assert dispatch.kernel_for(qual, "cpu") is dispatch.TABLE[qual]["cuda"]
     finally:
-        fused.set_backend(None)
-    assert dispatch.kernel_for(qual, "cpu") is dispatch.TABLE[qual]["cpu"]
+        dispatch.set_backend(None)
+    assert dispatch.kernel_for(qual, "cpu") == ("cpp" if _cpp_ok() else dispatch.TABLE[qual]["reference"])
     x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
-    assert not dispatch.fast_path(x)  # no C++ kernel for float64: the op, on its reference composition
-    out = fused.fused_swiglu(x, x * 2)
-    assert "paddle_on_torch_swiglu" in type(out.grad_fn).__name__
-    torch.testing.assert_close(out, fused.ref_swiglu(x, x * 2))
+    out = swiglu.silu_mul(x, x * 2)  # float64: the C++ CPU kernel's ATen composition
+    torch.testing.assert_close(out, swiglu.ref_swiglu(x, x * 2))
+
+
+@pytest.mark.skipif(not _cpp_ok(), reason="C++ kernels could not be built here")
+def test_forced_backend_overrides_the_cpp_kernel_and_gives_it_back():
+    """A forced backend registers its CPU kernel over the C++ one (TORCH_LIBRARY_IMPL); unforcing restores it."""
+    x = torch.randn(3, 4)
+    calls = []
+    ref = dispatch.TABLE["paddle_on_torch::swiglu"]["reference"]
+    try:
+        dispatch.TABLE["paddle_on_torch::swiglu"]["reference"] = lambda *a: calls.append(1) or ref(*a)
+        dispatch.set_backend("reference")
+        swiglu.silu_mul(x, x)
+        assert calls == [1]
+    finally:
+        dispatch.TABLE["paddle_on_torch::swiglu"]["reference"] = ref
+        dispatch.set_backend(None)
+    swiglu.silu_mul(x, x)
+    assert calls == [1]  # the C++ kernel again
 
 
 def test_importing_the_kernels_does_not_import_triton():
     import subprocess
     import sys
 
-    code = ("import sys; import paddle_on_torch.kernels.fused, paddle_on_torch.kernels.cross_entropy; "
+    code = ("import sys; import paddle_on_torch.kernels.norm, paddle_on_torch.kernels.rope, "
+            "paddle_on_torch.kernels.swiglu, paddle_on_torch.kernels.cross_entropy; "
             "assert 'triton' not in sys.modules, 'triton imported'; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
@@ -672,6 +699,6 @@ def test_importing_the_kernels_does_not_import_triton():
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_plain_cuda_tensors_take_the_op():
     x = torch.randn(3, 40, device="cuda", requires_grad=True)
-    out = fused.fused_swiglu(x, x * 2)
-    assert fused.backend_for(x) == ("triton" if HAS_TRITON else "reference")
+    out = swiglu.silu_mul(x, x * 2)
+    assert dispatch.backend_for(x) == ("triton" if HAS_TRITON else "reference")
     assert "paddle_on_torch_swiglu" in type(out.grad_fn).__name__

@@ -75,6 +75,7 @@ def _run(script, *args):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_every_submodule_import_keeps_paddle_kinds():
     res = _run(_SCRIPT, os.path.join(ROOT, "tests", "golden", "shared_names.json"))
     assert res["wrong"] == [], res["wrong"]

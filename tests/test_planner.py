@@ -305,6 +305,7 @@ def test_per_dim_search_reports_dtensor_figures(paddle, batch):
     assert a.estimate["step_s"] <= b.estimate["step_s"] * (1 + 1e-9)  # the faithful search is never worse
 
 
+@pytest.mark.slow
 def test_gpt_block_2d_mesh_finds_dp_plus_megatron(paddle):
     """dp x mp, the batch marked on dp, a memory limit that replication on mp exceeds: every Linear is
     Megatron on mp (q, k, v, fc1 column; proj, fc2 row), replicated on dp, and the estimate equals the
@@ -383,6 +384,7 @@ def test_activation_reshard_is_chosen_and_priced(paddle):
     assert "activation (out)" in p.explain(print_=False)
 
 
+@pytest.mark.slow
 def test_segment_memo_matches_full_walk(paddle):
     """An evaluation copies the segments between reshard points it has seen (the repeated blocks); on
     random tied assignments of a 3-block GPT its figures equal a walk of every op."""
@@ -426,6 +428,7 @@ def test_segment_memo_matches_full_walk(paddle):
         assert ev._seg_memo  # the memo was used
 
 
+@pytest.mark.slow
 def test_gpt_block_2d_megatron_with_activation_reshards_beats_hand_plan(paddle):
     """dp x mp, batch on dp, no memory limit, a compute-heavy batch: the plan is dp + Megatron on mp
     (the same weights as the hand plan) and its activation reshards make it much cheaper than the

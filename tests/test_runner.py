@@ -42,6 +42,7 @@ def test_dash_c_and_dash_m(tmp_path):
     assert p.stdout.strip() == "__main__ paddle.float32"
 
 
+@pytest.mark.slow
 def test_dash_reads_the_program_from_stdin(tmp_path):
     """`python -m paddle_on_torch - ARGS < prog.py`, as `python - ARGS < prog.py`: argv[0] is '-', the
     current directory is importable, the program is __main__ (its functions pickle by reference)."""
@@ -116,6 +117,7 @@ def test_install_uninstall_round_trip():
     assert paddle is paddle_on_torch
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir(SEEDS), reason="shared/seed_examples is not beside this checkout")
 def test_seed_rmsnorm_runs_unchanged(tmp_path):
     p = run([os.path.join(SEEDS, "rmsnorm.py")], tmp_path)
@@ -123,6 +125,7 @@ def test_seed_rmsnorm_runs_unchanged(tmp_path):
     assert p.stdout.strip() == "paddle.Size([2, 16, 768]) paddle.Size([768])"
 
 
+@pytest.mark.slow
 def test_quickstart_example_matches_paddle(tmp_path):
     p = run([os.path.join(ROOT, "examples", "quickstart.py")], tmp_path)
     assert p.returncode == 0, p.stderr
@@ -140,6 +143,7 @@ def test_translate_records_notimplemented_under_api_name():
     assert _report._misses["paddle.quantile"] == before + 1
 
 
+@pytest.mark.slow
 def test_repl_without_a_script(tmp_path):
     e = dict(os.environ, PYTHONPATH=ROOT)
     p = subprocess.run([sys.executable, "-m", "paddle_on_torch"], input="import paddle\nprint(paddle.ones([2]).sum().item())\n",

@@ -54,6 +54,7 @@ def test_program_is_an_fx_graph_with_one_node_per_api_call(static):
     assert list(y.shape) == [-1, 2] and y.dtype == paddle.float32
 
 
+@pytest.mark.compile
 def test_graph_module_runs_on_torch_compile_and_export(static):
     paddle, main, startup = static
     x, y = _conv_net(paddle)

@@ -39,6 +39,7 @@ def test_example_matches_real_paddle(name, paddle):
         np.testing.assert_allclose(g, value, rtol=1e-5, atol=1e-6, err_msg=f"{name}: {key}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_script_runs_under_the_runner(name, tmp_path):
     env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1")
