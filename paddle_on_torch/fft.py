@@ -75,7 +75,7 @@ def _check_s_axes(x, s, axes, pair=False):
 def _real_in(x):
     """Input of a real-to-complex transform: integers become the default float dtype."""
     if x.is_complex():
-        raise RuntimeError("(InvalidType) a real-to-complex FFT expects a real input tensor, but received "
+        raise RuntimeError("(NotFound) a real-to-complex FFT expects a real input tensor, but received "
                            f"{_dtypes.dtype_name(x.dtype)}.")
     if not x.is_floating_point():
         return x.to(_dtypes.default_float_torch())

@@ -3,6 +3,8 @@
 `expm1` and `logsumexp` are the paddle.* functions; `softmax` is the torch-style one
 (`input`, `dim`, implicit dim when None).
 """
+import functools
+
 import torch
 
 from . import _report
@@ -13,6 +15,23 @@ from .tensor.math import expm1, logsumexp
 __all__ = ["expm1", "logsumexp", "softmax"]
 
 
+def _refuse_paddle_keywords(fn):
+    """Paddle's TypeError for its own keywords (x, axis, name) in the torch-style softmax, which is
+    paddle.compat.nn.functional.softmax in Paddle (compat's forbid_keywords; the compat package imports nn, which
+    imports this module)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        found = sorted(k for k in ("x", "axis", "name") if k in kwargs)
+        if found:
+            raise TypeError(f"paddle.compat.nn.functional.softmax() received unexpected keyword argument"
+                            f"{'s' if len(found) > 1 else ''} {', '.join(repr(k) for k in found)}. \nDid you mean "
+                            f"to use paddle.nn.functional.softmax() instead?")
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@_refuse_paddle_keywords
 @op
 def softmax(input: TensorLike, dim=None, dtype: DTypeLike = None, *, out=None):
     if dtype is not None:

@@ -5,8 +5,13 @@ tests/test_golden.py under paddle_on_torch.  Only duck typing on the result
 (`.numpy()`, `.dtype`, `.stop_gradient`), so it never imports paddle itself.
 """
 import math
+import re
 
 import numpy as np
+
+# Paddle's own exception classes (as type(e) names them) -> the shim's class standing for each; every other
+# error is a builtin and must be that very builtin (not a subclass)
+PADDLE_ERROR_CLASSES = {"paddle.EnforceNotMet": "paddle_on_torch._errors.EnforceNotMet"}
 
 
 def _encode_number(v):
@@ -25,9 +30,79 @@ def _is_tensor(v):
     return hasattr(v, "stop_gradient") and hasattr(v, "numpy") and hasattr(v, "place")
 
 
+def error_class(e):
+    """An exception's class: a builtin's name, else module.qualname."""
+    t = type(e)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+_USER_CODE = re.compile(r"^\s+(\w+?)Error: (.*)$", re.M)  # a static-graph error's own line under "In user code:"
+
+
+def key_message(e):
+    """The part of an error message worth keeping: the first line, without Paddle's C++ hint and location (for
+    an error raised in a static program, the error's own line under the user-code trace, as "(Tag) ...")."""
+    msg = str(e).strip()
+    if msg.startswith("In user code:"):
+        found = _USER_CODE.findall(msg)
+        if found:
+            msg = f"({found[-1][0]}) {found[-1][1]}"
+    for cut in ("\n", "  [Hint:", " [Hint:", "(at /"):
+        i = msg.find(cut)
+        if i > 0:
+            msg = msg[:i]
+    return msg.strip()[:300]
+
+
+# "(InvalidArgument) ..." (Paddle's C++ checks), "() InvalidArgumentError: ..." (its EnforceNotMet)
+_TAG = re.compile(r"^\((\w+)\)|^\(\)\s*(\w+?)Error:")
+_NOISE = [
+    (re.compile(r"(?<![\w.])np\.\w+\(([^()]*)\)"), r"\1"),  # numpy 2's scalar repr: np.int64(6) -> 6
+    (re.compile(r"(?<![\w.])paddle\.Size\(([^()]*)\)"), r"\1"),  # a shape's repr: paddle.Size([2]) -> [2]
+    (re.compile(r"(?<![\w.])paddle\.(?=(?:u?int|float|bfloat|complex|bool)\d*\b)"), ""),  # paddle.int64 -> int64
+    (re.compile(r"\{([^{}]*)\}"), lambda m: "{" + ", ".join(sorted(m.group(1).split(", "))) + "}"),  # set reprs
+    (re.compile(r"<[^<>]*>"), " "),  # object reprs: <class '...'>, <re.Match object; ...>
+    (re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+-]+){2,}/?"), " "),  # file paths (temporary folders differ)
+    (re.compile(r"\d+(?:\.\d*)?(?:e[+-]?\d+)?"), " "),  # numbers (counters in names, sizes, values)
+]
+_WORD = re.compile(r"[A-Za-z_]{2,}")
+
+
+def error_tag(msg):
+    """Paddle's error class in a message ('InvalidArgument', 'OutOfRange', ...), None when it has none."""
+    m = _TAG.match(msg.strip())
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def message_words(msg):
+    """A message's words in order, lower case, without its error class, numbers, file paths and object reprs
+    (the parts that differ from run to run or between Paddle's reprs and the shim's)."""
+    msg = _TAG.sub("", msg.strip(), count=1)
+    for rx, sub in _NOISE:
+        msg = rx.sub(sub, msg)
+    return [w.strip("_").lower() for w in _WORD.findall(msg) if w.strip("_")]
+
+
+def error_pattern(msg):
+    """What the shim's message must keep of Paddle's: the error class of Paddle's C++ checks ("(InvalidArgument)";
+    their wording is the C++ kernel's, which the shim's torch kernels do not share), else the message's words."""
+    tag = error_tag(msg)
+    return f"({tag})" if tag else " ".join(message_words(msg))
+
+
+def message_matches(want, got):
+    """A shim message matches Paddle's when it has Paddle's error class (Paddle's C++ checks), or else Paddle's
+    words in Paddle's order (it may say more)."""
+    tag = error_tag(want)
+    if tag:
+        return error_tag(got) == tag
+    it = iter(message_words(got))
+    return all(word in it for word in message_words(want))
+
+
 def describe(v):
     if isinstance(v, BaseException):
-        return {"error": type(v).__name__}
+        return {"error": error_class(v), "message": key_message(v)}
     if _is_tensor(v):
         d = str(v.dtype)
         t = v.astype("float32") if d in ("paddle.bfloat16", "paddle.float8_e4m3fn", "paddle.float8_e5m2") else v
@@ -67,11 +142,11 @@ def _close(a, b, rtol, atol):
 def compare(want, got, opts, path="result"):
     """Return a list of differences (empty when `got` matches `want`)."""
     rtol, atol, random = opts["rtol"], opts["atol"], opts["random"]
+    if "error" in want and "error" in got:
+        return _compare_errors(want, got, path)
     if set(want) != set(got):
         return [f"{path}: expected {_short(want)}, got {_short(got)}"]
     (kind, w), (_, g) = next(iter(want.items())), next(iter(got.items()))
-    if kind == "error":
-        return [] if w == g else [f"{path}: expected {w}, got {g}"]
     if kind in ("tensor", "ndarray"):
         diffs = [f"{path}.{k}: expected {w[k]}, got {g[k]}" for k in ("dtype", "shape", "stop_gradient")
                  if k in w and w[k] != g[k]]
@@ -100,6 +175,17 @@ def compare(want, got, opts, path="result"):
     if random and kind in ("float", "int", "complex", "npscalar"):
         return []
     return [] if w == g else [f"{path}: expected {w!r}, got {g!r}"]
+
+
+def _compare_errors(want, got, path):
+    cls = PADDLE_ERROR_CLASSES.get(want["error"], want["error"])
+    if cls != got["error"]:
+        return [f"{path}: expected {want['error']} ({want.get('message', '')!r}), got {got['error']} "
+                f"({got.get('message', '')!r})"]
+    if "message" in want and not message_matches(want["message"], got.get("message", "")):
+        return [f"{path}: {got['error']}'s message {got.get('message')!r} does not match Paddle's "
+                f"{want['message']!r} (pattern {error_pattern(want['message'])!r})"]
+    return []
 
 
 def _short(d):

@@ -713,11 +713,11 @@ def current_program():
 def program_guard(main_program, startup_program=None):
     global _main, _startup
     if not isinstance(main_program, Program):
-        raise TypeError(f"The type of 'main_program' in program_guard must be Program, but received "
-                        f"{type(main_program).__name__}.")
+        raise TypeError(f"The type of 'main_program' in paddle.static.program_guard must be {Program}, but received "
+                        f"{type(main_program)}.")
     if startup_program is not None and not isinstance(startup_program, Program):
-        raise TypeError(f"The type of 'startup_program' in program_guard must be Program, but received "
-                        f"{type(startup_program).__name__}.")
+        raise TypeError(f"The type of 'startup_program' in paddle.static.program_guard must be {Program}, but "
+                        f"received {type(startup_program)}.")
     old = _main, _startup
     _main = main_program
     if startup_program is not None:

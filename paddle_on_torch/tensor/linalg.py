@@ -176,7 +176,8 @@ def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None):
             raise ValueError(f"The number of Input(fweights) should equal to x's dim[1]: {n_obs}, but received "
                              f"size of Input(fweights) is {fweights.shape[0]}.")
         if fweights.min() < 0:
-            raise ValueError("The value of Input(fweights) cannot be negative.")
+            raise ValueError(f"The value of Input(fweights) cannot be negative, but received min of Input(fweights) "
+                             f"is {fweights.min().item()}.")
         if not torch.all(fweights == torch.round(fweights.double()).to(fweights.dtype)):
             raise ValueError("Input(fweights) must be integer ")
         w = fweights.to(nx.dtype)
@@ -188,7 +189,8 @@ def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None):
             raise ValueError(f"The number of Input(aweights) should equal to x's dim[1]: {n_obs}, but received "
                              f"size of Input(aweights) is {aweights.shape[0]}.")
         if aweights.min() < 0:
-            raise ValueError("The value of Input(aweights) cannot be negative.")
+            raise ValueError(f"The value of Input(aweights) cannot be negative, but received min of Input(aweights) "
+                             f"is {aweights.min().item()}.")
         aw = aweights.to(nx.dtype)
         w = aw if w is None else w * aw
     if w is None:

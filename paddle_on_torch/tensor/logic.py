@@ -115,7 +115,7 @@ def _same_dtype(x, y, api):
 def _same_shape(x, y, api):
     if x.shape != y.shape:
         # (worded so that the @op wrapper's error translation leaves it a RuntimeError, as Paddle's is)
-        raise RuntimeError(f"(InvalidArgument) {api}: x and y differ in extent ({list(x.shape)} and "
+        raise RuntimeError(f"(PreconditionNotMet) {api}: x and y differ in extent ({list(x.shape)} and "
                            f"{list(y.shape)}); {api} does not broadcast.")
 
 

@@ -37,9 +37,6 @@ __all__ = [
     "cumulative_trapezoid", "combinations", "reduce_as", "take", "inverse", "broadcast_shapes", "sigmoid", "ger",
 ]
 
-_builtin_sum = builtins.sum
-_builtin_all = builtins.all
-
 _INTS = frozenset({torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64})
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
@@ -52,8 +49,8 @@ def _no_kernel(op_name, t):
 
 
 def _bad_dtype(op_name, t, allowed):
-    return TypeError(f"The data type of input must be one of {allowed} in {op_name}, but got "
-                     f"{_dtypes.dtype_name(t.dtype)}.")
+    return TypeError(f"The data type of input must be one of {allowed}, but got paddle.{_dtypes.dtype_name(t.dtype)} "
+                     f"(in {op_name})")
 
 
 def _to_float(t):
@@ -317,7 +314,7 @@ def sgn(x: TensorLike, name=None):
 @op
 def frac(x: TensorLike, name=None, *, out=None):
     if x.dtype is torch.bool or x.dtype in _COMPLEX:
-        raise _bad_dtype("frac", x, ["int32", "int64", "float32", "float64"])
+        raise _bad_dtype("frac", x, ["int32", "int64", "float32", "float64", "float16"])
     if x.dtype in _INTS:
         return torch.zeros_like(x)
     return torch.frac(x)
@@ -513,7 +510,8 @@ def _scan_input(x, axis, dtype, op_name, err=IndexError):
         raise ValueError(f"(InvalidArgument) The axis must be -1 or 0 in 0D Tensor, but the value given is {axis}.")
     nd = builtins.max(x.dim(), 1)
     if not -nd <= axis < nd:
-        raise err(f"(OutOfRange) axis is out of range (expected to be in range of [-{nd}, {nd}), but got {axis}).")
+        tag = "OutOfRange" if err is IndexError else "InvalidArgument"
+        raise err(f"({tag}) axis is out of range (expected to be in range of [-{nd}, {nd}), but got {axis}).")
     return x, axis
 
 

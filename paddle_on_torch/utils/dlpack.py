@@ -21,6 +21,6 @@ def from_dlpack(dlpack):
     if is_tensor(dlpack):  # a paddle Tensor is also a DLPack producer
         return wrap(dlpack._t.detach())
     if not (hasattr(dlpack, "__dlpack__") or type(dlpack).__name__ == "PyCapsule"):
-        raise ValueError(f"The type of 'dlpack' in from_dlpack must be PyCapsule object or an object with "
+        raise ValueError(f"(InvalidArgument) The type of 'dlpack' in from_dlpack must be PyCapsule object or an object with "
                         f"__dlpack__, but received {type(dlpack)}.")
     return wrap(torch.from_dlpack(dlpack))

@@ -31,6 +31,7 @@ def pad(input, pad, mode="constant", value=0.0):
     return wrap(torch.nn.functional.pad(t, list(pad), mode="constant", value=float(value)))
 
 
+@forbid_keywords("paddle.compat.nn.functional.softmax", "paddle.nn.functional.softmax", "x", "axis", "name")
 def softmax(input, dim=None, dtype=None, *, out=None):
     """torch's softmax; dim None is torch's implicit choice (0 for 0-, 1- and 3-D input, else 1)."""
     t = input._t

@@ -80,6 +80,8 @@ def tanhshrink(x: TensorLike, name=None):
 
 @op
 def hardtanh(x: TensorLike, min=-1.0, max=1.0, name=None):
+    if min > max:  # Paddle clips to min, then to max (every value becomes max); torch's hardtanh refuses
+        return torch.clamp(x, min, max)
     return TF.hardtanh(x, min, max)
 
 
@@ -187,7 +189,7 @@ def rrelu(x: TensorLike, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=N
     if not 0 <= upper <= 1:
         raise ValueError(f"The upper value must be no less than zero and no greater than one. Received: {upper}.")
     if upper < lower:
-        raise ValueError(f"The upper value must be greater than lower value. Received: {lower}, {upper}.")
+        raise ValueError(f"The upper value must be greater than lower value. Received: lower {lower}, upper {upper}.")
     if not training:
         return torch.where(x >= 0, x, x * ((lower + upper) / 2.0))
     a = torch.empty_like(x).uniform_(lower, upper)

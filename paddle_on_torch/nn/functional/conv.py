@@ -84,7 +84,7 @@ def _check(x, weight, groups, n, last, api, transposed=False):
         raise ValueError(f"The number of input channels ({c}) must be divisible by groups ({groups}).")
     expect = weight.shape[0] if transposed else weight.shape[1] * groups
     if c != expect:
-        raise ValueError(f"The number of input channels ({c}) must equal the weight's "
+        raise ValueError(f"(InvalidArgument) The number of input channels ({c}) must equal the weight's "
                          f"{'first dim' if transposed else 'second dim times groups'} ({expect}) in {api}; "
                          f"x shape {list(x.shape)}, weight shape {list(weight.shape)}.")
 
@@ -117,10 +117,33 @@ def _conv(n, x, weight, bias, stride, padding, dilation, groups, data_format):
     return L.from_channel_first(out, last)
 
 
+def _add_bias_at_channel(out, bias, n, last):
+    """Paddle's bias of a transposed convolution: added after it, aligned at the channel axis and broadcast (its
+    `_add_with_axis`), so a [C, 1] or [1] bias works too.  A 1-D one runs as a 2-D one there: the bias meets
+    the result with a unit axis appended (NCL) or inserted before the channels (NLC), squeezed after if still 1."""
+    unit = None
+    if n == 1:
+        unit = 2 if last else 3
+        out = out.unsqueeze(unit)
+    axis = out.dim() - bias.dim() if last else 1
+    shape = [1] * axis + list(bias.shape) + [1] * (out.dim() - axis - bias.dim())
+    for i, (a, b) in enumerate(zip(out.shape, shape)):
+        if a != b and a != 1 and b != 1 or len(shape) > out.dim():
+            raise ValueError(f"(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+                             f"together with the shape of X = {list(out.shape)} and the shape of Y = {shape}. "
+                             f"Received [{a}] in X is not equal to [{b}] in Y at i:{i}.")
+    out = out + bias.reshape(shape)
+    return out.squeeze(unit) if unit is not None and out.shape[unit] == 1 else out
+
+
 def _conv_transpose(n, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size, data_format):
     api = _NAMES[n] + "_transpose"
     last = L.channel_last(data_format, n)
     _check(x, weight, groups, n, last, api, transposed=True)
+    if bias is not None and tuple(bias.shape) != (weight.shape[1] * groups,):
+        out = _conv_transpose(n, x, weight, None, stride, padding, output_padding, dilation, groups, output_size,
+                              data_format)
+        return _add_bias_at_channel(out, bias, n, last)
     if (not last and type(padding) is int and padding >= 0 and not output_padding and output_size is None
             and _ints(stride, n) and _ints(dilation, n)):
         # what the ConvTranspose layers pass by default: torch takes it as it is

@@ -21,7 +21,10 @@ _NAMES = {1: "pool1d", 2: "pool2d", 3: "pool3d"}
 def _prepare(n, x, kernel_size, stride, padding, data_format, api):
     last = L.channel_last(data_format, n)
     if x.dim() != n + 2:
-        raise ValueError(f"The x should be a {n + 2}-D Tensor in {api}, but received x with shape {list(x.shape)}")
+        if n == 1:  # Paddle's Python check (its 2-D / 3-D pools reach the C++ one)
+            raise ValueError(f"Excepted Input X is 3-D tensor, but received {x.dim()}-D Tensor in {api}")
+        raise ValueError(f"(InvalidArgument) The x should be a {n + 2}-D Tensor in {api}, but received x with shape "
+                         f"{list(x.shape)}")
     k = L.ntuple(kernel_size, n, "pool_size")
     s = k if stride is None else L.ntuple(stride, n, "pool_stride")
     xt = L.to_channel_first(x, last)
@@ -163,7 +166,7 @@ def _adaptive(n, x, output_size, data_format, return_mask, is_max, api):
         return _AAVG[n](x, output_size)  # the global pooling of most classifiers
     last = L.channel_last(data_format, n)
     if x.dim() != n + 2:
-        raise ValueError(f"The x should be a {n + 2}-D Tensor in {api}, but received x with shape {list(x.shape)}")
+        raise ValueError(f"Excepted Input X is {n + 2}-D tensor, but received {x.dim()}-D Tensor in {api}")
     xt = L.to_channel_first(x, last)
     size = _out_size(n, output_size, xt)
     if not is_max:

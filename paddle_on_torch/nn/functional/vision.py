@@ -26,7 +26,7 @@ def affine_grid(theta: TensorLike, out_shape: ValuesLike, align_corners=True, na
 def grid_sample(x: TensorLike, grid: TensorLike, mode="bilinear", padding_mode="zeros", align_corners=True,
                 name=None):
     if mode not in ("bilinear", "nearest"):
-        raise ValueError(f"The mode of grid sample function should be in ['bilinear', 'nearest'], but got: {mode}")
+        raise ValueError(f"(InvalidArgument) The mode of grid sample function should be in ['bilinear', 'nearest'], but got: {mode}")
     if padding_mode not in ("zeros", "reflection", "border"):
         raise ValueError("The padding mode of grid sample function should be in ['zeros', 'reflection', "
                          f"'border'], but got: {padding_mode}")
