@@ -137,3 +137,12 @@ def softshrink_negative_threshold(paddle):
 @case
 def rrelu_bad_bounds(paddle):
     return paddle.nn.functional.rrelu(paddle.to_tensor([1.0]), 0.5, 0.2)
+
+
+@case
+def hardtanh_min_above_max(paddle):
+    """Paddle clips to min and then to max, so every value becomes max (torch's hardtanh refuses the pair)."""
+    x = paddle.to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0], stop_gradient=False)
+    y = paddle.nn.functional.hardtanh(x, 1.0, -1.0)
+    y.sum().backward()
+    return [y, paddle.nn.Hardtanh(0.5, -0.5)(x), x.grad]

@@ -103,3 +103,24 @@ def conv_bad_padding_mode(paddle):
 @case
 def conv_in_channels_groups(paddle):
     return paddle.nn.Conv2D(3, 2, 3, groups=2)
+
+
+@case(rtol=1e-5, atol=1e-5)  # conv summation order
+def conv_transpose_bias_broadcast_at_channels(paddle):
+    """A transposed convolution's bias is added at the channel axis and broadcast: [C, 1] (the shape Paddle's
+    docs give for conv1d_transpose), [1] and [C, 1, 1] work as [C] does; an NLC [C, 1] bias broadcasts into a
+    4-D result, as Paddle's add does."""
+    F = paddle.nn.functional
+    x1, w1 = paddle.to_tensor(data([1, 2, 5], 1)), paddle.to_tensor(data([2, 3, 3], 2))
+    x2, w2 = paddle.to_tensor(data([1, 2, 4, 4], 3)), paddle.to_tensor(data([2, 3, 3, 3], 4))
+    b = paddle.to_tensor([[0.5], [1.0], [-2.0]])
+    return [F.conv1d_transpose(x1, w1, bias=b), F.conv1d_transpose(x1, w1, bias=paddle.to_tensor([3.0])),
+            F.conv1d_transpose(x1, w1, bias=b.reshape([3, 1, 1]), padding=[1, 0]),
+            F.conv2d_transpose(x2, w2, bias=b), F.conv2d_transpose(x2, w2, bias=b.reshape([3, 1, 1])),
+            F.conv1d_transpose(x1.transpose([0, 2, 1]), w1, bias=b, data_format="NLC")]
+
+
+@case
+def conv_transpose_bias_not_at_channels(paddle):
+    return paddle.nn.functional.conv1d_transpose(paddle.ones([1, 2, 5]), paddle.ones([2, 3, 3]),
+                                                 bias=paddle.ones([1, 3]))
