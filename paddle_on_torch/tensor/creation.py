@@ -25,8 +25,6 @@ __all__ = [
     "from_numpy", "as_tensor", "cauchy_", "geometric_", "asarray", "create_tensor", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
 ]
 
-_builtin_range = range
-
 
 def _infer_dtype(data):
     """The torch dtype Paddle gives a Python scalar or (nested) list."""
@@ -135,7 +133,13 @@ def _as_torch(data, dtype=None, place=None):
     elif isinstance(data, _SYMBOLIC):  # a size while tracing (to_tensor(x.shape[0] // 4)): computed in the program
         t = torch.scalar_tensor(data, dtype=tdtype or _SYMBOLIC_DTYPES[type(data)]())
     elif isinstance(data, numbers.Number):
-        t = torch.tensor(data, dtype=tdtype or _infer_dtype(data))
+        try:
+            t = torch.tensor(data, dtype=tdtype or _infer_dtype(data))
+        except (OverflowError, RuntimeError, ValueError) as e:
+            if "Overflow" not in str(e) and "overflow" not in str(e):
+                raise
+            raise ValueError(f"(InvalidArgument) Input object type error or incompatible array data type: {data} does "
+                             "not fit in 64 bits.") from None
     else:
         raise TypeError(f"Can't constructs a 'paddle.Tensor' with data type {type(data)}, data type must be "
                         "scalar|list|tuple|np.ndarray|paddle.Tensor")
@@ -559,7 +563,7 @@ def polar(abs, angle, name=None, *, out=None):
         t = torch.promote_types(abs.dtype, angle.dtype)
         abs, angle = abs.to(t), angle.to(t)
     if not abs.dtype.is_floating_point:
-        raise TypeError(f"polar: abs and angle must be floating-point Tensors, but received {str(abs.dtype)[6:]}.")
+        raise TypeError(f"(InvalidType) polar: abs and angle must be floating-point Tensors, but received {str(abs.dtype)[6:]}.")
     return torch.polar(abs, angle)
 
 

@@ -130,7 +130,7 @@ def flatten(x: TensorLike, start_axis=0, stop_axis=-1, name=None):
         raise ValueError(f"(InvalidArgument) The start_axis ({start_axis}) and stop_axis ({stop_axis}) should be in "
                          f"the range [{-nd}, {nd}).")
     if s > e:
-        raise ValueError("(InvalidArgument) The stop_axis should be larger than start_axis.")
+        raise ValueError("The stop_axis should be larger than stat_axis")  # Paddle's words
     return torch.flatten(x, s, e)
 
 
@@ -224,8 +224,8 @@ swapdims = swapaxes
 @op
 def t(input: TensorLike, name=None):
     if input.dim() > 2:
-        raise ValueError(f"(InvalidArgument) The input tensor of t() should be at most 2-D, but received "
-                         f"{input.dim()}-D.")
+        raise ValueError(f"Input(input) only support N-D (N<=2) tensor, but received length of Input(input) is "
+                         f"{input.dim()}. Perhaps you can use paddle.tensor.transpose() instead.")
     return input.t()
 
 
@@ -501,8 +501,10 @@ def rot90(x: TensorLike, k=1, axes=(0, 1), name=None):
     if x.dim() < 2:
         raise ValueError(f"expected total dims >= 2, but got total dims = {x.dim()}")
     axes = list(axes)
-    if len(axes) != 2 or axes[0] % x.dim() == axes[1] % x.dim():
-        raise ValueError(f"expected rotation axes to be two different dims, but got {axes}")
+    if len(axes) != 2:
+        raise ValueError(f"expected total rotation axes == 2, but got axes = {len(axes)}")
+    if axes[0] % x.dim() == axes[1] % x.dim():
+        raise ValueError(f"expected rotation axes to be different, but got axis0 = {axes[0]}, and axis1 = {axes[1]}")
     return torch.rot90(x, k, axes)
 
 
