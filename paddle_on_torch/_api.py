@@ -25,3 +25,20 @@ def paddle_names(namespace):
     public = paddle_api()["namespaces"].get(namespace, {})
     semi = paddle_semipublic().get(namespace)
     return public if semi is None else {**semi, **public}
+
+
+@functools.lru_cache(maxsize=None)
+def _paddle_aliases():
+    with open(os.path.join(os.path.dirname(__file__), "_paddle_aliases.json")) as f:
+        return json.load(f)
+
+
+def paddle_aliases(*apis):
+    """{alias: parameter} of the keywords Paddle 3.3.1 accepts for these APIs beside their parameters (`input`
+    for `x`, `dim` for `axis`, `mat2` for `y`, ...; `"out": "out"` where it takes `out=`), recorded from real
+    Paddle by tools/record_signatures.py: the one table the op generator and the Layers read."""
+    table = _paddle_aliases()
+    out = {}
+    for api in apis:
+        out.update(table.get(api, ()))
+    return out

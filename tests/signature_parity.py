@@ -135,6 +135,12 @@ def compare(api, golden, ours, call, drop_first=False):
     return gaps
 
 
+def _probe_tensor():
+    import paddle_on_torch
+
+    return paddle_on_torch.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
 def _layer_class(obj):
     try:
         from paddle_on_torch.nn import Layer
@@ -188,7 +194,7 @@ def gaps(prefixes=()):
             continue
         is_fn = isinstance(inspect.getattr_static(Tensor, n), (types.FunctionType, staticmethod)) or \
             inspect.isfunction(m)
-        out += compare(path, entry, m, None, drop_first=is_fn)
+        out += compare(path, entry, m, lambda n=n, **kw: getattr(_probe_tensor(), n)(**kw), drop_first=is_fn)
     return out
 
 

@@ -14,7 +14,8 @@ for each callable:
 - `opaque`: true where a made-up keyword is accepted too (`**kwargs`): nothing to learn by probing.
 
 Layer classes get their constructor and `forward`.  Writes tests/golden/signatures.json, which
-tests/test_signature_parity.py holds paddle_on_torch to.  Names only and argument names; no Paddle code.
+tests/signature_parity.py holds paddle_on_torch to, and paddle_on_torch/_paddle_aliases.json (alias_table): the
+aliases the shim's op generator and Layers accept.  Names only and argument names; no Paddle code.
 """
 import importlib
 import inspect
@@ -272,6 +273,40 @@ def function_call(fn, bound=False):
     return call
 
 
+def alias_table(out):
+    """paddle_on_torch/_paddle_aliases.json's content: {api: {alias: parameter}} for each callable (a Layer's as
+    `<class>.__init__` / `<class>.forward`, a method as `paddle.Tensor.<name>`), the aliases whose parameter is
+    known, and `"out": "out"` where Paddle takes `out=`.  The op generator and the Layer classes read it: the
+    shim declares Paddle's keyword aliases once, from this recording."""
+    table = {}
+
+    def add(api, entry):
+        if not entry:
+            return
+        got = {a: t for a, t in (entry.get("aliases") or {}).items() if t}
+        if any(p[0] == "out" for p in entry.get("params") or []) or "out" in (entry.get("aliases") or {}):
+            got["out"] = "out"
+        if got:
+            table[api] = dict(sorted(got.items()))
+
+    for api, entry in out["callables"].items():
+        if "init" in entry:
+            add(api + ".__init__", entry["init"])
+            add(api + ".forward", entry.get("forward"))
+        else:
+            add(api, entry)
+    for name, entry in out["tensor_methods"].items():
+        add("paddle.Tensor." + name, entry)
+    return dict(sorted(table.items()))
+
+
+def write_alias_table(out):
+    path = os.path.join(ROOT, "paddle_on_torch", "_paddle_aliases.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(alias_table(out), f, indent=0, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
 def main():
     out = {"paddle_version": paddle.__version__, "names": {}, "callables": {}, "values": {}}
     for ns in list(NAMESPACES) + EXTRA_NAMESPACES:
@@ -326,6 +361,7 @@ def main():
     with open(path + ".tmp", "w") as f:
         json.dump(out, f, indent=0, sort_keys=True)
     os.replace(path + ".tmp", path)
+    write_alias_table(out)
     print(f"wrote {os.path.relpath(path, ROOT)}: {len(out['callables'])} callables, {len(methods)} methods",
           file=sys.stderr)
 

@@ -167,6 +167,17 @@ def _params(impl_params, alias_map):
     return out
 
 
+def _recorded_aliases(fn):
+    """The keyword aliases Paddle 3.3.1 accepts for this op (recorded: _api.paddle_aliases), under its public name
+    and, for a tensor-family function, as a Tensor method too (they are one function here)."""
+    from .._api import paddle_aliases
+
+    api = public_name(fn)
+    if api.startswith("paddle.") and fn.__module__.startswith("paddle_on_torch.tensor"):
+        return paddle_aliases(api, f"paddle.Tensor.{fn.__name__}")
+    return paddle_aliases(api)
+
+
 def op(fn=None, *, aliases=None, binary=None):
     """Make a Paddle API function from an annotated torch implementation.
 
@@ -181,8 +192,12 @@ def op(fn=None, *, aliases=None, binary=None):
     spread = bool(names) and getattr(fn, "__annotations__", {}).get(names[0]) is ShapeArgs
     if spread:
         aliases = {**(aliases or {}), "size": names[0]}
-    alias_map = {a: t for a, t in {**ALIASES, **(aliases or {})}.items() if t in names and a not in names}
+    recorded = _recorded_aliases(fn)
+    alias_map = {a: t for a, t in {**ALIASES, **recorded, **(aliases or {})}.items() if t in names and a not in names}
     params = _params(impl_params, alias_map)
+    if recorded.get("out") == "out" and "out" not in names:  # Paddle takes out= here: the wrapper writes it
+        at = len(params) - (params[-1][1] == "varkw" if params else 0)
+        params.insert(at, ("out", "kwonly", None))
     if spread:
         params = _spread_header(params)
     ns = _register(fn)
@@ -352,7 +367,8 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     for p in sig_params:
         if p.annotation is RequiresGrad:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
             body.append(f"    if {p.name}: o.stop_gradient = False")
-    body.append("    return o if out is None else _write_out(out, o)" if "out" in names else "    return o")
+    takes_out = "out" in names or any(p[0] == "out" for p in params)
+    body.append("    return o if out is None else _write_out(out, o)" if takes_out else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
     body.append("except (RuntimeError, IndexError, MemoryError) as e:")
     body.append("    t = _translate(e, _api)")

@@ -19,3 +19,14 @@ def __getattr__(name):
 
         return importlib.import_module(f"{__name__}.{name}")
     return _unsupported_getattr(name)
+
+
+def _accept_recorded_aliases():
+    import sys
+
+    from .layer._aliases import accept_recorded_aliases
+
+    accept_recorded_aliases(sys.modules[__name__], "paddle.nn")
+
+
+_accept_recorded_aliases()
