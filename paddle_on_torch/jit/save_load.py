@@ -1,21 +1,27 @@
 """paddle.jit.save / paddle.jit.load / TranslatedLayer over torch.export.
 
-`paddle.jit.save(layer, path, input_spec)` writes three files next to each other:
+`paddle.jit.save(layer, path, input_spec)` writes, next to each other:
 
-  path + ".pt2"        the program: a torch.export ExportedProgram (torch.export.save), exported
-                       non-strict from the Layer's forward in its current train/eval mode, with
-                       the weights lifted to *inputs* (so the archive holds no weights);
-                       InputSpec dims that are None/-1 become dynamic (torch.export.Dim.AUTO).
+  path + ".json"       Paddle 3.3's PIR program (jit/pir_writer.py), what real Paddle's jit.load and
+                       predictor run: Paddle's format only.  A model the writer cannot hold is refused
+                       (NotImplementedError naming every unmapped op, nothing written), unless
+                       `torch_fallback=True`: then no .json, the three files below only.
   path + ".pdiparams"  the weights (parameters and persistable buffers) in Paddle's combined
                        format, byte for byte what Paddle's jit.save / save_combine writes: one
                        binary DenseTensor after another (uint32 version 0, uint64 LoD levels 0,
                        uint32 tensor version 0, int32 TensorDesc size, TensorDesc protobuf, raw C
                        order data), in order of the parameters' Paddle names, sorted.  The file
                        carries no names (as in Paddle); the manifest does.
-  path + ".pot.json"   the manifest: format name and version, torch/paddle versions, the
-                       input specs (name, shape with -1 for dynamic dims, dtype), the output
-                       structure, and one entry per tensor of .pdiparams (structured name,
-                       Paddle name, shape, dtype, trainable).
+  path + ".pt2"        paddle_on_torch's program: a torch.export ExportedProgram (torch.export.save),
+                       exported non-strict from the Layer's forward in eval mode (Paddle saves the
+                       inference program whatever the mode), with the weights lifted to *inputs* (so
+                       the archive holds no weights); InputSpec dims that are None/-1 become dynamic
+                       (torch.export.Dim.AUTO).
+  path + ".pt2.manifest"  its manifest (JSON): format name and version, torch/paddle versions, the
+                       input specs (name, shape with -1 for dynamic dims, dtype), the outputs, the
+                       Layer's mode at save time, and one entry per tensor of .pdiparams (structured
+                       name, Paddle name, shape, dtype, trainable).  Format 2 kept these keys inside
+                       path.json, format 1 in path.pot.json: both still load.
 
 `paddle.jit.load(path)` reads those back into a `TranslatedLayer` without the model's Python class:
 its parameters are `param_0`, `param_1`, ... in file order (Paddle's own TranslatedLayer names),
@@ -694,8 +700,8 @@ def _as_list(v):
 class TranslatedLayer(Layer):
     """A Layer loaded by paddle.jit.load: runs the saved program on its own Parameters.
 
-    `program` is the torch.export ExportedProgram.  The program runs as it was traced (the
-    train/eval mode at save time); `train()` / `eval()` set the flag only.
+    `program` is the torch.export ExportedProgram: the inference program jit.save traced (in eval mode,
+    whatever the Layer's mode was); `train()` / `eval()` set the flag only.
     """
 
     def __init__(self, artifact):
