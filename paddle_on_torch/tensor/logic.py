@@ -132,8 +132,8 @@ def allclose(x: TensorLike, y: TensorLike, rtol: ScalarLike = 1e-05, atol: Scala
     """|x - y| <= atol + rtol * |y| everywhere (a 0-D bool Tensor)."""
     _same_dtype(x, y, "allclose")
     _same_shape(x, y, "allclose")
-    return torch.tensor(bool(torch.allclose(x, y, rtol=float(rtol), atol=float(atol),
-                                            equal_nan=equal_nan)), device=x.device)
+    # one tensor op, not torch.allclose's Python bool: static programs and to_static record it (no host read)
+    return torch.isclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan).all()
 
 
 @op

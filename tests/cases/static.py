@@ -521,3 +521,25 @@ def inference_model_feed_not_listed(paddle):
             prog, feeds, fetches = paddle.static.load_inference_model(os.path.join(d, "m"), exe)
             got = exe.run(prog, feed=feed, fetch_list=fetches)[0]
         return [feeds, len(fetches), want, got]
+
+
+@case
+def data_dependent_results_recorded(paddle):
+    """allclose / isclose / histogram / bincount in a Program: their results depend on the fed values, which the
+    Program records as ops (it must not read them while building)."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [3], "float32")
+        y = paddle.static.data("y", [3], "float32")
+        h = paddle.static.data("h", [6], "float32")
+        i = paddle.static.data("i", [5], "int64")
+        outs = [paddle.allclose(x, y), paddle.isclose(x, y), paddle.allclose(x, y + 1.0),
+                paddle.histogram(h, bins=3, min=0, max=3), paddle.bincount(i)]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.array([1, 2, 3], "float32"), "y": np.array([1, 2, 3], "float32") + 1e-9,
+                "h": np.array([0.5, 1, 1.5, 2, 2.5, 2.9], "float32"), "i": np.array([0, 1, 1, 3, 3], "int64")}
+        return exe.run(main, feed=feed, fetch_list=outs)
+    finally:
+        paddle.disable_static()
