@@ -9,6 +9,7 @@ Ellipsis, and a batched Jacobian of a 1-D ys keeps a size-1 middle axis when ful
 from collections.abc import Sequence
 
 import torch
+from torch._subclasses.fake_tensor import FakeTensor
 
 from .._normalize import wrap
 from ..tensor.tensor import Tensor
@@ -18,7 +19,12 @@ __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
 def row_grads(y, xs):
     """d y / d x for each x in xs (torch tensors), as Paddle's jacobian helper computes them:
-    create_graph=True, an x that y does not depend on gets zeros (every x does while gradients are off)."""
+    create_graph=True, an x that y does not depend on gets zeros (every x does while gradients are off).
+    In static mode (y a Variable) the gradient is a node of the program, as paddle.static.gradients."""
+    if isinstance(y, FakeTensor):
+        from ..static.backward import variable_grads
+
+        return variable_grads(y, xs)
     live = [k for k, x in enumerate(xs) if x.requires_grad]
     got = {}
     if y.requires_grad and live and torch.is_grad_enabled():  # (with gradients off Paddle gives zeros)
@@ -209,6 +215,12 @@ def jacobian(ys, xs, batch_axis=None):
 
 def hessian(ys, xs, batch_axis=None):
     """The Hessian(s) of a single-element ys (per batch row with batch_axis=0) with respect to xs."""
+    from .. import in_dynamic_mode
+
+    if not in_dynamic_mode():
+        # Paddle's check `ys.numel() > 1` asks bool() of a Variable there, which static mode refuses
+        raise TypeError("bool(Tensor) is not supported in static graph mode. Because it's value is not available "
+                        "during the static mode.")
     if batch_axis is None:
         if ys.numel() > 1:
             raise ValueError(f"Only support ys.numel()({ys.numel()})==1 when batch_axis is None.")

@@ -12,9 +12,16 @@ from . import program as _prog
 __all__ = ["append_backward", "gradients", "minimize"]
 
 
-def _grad(targets, inputs, grad_outputs):
-    gs = torch.autograd.grad(targets, inputs, grad_outputs, retain_graph=True, allow_unused=True)
+def _grad(targets, inputs, grad_outputs, create_graph=False):
+    gs = torch.autograd.grad(targets, inputs, grad_outputs, retain_graph=True, allow_unused=True,
+                             create_graph=create_graph)
     return tuple(torch.zeros_like(i) if g is None else g for g, i in zip(gs, inputs))
+
+
+def _grad_of_grad(targets, inputs, grad_outputs):
+    """`_grad` for a gradient that a later gradient node differentiates (Paddle's grad ops are themselves
+    differentiable): the backward pass builds a graph."""
+    return _grad(targets, inputs, grad_outputs, create_graph=True)
 
 
 def _grad_shapes(targets, inputs, grad_outputs):
@@ -36,6 +43,9 @@ def _record_grads(targets, inputs, target_gradients=None):
     prog = _prog.current_program()
     tt = [t._t for t in targets]
     used = _ancestors([prog._lookup(t)[1] for t in tt])
+    for n in used:  # gradients these targets are computed from must be differentiable themselves
+        if n.op == "call_function" and n.target is _grad:
+            n.target = _grad_of_grad
     reached = [prog._lookup(i._t)[1] in used for i in inputs]
     ii = [i._t for i, r in zip(inputs, reached) if r]
     if not ii:
@@ -45,6 +55,15 @@ def _record_grads(targets, inputs, target_gradients=None):
         go = [None if t.numel() == 1 else _prog._record(torch.ones_like, (t,), {}) for t in tt]
     out = iter(_prog._record(_grad, (tt, ii, go), {}, compute=_grad_shapes, meta={"backward": True}))
     return [_normalize.wrap(next(out)) if r else None for r in reached]
+
+
+def variable_grads(y, xs):
+    """d sum(y) / d x for Variables' fake tensors (the Jacobian / Hessian rows of paddle.autograd and
+    paddle.incubate.autograd in static mode): zeros for an x that y does not reach, as Paddle's
+    _replace_none_with_zero_tensor."""
+    wrap = _normalize.wrap
+    gs = _record_grads([wrap(y)], [wrap(x) for x in xs])
+    return [_prog._record(torch.zeros_like, (x,), {}) if g is None else g._t for g, x in zip(gs, xs)]
 
 
 def _as_list(x):

@@ -287,6 +287,9 @@ class Tensor:
     def item(self, *args):
         t = _global(self._t)
         if t is None:  # a distributed Tensor this process holds no part of: None, as in Paddle
+            if not self.is_dist():  # (a dense one without a value: Paddle's read past its empty memory)
+                raise RuntimeError("(PreconditionNotMet) Tensor's dimension is out of bound.Tensor's dimension must "
+                                   "be equal or less than the size of its memory.")
             return None
         if args:
             t = t[args] if len(args) > 1 else t.reshape(-1)[args[0]]
@@ -324,10 +327,10 @@ class Tensor:
     def _number(self, what):
         if self._t.numel() != 1 and self._t.dim() != 0:  # (Paddle's check is an assert)
             raise AssertionError(f"only one element variable can be converted to {what}.")
-        v = self.item()
-        if v is None:
+        t = _global(self._t)
+        if t is None:
             raise _above.distributed().not_held_error(self, what)
-        return v
+        return t.item()
 
     def __index__(self):
         if self._t.dtype.is_floating_point or self._t.dtype.is_complex or self._t.numel() != 1:
@@ -354,6 +357,8 @@ class Tensor:
             r = _static_view(self, "repr")  # a static-mode Variable prints as Paddle's Value
             if r is not None:
                 return r
+        if self._t.is_meta:  # no value (LazyGuard, unshard_dtensor outside the mesh): Paddle's uninitialised print
+            return "Tensor(Not initialized)"
         return tensor_to_string(self)
 
     __str__ = __repr__
@@ -491,7 +496,7 @@ class Tensor:
     def _is_initialized(self):
         if self.is_dist():  # False where this process holds no part of a distributed Tensor, as in Paddle
             return _above.distributed().holds_piece(self._t)
-        return True
+        return not self._t.is_meta
 
     def value(self):
         return self
@@ -627,7 +632,13 @@ class Tensor:
 
             src = distribute_tensor(src.to(dst.device), dst.device_mesh, dst.placements, src_data_rank=None)
         with torch.no_grad():
-            dst.copy_(src)
+            if type(dst) is torch.Tensor:
+                # Paddle overwrites the buffer without counting an in-place write (inplace_version stays):
+                # a graph that saved this tensor reads the new values in its backward instead of refusing
+                # (MAML's set_value on cloned parameters between create_graph gradients)
+                dst.data.copy_(src)
+            else:
+                dst.copy_(src)
 
     def copy_(self, other, blocking=True):
         from .inplace import _check
@@ -717,9 +728,11 @@ for _name in ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int
 
 
 def _global(t):
-    """The value a Paddle user means: for a DTensor, the global one (Paddle's item/numpy read it)."""
+    """The value a Paddle user means: for a DTensor, the global one (Paddle's item/numpy read it); None for a
+    tensor without a value (a meta one: what unshard_dtensor leaves a process outside the mesh, as Paddle's
+    uninitialised tensor there)."""
     if type(t) is torch.Tensor or getattr(t, "device_mesh", None) is None:
-        return t
+        return None if t.is_meta else t
     return _above.distributed().global_value(t)
 
 

@@ -216,3 +216,56 @@ def batch_norm_mixed_dtypes_refused(paddle):
     x = paddle.ones([2, 3, 2, 2], dtype="float64")
     m = paddle.nn.BatchNorm2D(3)
     return m(x)
+
+
+@case(rtol=1e-5)
+def batchnorm_statistics_marked_trainable(paddle):
+    # GAN libraries' set_requires_grad(nets, True) flips every parameter, the running statistics included:
+    # they get no gradient, in training and in eval
+    bn = paddle.nn.BatchNorm2D(2)
+    flags_before = [p.stop_gradient for p in bn.parameters()]
+    for p in bn.parameters():
+        p.trainable = True
+    x = paddle.to_tensor(data([3, 2, 4, 4], 1), stop_gradient=False)
+    y = bn(x)
+    (y * paddle.to_tensor(data([3, 2, 4, 4], 2))).mean().backward()
+    train = [[p.grad for p in bn.parameters()], x.grad, bn._mean, bn._variance]
+    bn.eval()
+    x2 = paddle.to_tensor(data([3, 2, 4, 4], 3), stop_gradient=False)
+    (bn(x2) * paddle.to_tensor(data([3, 2, 4, 4], 4))).sum().backward()
+    return [flags_before, [p.stop_gradient for p in bn.parameters()], train, [p.grad for p in bn.parameters()],
+            x2.grad]
+
+
+@case(rtol=1e-5)
+def functional_batch_norm_statistics_need_gradients(paddle):
+    mean = paddle.to_tensor([0.1, -0.2, 0.3], stop_gradient=False)
+    var = paddle.to_tensor([1.5, 0.5, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([1.0, 2.0, 0.5], stop_gradient=False)
+    x = paddle.to_tensor(data([4, 3], 5), stop_gradient=False)
+    b = paddle.to_tensor([0.0, 0.1, 0.5], stop_gradient=False)
+    out = paddle.nn.functional.batch_norm(x, mean, var, weight=w, bias=b, training=False)
+    out.sum().backward()
+    out2 = paddle.nn.functional.batch_norm(x, mean, var, training=True, momentum=0.8)
+    (out2 * 2).sum().backward()
+    return [out, out2, mean.grad, var.grad, w.grad, b.grad, x.grad, mean, var]
+
+
+@case(rtol=1e-5)
+def batch_norm_weight_without_bias_gets_no_gradient(paddle):
+    # Paddle's batch_norm_grad computes the scale and bias gradients only together
+    out = []
+    for training in (False, True):
+        for which in ("weight", "bias"):
+            mean, var = paddle.to_tensor([0.1, -0.2, 0.3]), paddle.to_tensor([1.5, 0.5, 2.0])
+            p = paddle.to_tensor([1.0, 2.0, 0.5], stop_gradient=False)
+            x = paddle.to_tensor(data([4, 3], 6), stop_gradient=False)
+            y = paddle.nn.functional.batch_norm(x, mean, var, training=training, **{which: p})
+            (y * paddle.to_tensor(data([4, 3], 8))).sum().backward()
+            out += [p.grad, x.grad]
+    x = paddle.to_tensor(data([4, 3, 2], 7), stop_gradient=False)
+    for kw in ({"bias_attr": False}, {"weight_attr": False}):
+        bn = paddle.nn.BatchNorm1D(3, **kw)
+        (bn(x) * paddle.to_tensor(data([4, 3, 2], 9))).sum().backward()
+        out += [[p.grad for p in bn.parameters()], [p.stop_gradient for p in bn.parameters()]]
+    return out

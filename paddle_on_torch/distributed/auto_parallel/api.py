@@ -432,18 +432,26 @@ def _cross_mesh(t, mesh, placements):
 
 
 def unshard_dtensor(dist_tensor):
-    """The dense global value of a distributed Tensor (on every rank)."""
+    """The dense global value of a distributed Tensor on every process of its mesh (a new Tensor that stops
+    gradients, as Paddle's); a process outside the mesh gets a dense Tensor without a value, as in Paddle."""
     from ...nn.layer.layers import EagerParamBase
 
     t = dist_tensor._t
     if not _is_dt(t):
         raise ValueError("The input should be a distributed tensor.")
-    full = _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
+    held = holds_piece(t)
+    if held:
+        full = _redistribute(t, t.device_mesh, [Replicate()] * t.device_mesh.ndim).to_local()
+    else:  # a process outside the mesh: nothing to gather, and no value (Paddle's uninitialised tensor)
+        full = torch.empty(t.shape, dtype=t.dtype, device="meta")
     if isinstance(dist_tensor, EagerParamBase):
         out = object.__new__(type(dist_tensor))
         out._setup(full.detach(), not dist_tensor.stop_gradient, name=dist_tensor.name)
-        return out
-    return wrap(full)
+    else:
+        out = wrap(full.detach())  # Paddle's is a new Tensor over the gathered value: it stops gradients
+    if not held:  # (float() and int() name the mesh)
+        out.__dict__["_unheld_mesh"] = core_mesh_of(t.device_mesh)
+    return out
 
 
 def is_dist_tensor(tensor):
@@ -523,12 +531,22 @@ def global_value(t):
 
 
 def not_held_error(x, what):
-    """Paddle's error for reading a number from a distributed Tensor this process holds no part of."""
+    """Paddle's error for reading a number from a distributed Tensor this process holds no part of (or from the
+    valueless dense Tensor unshard_dtensor gives such a process)."""
     import torch.distributed as tdist
 
-    return AssertionError(f"variable's tensor is not initialized: {what}() of a distributed Tensor that lives on the "
-                          f"process mesh {process_mesh_of(x)}, which process {tdist.get_rank()} is not in (it holds "
-                          f"no part of it; read it on the mesh's processes)")
+    rank = tdist.get_rank() if tdist.is_initialized() else 0
+    mesh = process_mesh_of(x)
+    if mesh is not None:
+        return AssertionError(f"variable's tensor is not initialized: {what}() of a distributed Tensor that lives on "
+                              f"the process mesh {mesh}, which process {rank} is not in (it holds no part of it; read "
+                              "it on the mesh's processes)")
+    mesh = x.__dict__.get("_unheld_mesh")
+    if mesh is not None:
+        return AssertionError(f"variable's tensor is not initialized: {what}() of the dense value of a distributed "
+                              f"Tensor on the process mesh {mesh}, which process {rank} is not in (unshard_dtensor "
+                              "gives it no value there; read it on the mesh's processes)")
+    return AssertionError(f"variable's tensor is not initialized: {what}() of a Tensor without a value")
 
 
 # ---------------------------------------------------------------- paddle.distributed.Strategy

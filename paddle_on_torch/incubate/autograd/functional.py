@@ -1,9 +1,10 @@
 """paddle.incubate.autograd: vjp, jvp and the lazily evaluated Jacobian / Hessian of a function.
 
-As in Paddle's dynamic mode: the inputs are first "separated" (a Tensor that needs gradients is
+As in Paddle (either mode): the inputs are first "separated" (a Tensor that needs gradients is
 copied inside the graph, one that does not is detached and made to need them), gradients are taken
 with create_graph=True, an input the outputs do not depend on gets zeros, and jvp is the
-double-backward trick (the vjp of the vjp).  Rows of a Jacobian are computed on demand and cached.
+double-backward trick (the vjp of the vjp).  In static mode the same calls record gradient nodes into the
+program (paddle.static.gradients), as Paddle's do with the prim switch off.  Rows of a Jacobian are computed on demand and cached.
 """
 from collections.abc import Sequence
 
@@ -13,6 +14,7 @@ from ..._normalize import wrap
 from ...autograd.autograd import LazyRows, multi_index
 from ...autograd.backward import grad as _paddle_grad
 from ...tensor.tensor import Tensor
+from . import primapi
 
 __all__ = ["vjp", "jvp", "Jacobian", "Hessian"]
 
@@ -46,7 +48,13 @@ def _zeros_like(ref):
 
 
 def _grad(ys, xs, v=None):
-    g = _paddle_grad(ys, xs, v, create_graph=True, allow_unused=True)
+    from ... import in_dynamic_mode
+
+    if not in_dynamic_mode():  # a static program: gradient nodes (paddle.static.gradients), as Paddle
+        g = primapi.grad(ys, xs, v)
+        g = [g] if isinstance(xs, Tensor) else g
+    else:
+        g = _paddle_grad(ys, xs, v, create_graph=True, allow_unused=True)
     if isinstance(xs, Tensor):
         return g[0] if g[0] is not None else _zeros_like(xs)
     return tuple(_zeros_like(x) if gi is None else gi for gi, x in zip(g, xs))

@@ -34,6 +34,17 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
                                  f"({str(x.dtype)[6:]}) does not match the type of data ({str(t.dtype)[6:]}) currently "
                                  "contained in the container.")
     use_global = (not training) if use_global_stats is None else use_global_stats
+    # Paddle gives the running statistics no gradient, also when they are marked trainable (GAN libraries'
+    # set_requires_grad flips every parameter); detached views keep the in-place updates on their storage
+    if running_mean is not None and running_mean.requires_grad:
+        running_mean = running_mean.detach()
+    if running_var is not None and running_var.requires_grad:
+        running_var = running_var.detach()
+    if (weight is None) != (bias is None):
+        # Paddle's batch_norm_grad writes the scale and bias gradients together or not at all: with one of the
+        # two missing, the other gets none either
+        weight = None if weight is None else weight.detach()
+        bias = None if bias is None else bias.detach()
     xt = x.movedim(-1, 1) if last else x  # torch's fused kernel wants channels at dim 1
     if use_global:
         out = torch.batch_norm(xt, weight, bias, running_mean, running_var, False, 0.0, epsilon, False)
