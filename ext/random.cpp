@@ -677,19 +677,36 @@ void truncated_normal_(at::Tensor state, at::Tensor out, double mean, double std
 
 }  // namespace
 
+// The schemas, and the kernels under the CPU key (a fake tensor, as static programs record on, reaches the fakes
+// paddle_on_torch/_core/random.py registers).
 TORCH_LIBRARY(pot_random, m) {
-  m.def("seed_(Tensor(a!) state, int seed, bool sequence) -> ()", &seed_);
-  m.def("bits(Tensor(a!) state, int n) -> Tensor", &bits);
-  m.def("uniform_(Tensor(a!) state, Tensor(b!) out, float low, float high) -> ()", &uniform_);
-  m.def("normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std) -> ()", &normal_);
-  m.def("randint_(Tensor(a!) state, Tensor(b!) out, int low, int high) -> ()", &randint_);
-  m.def("randperm(Tensor(a!) state, int n) -> Tensor", &randperm);
-  m.def("bernoulli(Tensor(a!) state, Tensor x) -> Tensor", &bernoulli);
-  m.def("dropout_mask(Tensor(a!) state, int n, float p) -> Tensor", &dropout_mask);
-  m.def("dropout(Tensor(a!) state, Tensor x, float p, bool upscale) -> (Tensor, Tensor)", &dropout);
-  m.def("multinomial(Tensor(a!) state, Tensor x, int samples, bool replacement) -> Tensor", &multinomial);
-  m.def("poisson(Tensor(a!) state, Tensor x) -> Tensor", &poisson);
-  m.def("exponential_(Tensor(a!) state, Tensor(b!) out, float lam) -> ()", &exponential_);
-  m.def("truncated_normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std, float a, float b) -> ()",
-        &truncated_normal_);
+  m.def("seed_(Tensor(a!) state, int seed, bool sequence) -> ()");
+  m.def("bits(Tensor(a!) state, int n) -> Tensor");
+  m.def("uniform_(Tensor(a!) state, Tensor(b!) out, float low, float high) -> ()");
+  m.def("normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std) -> ()");
+  m.def("randint_(Tensor(a!) state, Tensor(b!) out, int low, int high) -> ()");
+  m.def("randperm(Tensor(a!) state, int n) -> Tensor");
+  m.def("bernoulli(Tensor(a!) state, Tensor x) -> Tensor");
+  m.def("dropout_mask(Tensor(a!) state, int n, float p) -> Tensor");
+  m.def("dropout(Tensor(a!) state, Tensor x, float p, bool upscale) -> (Tensor, Tensor)");
+  m.def("multinomial(Tensor(a!) state, Tensor x, int samples, bool replacement) -> Tensor");
+  m.def("poisson(Tensor(a!) state, Tensor x) -> Tensor");
+  m.def("exponential_(Tensor(a!) state, Tensor(b!) out, float lam) -> ()");
+  m.def("truncated_normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std, float a, float b) -> ()");
+}
+
+TORCH_LIBRARY_IMPL(pot_random, CPU, m) {
+  m.impl("seed_", &seed_);
+  m.impl("bits", &bits);
+  m.impl("uniform_", &uniform_);
+  m.impl("normal_", &normal_);
+  m.impl("randint_", &randint_);
+  m.impl("randperm", &randperm);
+  m.impl("bernoulli", &bernoulli);
+  m.impl("dropout_mask", &dropout_mask);
+  m.impl("dropout", &dropout);
+  m.impl("multinomial", &multinomial);
+  m.impl("poisson", &poisson);
+  m.impl("exponential_", &exponential_);
+  m.impl("truncated_normal_", &truncated_normal_);
 }

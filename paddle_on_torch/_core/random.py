@@ -40,8 +40,28 @@ def ops():
                 warnings.warn("paddle_on_torch: this build of the C++ CPU kernels has no random kernels "
                               "(ext/random.cpp; rebuild: pip install --no-build-isolation -e .); CPU random numbers "
                               "come from torch's generator, not Paddle's streams", RuntimeWarning, stacklevel=3)
+        if found is not None:
+            _register_fakes()
         _ops = found
     return _ops
+
+
+def _register_fakes():
+    """Shapes of the kernels' outputs without running them: static programs record their ops on fake tensors
+    (the recorded kernel then runs, and draws, when the program runs)."""
+    lib = "pot_random::"
+    for name in ("seed_", "uniform_", "normal_", "randint_", "exponential_", "truncated_normal_"):
+        torch.library.register_fake(lib + name)(lambda *args, **kwargs: None)
+    torch.library.register_fake(lib + "bits")(lambda state, n: state.new_empty([n]))
+    torch.library.register_fake(lib + "randperm")(lambda state, n: state.new_empty([n]))
+    torch.library.register_fake(lib + "bernoulli")(lambda state, x: torch.empty_like(x))
+    torch.library.register_fake(lib + "poisson")(lambda state, x: torch.empty_like(x))
+    torch.library.register_fake(lib + "dropout_mask")(lambda state, n, p: state.new_empty([n], dtype=torch.uint8))
+    torch.library.register_fake(lib + "dropout")(
+        lambda state, x, p, upscale: (torch.empty_like(x), x.new_empty(x.shape, dtype=torch.uint8)))
+    torch.library.register_fake(lib + "multinomial")(
+        lambda state, x, samples, replacement: x.new_empty(
+            [samples] if x.dim() == 1 else [x.shape[0], samples], dtype=torch.int64))
 
 
 class CPUStream:
@@ -94,9 +114,21 @@ def _state_for(seed):
 
 
 def exact(t):
-    """Whether a draw for tensor `t` (or a device) comes from Paddle's stream: a CPU tensor, kernels here."""
-    device = t.device if isinstance(t, torch.Tensor) else torch.device(t)
-    return device.type == "cpu" and ops() is not None
+    """Whether a draw for tensor `t` (or a device) comes from Paddle's stream: a real CPU tensor, kernels here.
+    A fake tensor (static programs are traced on them) takes torch's op, which the trace records."""
+    if isinstance(t, torch.Tensor):
+        if t.device.type != "cpu" or isinstance(t, _FakeTensor):
+            return False
+    elif torch.device(t).type != "cpu":
+        return False
+    return ops() is not None
+
+
+try:
+    from torch._subclasses.fake_tensor import FakeTensor as _FakeTensor
+except ImportError:  # pragma: no cover - every supported torch has it
+    class _FakeTensor:
+        pass
 
 
 def _fill(t, kernel, *args):
@@ -166,8 +198,8 @@ def bernoulli(p):
     if not exact(p):
         return torch.bernoulli(p)
     if p.dtype in (torch.float16, torch.bfloat16):
-        return ops().bernoulli(default_cpu().state, p.float()).to(p.dtype)
-    return ops().bernoulli(default_cpu().state, p)
+        return ops().bernoulli(default_cpu().state, p.detach().float()).to(p.dtype)
+    return ops().bernoulli(default_cpu().state, p.detach())
 
 
 def dropout_keep(shape, p, device="cpu", seed=0):
@@ -185,7 +217,7 @@ def dropout(x, p, upscale, seed=0):
         keep = torch.rand(x.shape, device=x.device) >= p
         out = torch.where(keep, x / (1.0 - p) if upscale else x, torch.zeros((), dtype=x.dtype))
         return out, keep
-    out, mask = ops().dropout(_state_for(seed), x, float(p), bool(upscale))
+    out, mask = ops().dropout(_state_for(seed), x.detach(), float(p), bool(upscale))
     return out, mask.bool()
 
 
@@ -195,7 +227,7 @@ def multinomial(x, num_samples, replacement):
         return torch.multinomial(x, num_samples, replacement)
     if x.dtype in (torch.float16, torch.bfloat16):
         x = x.float()
-    return ops().multinomial(default_cpu().state, x, int(num_samples), bool(replacement))
+    return ops().multinomial(default_cpu().state, x.detach(), int(num_samples), bool(replacement))
 
 
 def poisson(x):
@@ -203,8 +235,8 @@ def poisson(x):
     if not exact(x):
         return torch.poisson(x)
     if x.dtype in (torch.float16, torch.bfloat16):
-        return ops().poisson(default_cpu().state, x.float()).to(x.dtype)
-    return ops().poisson(default_cpu().state, x)
+        return ops().poisson(default_cpu().state, x.detach().float()).to(x.dtype)
+    return ops().poisson(default_cpu().state, x.detach())
 
 
 def exponential_(t, lam=1.0):
