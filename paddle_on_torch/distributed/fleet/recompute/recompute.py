@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.utils.checkpoint as _ckpt
 
+from ...._core import random as _cpu_random
 from ...._normalize import wrap
 from ....tensor.tensor import Tensor
 
@@ -133,8 +134,22 @@ def recompute(function, *args, **kwargs):
         with torch.no_grad():
             return function(*args, **kwargs)
 
+    # torch's checkpoint replays torch's generator; Paddle's CPU stream (dropout's masks) is replayed here: the
+    # recomputation starts from the stream's state at the forward and leaves the stream as it found it
+    stream = _cpu_random.default_cpu()
+    at_forward = stream.state.clone() if preserve else None
+    calls = [0]
+
     def run(*xs):
-        return _to_torch(function(*_to_paddle(xs), **kwargs))
+        calls[0] += 1
+        if at_forward is None or calls[0] == 1:
+            return _to_torch(function(*_to_paddle(xs), **kwargs))
+        now = stream.state.clone()
+        stream.state.copy_(at_forward)
+        try:
+            return _to_torch(function(*_to_paddle(xs), **kwargs))
+        finally:
+            stream.state.copy_(now)
 
     return _to_paddle(_ckpt.checkpoint(run, *targs, use_reentrant=False, preserve_rng_state=preserve))
 

@@ -1,8 +1,8 @@
 """RNGStatesTracker: named random-number states beside the global one.
 
 Tensor-parallel code draws dropout masks and initial weights of sharded parameters inside
-`with get_rng_state_tracker().rng_state():`, which swaps the global generator's state (torch's
-default CPU generator, plus the current CUDA one when present) for the named state and back.
+`with get_rng_state_tracker().rng_state():`, which swaps the global generator's state (Paddle's CPU stream
+and torch's default CPU generator, plus the current CUDA one when present) for the named state and back.
 `model_parallel_random_seed(seed)` seeds that state differently on each model-parallel and pipeline
 rank (seed + 1 + mp_rank * pp_size + pp_rank) and the global state with `seed`, as Paddle does.
 """
@@ -11,19 +11,31 @@ import contextlib
 import numpy as np
 import torch
 
+from ....._core import random as _cpu_random
+
 __all__ = ["RNGStatesTracker", "get_rng_state_tracker", "model_parallel_random_seed", "MODEL_PARALLEL_RNG"]
 
 MODEL_PARALLEL_RNG = "model_parallel_rng"
 
 
 def _get():
-    return (torch.get_rng_state(), torch.cuda.get_rng_state() if torch.cuda.is_available() else None)
+    stream = _cpu_random.default_cpu()
+    return (torch.get_rng_state(), torch.cuda.get_rng_state() if torch.cuda.is_available() else None,
+            stream.state.clone(), stream.seed)
 
 
 def _set(state):
     torch.set_rng_state(state[0])
     if state[1] is not None:
         torch.cuda.set_rng_state(state[1])
+    stream = _cpu_random.default_cpu()
+    stream.state.copy_(state[2])
+    stream.seed = state[3]
+
+
+def _seed(seed):
+    torch.manual_seed(int(seed))
+    _cpu_random.default_cpu().manual_seed(int(seed))
 
 
 class RNGStatesTracker:
@@ -42,12 +54,13 @@ class RNGStatesTracker:
         if name in self.states_:
             raise ValueError(f"state {name} already exists")
         orig = _get()
-        torch.manual_seed(int(seed))
+        _seed(seed)
         self.states_[name] = _get()
         _set(orig)
 
     def get_states_tracker(self):
-        return {name: [s.clone() if s is not None else None for s in st] for name, st in self.states_.items()}
+        return {name: [s.clone() if isinstance(s, torch.Tensor) else s for s in st]
+                for name, st in self.states_.items()}
 
     def set_states_tracker(self, states):
         for name, st in states.items():
