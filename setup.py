@@ -30,7 +30,24 @@ def _cpp_extension():
     srcs = [os.path.relpath(p, HERE) for p in cpp.sources(os.path.join(HERE, "ext"))]
     ext = CppExtension("paddle_on_torch.kernels._C", srcs, include_dirs=[os.path.join(HERE, "ext")],
                        extra_compile_args=cpp.compile_flags(), extra_link_args=cpp.LINK_FLAGS)
-    return [ext], {"build_ext": BuildExtension.with_options(use_ninja=True)}
+    base = BuildExtension.with_options(use_ninja=True)
+
+    class BuildWithInfo(base):
+        """Also writes what the extension was built from beside it (kernels/cpp.py: BUILD_INFO), so that the loader
+        passes over a build the sources have moved past without importing it."""
+
+        def build_extension(self, e):
+            super().build_extension(e)
+            import json
+
+            import torch
+
+            info = {"source_hash": cpp.source_hash(os.path.join(HERE, "ext")), "capability": cpp.capability(),
+                    "torch": torch.__version__.split("+")[0]}
+            with open(os.path.join(os.path.dirname(self.get_ext_fullpath(e.name)), cpp.BUILD_INFO), "w") as f:
+                json.dump(info, f)
+
+    return [ext], {"build_ext": BuildWithInfo}
 
 
 ext_modules, cmdclass = _cpp_extension()
@@ -44,6 +61,7 @@ setup(
     package_dir={"paddle_on_torch.kernels": "kernels", "paddle_on_torch.parallel": "parallel",
                  "paddle_on_torch.ext": "ext"},
     package_data={"paddle_on_torch": ["*.json", "include/paddle/**/*.h", "include/paddle_on_torch/*.cc"],
+                  "paddle_on_torch.kernels": ["_C.json"],
                   "paddle_on_torch.ext": ["*.cpp", "*.h"]},
     ext_modules=ext_modules,
     cmdclass=cmdclass,

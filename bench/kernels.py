@@ -104,7 +104,7 @@ def build(op, shape, torch, fused):
             return (x - mu) * torch.rsqrt(var + EPS) * w + b
 
         def fused_op(x, w, b):
-            return fused.fused_norm(x.reshape(-1, n), None, None, w, None if rms else b, EPS, 1.0, rms)[0].reshape(x.shape)
+            return fused.norm(x.reshape(-1, n), None, None, w, None if rms else b, EPS, 1.0, rms, 1)[0].reshape(x.shape)
 
         numel = x.numel()
         return (x, w, b), (0, 1, 2) if not rms else (0, 1), eager, fused_op, 2 * numel * f4, 5 * numel * f4
@@ -121,7 +121,7 @@ def build(op, shape, torch, fused):
             return x * c + rot * s
 
         def fused_op(x, cos, sin):
-            return fused.fused_rope(x, cos, sin, True)
+            return fused.rotary(x, cos, sin, True)
 
         numel = x.numel()
         return (x, cos, sin), (0,), eager, fused_op, 2 * numel * f4, 4 * numel * f4
@@ -132,7 +132,7 @@ def build(op, shape, torch, fused):
             return torch.nn.functional.silu(x) * y
 
         numel = x.numel()
-        return (x, y), (0, 1), eager, fused.fused_swiglu, 3 * numel * f4, 8 * numel * f4
+        return (x, y), (0, 1), eager, fused.silu_mul, 3 * numel * f4, 8 * numel * f4
     raise ValueError(op)
 
 
@@ -185,7 +185,11 @@ def main():
 
     import torch
 
-    from paddle_on_torch.kernels import fused
+    from types import SimpleNamespace
+
+    from paddle_on_torch.kernels import dispatch, norm, rope, swiglu
+
+    fused = SimpleNamespace(norm=norm.norm, rotary=rope.rotary, silu_mul=swiglu.silu_mul)  # the ops' entry points
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -194,7 +198,7 @@ def main():
             sys.exit("--cpu-time needs --threads 1 (the other threads' time would be left out)")
         global _clock
         _clock = time.thread_time
-    fused.set_backend("cpp")
+    dispatch.set_backend("cpp")
     from paddle_on_torch.kernels import cpp as ext
 
     if ext.load() is None:
@@ -258,7 +262,9 @@ def norms_into_out(ops, shapes, bw, torch, fused):
     same kernel allocating its output (what a Paddle call does): separates kernel speed from page faults."""
     if not ops:
         return
-    cpp = fused._cpp()
+    from paddle_on_torch.kernels import cpp as ext
+
+    cpp = ext.load()
     print("\nnorm kernels, fwd, output preallocated vs allocated per call (ms; floor = bytes / copy bandwidth):")
     for op in ops:
         for shape in shapes:
@@ -269,7 +275,8 @@ def norms_into_out(ops, shapes, bw, torch, fused):
             out = torch.empty_like(x)
             nb = None if rms else b
             t_into = timeit(lambda: cpp.norm_fwd_out(x, None, None, w, nb, EPS, 1.0, rms, out))
-            t_alloc = timeit(lambda: cpp.norm_fwd(x, None, None, w, nb, EPS, 1.0, rms))
+            norm_op = torch.ops.paddle_on_torch.norm_fwd.default  # the C++ CPU kernel (no gradient: no node)
+            t_alloc = timeit(lambda: norm_op(x, None, None, w, nb, EPS, 1.0, rms, 1))
             floor = 2 * x.numel() * 4 / bw
             print(f"  {op:<11}{'x'.join(map(str, shape)):<12} into out {t_into * 1e3:7.2f}   allocating "
                   f"{t_alloc * 1e3:7.2f}   floor {floor * 1e3:6.2f}   into/floor {t_into / floor:5.2f}x   "

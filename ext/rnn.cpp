@@ -1,4 +1,6 @@
-// C++ CPU kernel for whole-sequence LSTM / GRU / SimpleRNN (paddle_on_torch.kernels.rnn).
+// C++ CPU kernel for whole-sequence LSTM / GRU / SimpleRNN (paddle_on_torch.kernels.rnn): the CPU kernels of the ops
+// paddle_on_torch::rnn / rnn_bwd and their autograd kernel, registered with TORCH_LIBRARY_IMPL under the schemas
+// kernels/rnn.py defines (bottom of this file).
 //
 // torch's CPU RNN (`_VF.lstm` / `gru`) runs every time step as a handful of ATen ops, each through the
 // dispatcher, and its backward is autograd through those per-step ops: at the model sizes of a tagger
@@ -24,6 +26,8 @@
 // 0, the reverse direction starts at each row's last valid step, and final states are the states
 // after each row's last valid step.
 #include <torch/extension.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
 #include <ATen/Parallel.h>
 #include <ATen/cpu/vec/vec.h>
 #include <ATen/cpu/vec/functional.h>
@@ -553,16 +557,154 @@ struct RNNFunction : public torch::autograd::Function<RNNFunction> {
   }
 };
 
-std::vector<Tensor> rnn_autograd(int64_t mode, int64_t num_layers, bool bidir, bool batch_first,
-                                 const c10::optional<Tensor>& lengths, const Tensor& x, const c10::optional<Tensor>& h0,
-                                 const c10::optional<Tensor>& c0, std::vector<Tensor> weights) {
-  return RNNFunction::apply(mode, num_layers, bidir, batch_first, lengths, x, h0, c0, at::TensorList(weights));
+// ------------------------------------------------------------ the ops (schemas: kernels/rnn.py)
+
+// The kernel computes in float32 / float64; other dtypes run it in float32 and come back in theirs.
+static bool kernel_dtype(const Tensor& x) { return x.scalar_type() == at::kFloat || x.scalar_type() == at::kDouble; }
+static c10::optional<Tensor> to_f(const c10::optional<Tensor>& t) {
+  return t.has_value() && t->defined() ? c10::optional<Tensor>(t->to(at::kFloat)) : t;
 }
+static std::vector<Tensor> to_f(at::TensorList ts) {
+  std::vector<Tensor> r;
+  for (const Tensor& t : ts) r.push_back(t.to(at::kFloat));
+  return r;
+}
+static c10::optional<Tensor> nonempty(const c10::optional<Tensor>& t) {
+  return t.has_value() && t->defined() && t->numel() ? t : c10::nullopt;
+}
+
+// y, h_n, c_n (empty unless LSTM)
+std::tuple<Tensor, Tensor, Tensor> rnn_cpu(int64_t mode, const Tensor& x, const c10::optional<Tensor>& h0,
+                                           const c10::optional<Tensor>& c0, at::TensorList weights, int64_t num_layers,
+                                           bool bidir, bool batch_first, const c10::optional<Tensor>& lengths) {
+  if (!kernel_dtype(x)) {
+    auto r = rnn_cpu(mode, x.to(at::kFloat), to_f(h0), to_f(c0), to_f(weights), num_layers, bidir, batch_first, lengths);
+    return {std::get<0>(r).to(x.scalar_type()), std::get<1>(r).to(x.scalar_type()), std::get<2>(r).to(x.scalar_type())};
+  }
+  std::vector<Tensor> w(weights.begin(), weights.end());
+  std::vector<Tensor> r = rnn_fwd(mode, x, h0, c0, w, num_layers, bidir, batch_first, lengths, false);
+  return {r[0], r[1], mode == LSTM ? r[2] : x.new_empty({0})};
+}
+
+// [dx, dh0, dc0 (empty unless LSTM), then one gradient per weight]; the activations are recomputed (the op returns
+// only y, h_n, c_n: what a fake and the reference can give).
+std::vector<Tensor> rnn_bwd_cpu(int64_t mode, const Tensor& x, const c10::optional<Tensor>& h0,
+                                const c10::optional<Tensor>& c0, at::TensorList weights, int64_t num_layers, bool bidir,
+                                bool batch_first, const c10::optional<Tensor>& lengths, const c10::optional<Tensor>& dy,
+                                const c10::optional<Tensor>& dh, const c10::optional<Tensor>& dc) {
+  if (!kernel_dtype(x)) {
+    std::vector<Tensor> g = rnn_bwd_cpu(mode, x.to(at::kFloat), to_f(h0), to_f(c0), to_f(weights), num_layers, bidir,
+                                        batch_first, lengths, to_f(dy), to_f(dh), to_f(dc));
+    g[0] = g[0].to(x.scalar_type());
+    for (size_t i = 1; i < 3; ++i) g[i] = g[i].to(x.scalar_type());
+    for (size_t i = 3; i < g.size(); ++i) g[i] = g[i].to(weights[i - 3].scalar_type());
+    return g;
+  }
+  std::vector<Tensor> w(weights.begin(), weights.end());
+  std::vector<Tensor> fwd = rnn_fwd(mode, x, h0, c0, w, num_layers, bidir, batch_first, lengths, true);
+  std::vector<Tensor> saved(fwd.begin() + 3, fwd.end());
+  std::vector<Tensor> g = rnn_bwd(mode, x, w, num_layers, bidir, batch_first, lengths, saved, nonempty(dy),
+                                  nonempty(dh), nonempty(dc));
+  if (mode != LSTM) g[2] = x.new_empty({0});
+  return g;
+}
+
+using RnnSig = std::tuple<Tensor, Tensor, Tensor>(int64_t, const Tensor&, const c10::optional<Tensor>&,
+                                                  const c10::optional<Tensor>&, at::TensorList, int64_t, bool, bool,
+                                                  const c10::optional<Tensor>&);
+using RnnBwdSig = std::vector<Tensor>(int64_t, const Tensor&, const c10::optional<Tensor>&,
+                                      const c10::optional<Tensor>&, at::TensorList, int64_t, bool, bool,
+                                      const c10::optional<Tensor>&, const c10::optional<Tensor>&,
+                                      const c10::optional<Tensor>&, const c10::optional<Tensor>&);
+static c10::TypedOperatorHandle<RnnSig> rnn_op() {
+  static const auto op = c10::Dispatcher::singleton().findSchemaOrThrow("paddle_on_torch::rnn", "").typed<RnnSig>();
+  return op;
+}
+
+// The formula of the op on inputs the kernel cannot run directly (fake tensors under torch.compile / export /
+// opcheck, a dispatch mode, tensor subclasses, dtypes other than float32 / float64): the op and rnn_bwd through the
+// dispatcher below the autograd keys (rnn_bwd recomputes the activations).
+struct RNNOpFunction : public torch::autograd::Function<RNNOpFunction> {
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, int64_t mode, const Tensor& x,
+                                                const c10::optional<Tensor>& h0, const c10::optional<Tensor>& c0,
+                                                at::TensorList weights, int64_t L, bool bidir, bool batch_first,
+                                                const c10::optional<Tensor>& lengths) {
+    std::vector<Tensor> keep{x, h0.has_value() ? *h0 : Tensor(), c0.has_value() ? *c0 : Tensor(),
+                             lengths.has_value() ? *lengths : Tensor()};
+    keep.insert(keep.end(), weights.begin(), weights.end());
+    ctx->save_for_backward(keep);
+    ctx->saved_data["m"] = std::vector<int64_t>{mode, L, bidir, batch_first};
+    ctx->set_materialize_grads(false);
+    at::AutoDispatchBelowADInplaceOrView below;
+    auto r = rnn_op().call(mode, x, h0, c0, weights, L, bidir, batch_first, lengths);
+    return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    TORCH_CHECK(!at::GradMode::is_enabled(), "paddle_on_torch's RNN kernel has no double backward (create_graph=True)");
+    static const auto op =
+        c10::Dispatcher::singleton().findSchemaOrThrow("paddle_on_torch::rnn_bwd", "").typed<RnnBwdSig>();
+    const torch::autograd::variable_list s = ctx->get_saved_variables();
+    const std::vector<int64_t> m = ctx->saved_data["m"].toIntVector();
+    auto opt = [](const Tensor& t) { return t.defined() ? c10::optional<Tensor>(t) : c10::nullopt; };
+    const std::vector<Tensor> w(s.begin() + 4, s.end());
+    at::AutoDispatchBelowADInplaceOrView below;
+    std::vector<Tensor> g = op.call(m[0], s[0], opt(s[1]), opt(s[2]), w, m[1], m[2], m[3], opt(s[3]), opt(grads[0]),
+                                    opt(grads[1]), m[0] == LSTM ? opt(grads[2]) : c10::nullopt);
+    // one entry per forward argument: mode, x, h0, c0, then each weight (a TensorList input), L, bidir,
+    // batch_first, lengths
+    torch::autograd::variable_list out{Tensor(), g[0], s[1].defined() ? g[1] : Tensor(), s[2].defined() ? g[2] : Tensor()};
+    out.insert(out.end(), g.begin() + 3, g.end());
+    out.insert(out.end(), {Tensor(), Tensor(), Tensor(), Tensor()});
+    return out;
+  }
+};
+
+// Whether the kernel may run here directly under its own node (RNNFunction, which keeps the activations): plain
+// CPU tensors of its dtypes, no dispatch mode (make_fx / FakeTensorMode / DTensor's).
+static bool direct(const Tensor& x, at::TensorList weights) {
+  if (!kernel_dtype(x) || c10::impl::dispatch_mode_enabled()) return false;
+  const c10::DispatchKeySet python(c10::DispatchKeySet::RAW, c10::DispatchKeySet(c10::DispatchKey::Python).raw_repr() |
+                                   c10::DispatchKeySet(c10::DispatchKey::Functionalize).raw_repr());
+  if (x.key_set().has_any(python)) return false;
+  for (const Tensor& w : weights)
+    if (w.key_set().has_any(python)) return false;
+  return true;
+}
+
+// The autograd kernel of paddle_on_torch::rnn on the CPU: the eager fast path (RNNFunction, one C++ node whose
+// backward uses the saved activations) for plain tensors, the op's formula (RNNOpFunction) otherwise.
+static std::tuple<Tensor, Tensor, Tensor> rnn_autograd_cpu(int64_t mode, const Tensor& x,
+                                                           const c10::optional<Tensor>& h0,
+                                                           const c10::optional<Tensor>& c0, at::TensorList weights,
+                                                           int64_t L, bool bidir, bool batch_first,
+                                                           const c10::optional<Tensor>& lengths) {
+  bool needs = at::GradMode::is_enabled() && (x.requires_grad() || (h0.has_value() && h0->requires_grad()) ||
+                                               (c0.has_value() && c0->requires_grad()));
+  for (const Tensor& w : weights) needs = needs || (at::GradMode::is_enabled() && w.requires_grad());
+  if (!needs) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return rnn_op().call(mode, x, h0, c0, weights, L, bidir, batch_first, lengths);
+  }
+  if (direct(x, weights)) {
+    torch::autograd::variable_list r = RNNFunction::apply(mode, L, bidir, batch_first, lengths, x, h0, c0, weights);
+    return {r[0], r[1], mode == LSTM ? r[2] : x.new_empty({0})};
+  }
+  torch::autograd::variable_list r = RNNOpFunction::apply(mode, x, h0, c0, weights, L, bidir, batch_first, lengths);
+  return {r[0], r[1], r[2]};
+}
+
+TORCH_LIBRARY_IMPL(paddle_on_torch, CPU, m) {
+  m.impl("rnn", &rnn_cpu);
+  m.impl("rnn_bwd", &rnn_bwd_cpu);
+}
+
+TORCH_LIBRARY_IMPL(paddle_on_torch, AutogradCPU, m) { m.impl("rnn", &rnn_autograd_cpu); }
 
 void bind_rnn(pybind11::module_& m) {
   m.def("rnn_fwd", &rnn_fwd);
   m.def("rnn_bwd", &rnn_bwd);
-  m.def("rnn_autograd", &rnn_autograd);
   m.def("set_gemm_path", &set_gemm_path);
   m.def("get_gemm_path", &get_gemm_path);
 }

@@ -4,7 +4,9 @@
 headers missing, ...); callers then take their torch-op path.  Where it comes from, in order:
 
 1. the extension setup.py built at install time (`pip install --no-build-isolation -e .` with a compiler), when
-   it was built for this torch and this CPU's capability;
+   it was built from these sources (`source_hash`: an edit of ext/ after the install makes it stale), for this torch
+   and this CPU's capability; setup.py writes what it built from beside it (`_C.json`), so that a stale build is
+   passed over without being imported (importing it would register its kernels with the dispatcher);
 2. else a build of the same sources with torch.utils.cpp_extension.load (ninja: only what changed is rebuilt)
    in a folder per torch installation and flags (`build_dir`); a first build says one line on stderr, as it
    takes minutes.
@@ -29,6 +31,22 @@ _lock = threading.Lock()
 
 def sources(root=SOURCE_DIR):
     return sorted(glob.glob(os.path.join(root, "*.cpp")))
+
+
+def source_hash(root=SOURCE_DIR):
+    """A hash of the C++ sources (ext/*.cpp and *.h): what an install-time build records, to be taken only while
+    the sources are unchanged."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(root, "*.cpp")) + glob.glob(os.path.join(root, "*.h"))):
+        h.update(os.path.basename(path).encode() + b"\0")
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+BUILD_INFO = "_C.json"  # written by setup.py beside the extension it built: {"source_hash", "torch", "capability"}
 
 
 def capability():
@@ -70,18 +88,28 @@ def build_dir(flags):
 
 
 def _installed():
-    """The extension built at install time, if it fits this torch and CPU (else None)."""
+    """The extension built at install time, if it was built from these sources for this torch and CPU (else None)."""
     import importlib
+    import json
 
     import torch
 
-    try:  # by module name, so a module placed in sys.modules (the tests' stand-in) wins over the package attribute
-        _C = importlib.import_module("paddle_on_torch.kernels._C")
-    except ImportError:  # not built at install time, or built against another torch (missing symbols)
+    mod = sys.modules.get("paddle_on_torch.kernels._C")  # the tests' stand-in, or a module loaded before
+    if mod is None:
+        try:
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), BUILD_INFO)) as f:
+                info = json.load(f)
+        except (OSError, ValueError):  # not built at install time
+            return None
+        if info.get("source_hash") != source_hash() or info.get("capability") != capability():
+            return None
+        try:  # by module name, so that it is one module however it is reached
+            mod = importlib.import_module("paddle_on_torch.kernels._C")
+        except ImportError:  # built against another torch (missing symbols)
+            return None
+    if mod.torch_version != torch.__version__.split("+")[0] or mod.capability() != capability():
         return None
-    if _C.torch_version != torch.__version__.split("+")[0] or _C.capability() != capability():
-        return None
-    return _C
+    return mod
 
 
 @contextlib.contextmanager

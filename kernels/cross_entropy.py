@@ -14,11 +14,12 @@ A vocabulary split across ranks (ParallelCrossEntropy) composes from the same ke
 softmax_ce on its shard with every label ignored to get its local lse, the ranks combine the global lse
 (all-reduce of max, then of sum(exp(lse_local - max))) and the picked logit (all-reduce of sum), and the
 backward is softmax_ce_bwd with the global lse and shard-local labels (label - shard start inside the
-shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py checks this recipe on two shards in one process.
+shard, V for a label on another shard: a label outside [0, V) adds no one-hot term).  tests/test_kernels_fused.py
+checks this recipe on two shards in one process.
 
-Dispatched as paddle_on_torch.kernels.fused's ops (kernels/dispatch.py): the reference composition is the op's
-body, the C++ kernel is its CPU kernel, the Triton kernel (the same two passes, kernels/fused_triton.py: ce_fwd /
-ce_bwd) its CUDA kernel.  No eager fast path: at these sizes the dispatcher's ~30 us are noise.
+Here: the schema and body (the reference composition), the fake, the autograd formula (Python: no C++ one, at these
+sizes the formula's ~30 us are noise) and the CUDA kernel (kernels/cross_entropy_triton.py: the same two passes).
+The CPU kernels are ext/cross_entropy.cpp's, registered with TORCH_LIBRARY_IMPL (kernels/dispatch.py).
 """
 from typing import Tuple
 
@@ -26,12 +27,14 @@ import torch
 from torch import Tensor
 
 from . import dispatch
-from . import fused as _f
+from .dispatch import acc as _acc
+
+dispatch.load_cpp()  # registers the C++ kernels (ext/cross_entropy.cpp) before the first call
 
 
 def ref_softmax_ce(logits, labels, ignore_index):
     """Reference composition (differentiable with plain autograd)."""
-    xf = _f._acc(logits)
+    xf = _acc(logits)
     lse = torch.logsumexp(xf, -1)
     valid = labels != ignore_index
     picked = xf.gather(-1, torch.where(valid, labels, 0)[:, None])[:, 0]
@@ -40,7 +43,7 @@ def ref_softmax_ce(logits, labels, ignore_index):
 
 
 def _ref_bwd(logits, labels, lse, g, ignore_index):
-    xf = _f._acc(logits)
+    xf = _acc(logits)
     valid = labels != ignore_index
     gv = torch.where(valid, g.to(xf.dtype), 0)[:, None]
     d = torch.exp(xf - lse[:, None].to(xf.dtype)) * gv
@@ -72,15 +75,8 @@ def softmax_ce(logits: Tensor, labels: Tensor, ignore_index: int) -> Tuple[Tenso
     return _softmax_ce_reference(logits, labels, ignore_index)
 
 
-def _softmax_ce_cpu(logits, labels, ignore_index):
-    if not dispatch.cpu_kernel_usable(logits):
-        return _softmax_ce_reference(logits, labels, ignore_index)
-    loss, lse = _f._cpp().ce_fwd(_rows(logits), labels, ignore_index)  # checks the labels itself
-    return loss.to(logits.dtype), lse
-
-
 def _softmax_ce_cuda(logits, labels, ignore_index):
-    tri = _f._tri()
+    tri = dispatch.triton_module("cross_entropy")
     if tri is None or not logits.numel():
         return _softmax_ce_reference(logits, labels, ignore_index)
     _check_labels(logits, labels, ignore_index)
@@ -88,7 +84,7 @@ def _softmax_ce_cuda(logits, labels, ignore_index):
     return loss.to(logits.dtype), lse
 
 
-dispatch.register(softmax_ce, _softmax_ce_reference, cpu=_softmax_ce_cpu, cuda=_softmax_ce_cuda)
+dispatch.register(softmax_ce, _softmax_ce_reference, cuda=_softmax_ce_cuda)
 
 
 @softmax_ce.register_fake
@@ -102,20 +98,14 @@ def softmax_ce_bwd(logits: Tensor, labels: Tensor, lse: Tensor, g: Tensor, ignor
     return _ref_bwd(logits, labels, lse, g, ignore_index)
 
 
-def _softmax_ce_bwd_cpu(logits, labels, lse, g, ignore_index):
-    if not dispatch.cpu_kernel_usable(logits):
-        return _ref_bwd(logits, labels, lse, g, ignore_index)
-    return _f._cpp().ce_bwd(_rows(logits), labels, lse, g, ignore_index)
-
-
 def _softmax_ce_bwd_cuda(logits, labels, lse, g, ignore_index):
-    tri = _f._tri()
+    tri = dispatch.triton_module("cross_entropy")
     if tri is None or not logits.numel():
         return _ref_bwd(logits, labels, lse, g, ignore_index)
     return tri.ce_bwd(_rows(logits), labels, lse, g, ignore_index)
 
 
-dispatch.register(softmax_ce_bwd, _ref_bwd, cpu=_softmax_ce_bwd_cpu, cuda=_softmax_ce_bwd_cuda)
+dispatch.register(softmax_ce_bwd, _ref_bwd, cuda=_softmax_ce_bwd_cuda)
 
 
 @softmax_ce_bwd.register_fake

@@ -1,36 +1,37 @@
 """How a fused op reaches its kernel: torch's dispatcher, one registration per device.
 
-Every fused op (kernels/fused.py, kernels/cross_entropy.py) is one `torch.library.custom_op` whose body is the
-reference composition of torch ops (the default kernel, for any device without one of its own, and the tests'
-oracle).  `register(op, cpu=..., cuda=...)` adds its device kernels with `op.register_kernel`:
+Each fused op (kernels/norm.py, rope.py, swiglu.py, cross_entropy.py, rnn.py) is one `torch.library.custom_op`
+whose body is the reference composition of torch ops (the kernel of any device without one of its own, and the
+tests' oracle), with a fake implementation and an autograd formula in Python.  Its device kernels:
 
-    CPU   the C++ kernel of ext/ (paddle_on_torch.kernels._C, see kernels/cpp.py); dtypes it lacks (float64) and a
-          machine where it cannot be built get the reference composition
-    CUDA  the Triton kernel (kernels/fused_triton.py, imported on the first CUDA call: importing this package never
-          imports triton); no triton installed: the reference composition
-
-The op's fake implementation and its autograd formula (`register_fake` / `register_autograd`, beside the op) serve
-every device and torch.compile / export / make_fx.  The one eager fast path skips the dispatcher: see `fast_path`.
+    CPU          the C++ kernel, registered by the extension itself (TORCH_LIBRARY_IMPL in ext/<op>.cpp) when
+                 paddle_on_torch.kernels._C loads (`load_cpp`, at the op module's import); it takes every dtype
+                 (float64 and empty inputs through an ATen composition).  No build here: the op's body.
+    AutogradCPU  the autograd formula in C++ (ext/<op>.cpp), for the ops where it pays (norm, rope, swiglu): the
+                 eager fast path, through the same registration.  Other devices: the Python formula.
+    CUDA         the Triton kernel (kernels/<op>_triton.py, imported on the first CUDA call: importing this package
+                 never imports triton); no triton installed: the reference composition.
 
 `PADDLE_ON_TORCH_KERNELS=reference|cpp|triton` (read at import; `reload_env()`) or `set_backend(name)` rewires the
-table: `reference` puts the reference composition on every device, `triton` also puts the Triton kernels on CPU
-(for tests under TRITON_INTERPRET=1), `cpp` and None are the table above.  The choice lives in the dispatcher's
-table, not in the op bodies.
+table: `reference` puts the reference composition on CPU and CUDA, `triton` also puts the Triton kernels on CPU
+(for tests under TRITON_INTERPRET=1), `cpp` and None are the table above.  A forced CPU kernel is a Python kernel
+registered over the C++ one on the CPU key (torch keeps the C++ one underneath and restores it when the override's
+library is destroyed), so the choice lives in the dispatcher's table, not in the op bodies.
 """
 import os
+import warnings
 
 import torch
 
 from .cpp import CPP
-from .eager import plain_eager
 
 BACKENDS = ("reference", "cpp", "triton")
-CPP_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
 
 _forced = None  # set_backend's choice (None: the environment's, else the default table)
 _env = None
 _has_triton = None
-# op name -> {"op": CustomOpDef, "reference": fn, "cpu": fn, "cuda": fn}: what `route` registers
+_overrides = None  # the torch.library.Library holding the forced CPU kernels (None: the C++ ones rule)
+# op name -> {"op": CustomOpDef, "reference": fn, "cuda": fn}: what `_route` registers
 TABLE = {}
 
 
@@ -50,39 +51,58 @@ def triton_available():
     return _has_triton
 
 
-def cpp_module():
-    """The loaded C++ kernels module, or None (loads it on first use; one warning when it cannot be built)."""
+def load_cpp():
+    """The C++ kernels module, loaded (its kernels registered with the dispatcher) on first use, or None (one
+    warning) when it cannot be had here."""
     return CPP.module or CPP.load()
 
 
-def register(op, reference, cpu, cuda):
-    """Register custom op `op`'s device kernels (routed as the forced backend says); `reference` is its body, the
-    reference composition.  Returns `op`."""
+def register(op, reference, cuda, cpu=None):
+    """Register custom op `op`'s CUDA kernel and the forced backend's CPU kernel (its CPU kernel proper comes from
+    the C++ extension; `cpu`: a Python CPU kernel instead); `reference` is its body, the reference composition.
+    Returns `op`."""
     name = str(op._opoverload).rsplit(".", 1)[0].replace(".", "::", 1)  # "paddle_on_torch::norm_fwd"
-    TABLE[name] = {"op": op, "reference": reference, "cpu": cpu, "cuda": cuda}
+    TABLE[name] = {"op": op, "reference": reference, "cuda": cuda, "cpu": cpu}
+    if cpu is not None:
+        op.register_kernel("cpu", cpu)
     _route(name)
     return op
 
 
 def _route(name):
+    global _overrides
     entry, be = TABLE[name], forced()
-    op = entry["op"]
-    if be == "reference":
-        op.register_kernel("cpu", entry["reference"])
-        op.register_kernel("cuda", entry["reference"])
-    else:
-        op.register_kernel("cpu", entry["cuda"] if be == "triton" else entry["cpu"])
-        op.register_kernel("cuda", entry["cuda"])
+    entry["op"].register_kernel("cuda", entry["reference"] if be == "reference" else entry["cuda"])
+    if be in ("reference", "triton"):
+        if _overrides is None:
+            _overrides = torch.library.Library("paddle_on_torch", "IMPL")
+        with warnings.catch_warnings():  # torch warns once that a kernel (the C++ one) is overridden
+            warnings.simplefilter("ignore")
+            _overrides.impl(name.split("::")[1], entry["reference"] if be == "reference" else entry["cuda"], "CPU")
+
+
+def _reroute():
+    global _overrides
+    if _overrides is not None:  # drop every forced CPU kernel: the C++ ones (or the op bodies) rule again
+        _overrides._destroy()
+        _overrides = None
+    for op_name in TABLE:
+        _route(op_name)
 
 
 def kernel_for(name, device_type):
-    """The kernel the dispatcher runs for op `name` (e.g. "paddle_on_torch::norm_fwd") on `device_type`."""
+    """What the dispatcher runs for op `name` (e.g. "paddle_on_torch::norm_fwd") on `device_type`: a Python
+    function, or "cpp" for the C++ kernel the extension registered."""
     entry, be = TABLE[name], forced()
     if be == "reference":
         return entry["reference"]
-    if device_type == "cpu" and be == "triton":
-        return entry["cuda"]
-    return entry[device_type] if device_type in ("cpu", "cuda") else entry["reference"]
+    if device_type == "cpu":
+        if be == "triton":
+            return entry["cuda"]
+        if entry["cpu"] is not None:
+            return entry["cpu"]
+        return "cpp" if torch._C._dispatch_has_kernel_for_dispatch_key(name, "CPU") else entry["reference"]
+    return entry["cuda"] if device_type == "cuda" else entry["reference"]
 
 
 def set_backend(name):
@@ -91,8 +111,7 @@ def set_backend(name):
     if name is not None and name not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {name!r}")
     _forced = name
-    for op_name in TABLE:
-        _route(op_name)
+    _reroute()
 
 
 def reload_env():
@@ -102,8 +121,7 @@ def reload_env():
     if env is not None and env not in BACKENDS:
         raise ValueError(f"PADDLE_ON_TORCH_KERNELS must be one of {BACKENDS}, got {env!r}")
     _env = env
-    for op_name in TABLE:
-        _route(op_name)
+    _reroute()
 
 
 reload_env()
@@ -116,23 +134,20 @@ def backend_for(t):
         return be
     if t.is_cuda:
         return "triton" if triton_available() else "reference"
-    if t.device.type == "cpu" and t.dtype in CPP_DTYPES and cpp_module() is not None:
+    if t.device.type == "cpu" and load_cpp() is not None:
         return "cpp"
     return "reference"
 
 
-def cpu_kernel_usable(x):
-    """Whether the C++ kernel takes a CPU call with tensor `x` (else the reference composition does)."""
-    return x.dtype in CPP_DTYPES and x.numel() > 0 and cpp_module() is not None
+def triton_module(name):
+    """kernels/<name>_triton.py (imported on the first CUDA call), or None without triton."""
+    if not triton_available():
+        return None
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{name}_triton")
 
 
-def fast_path(*ts):
-    """The one eager fast path: True when a call may skip the dispatcher and run the C++ kernel under its C++
-    autograd node (ext/fused_autograd.cpp): plain CPU tensors (None allowed) of a dtype the kernel has, no
-    tracing / compiling / fake, dispatch or functorch mode, no backend forced other than `cpp`, the kernels built.
-    The dispatcher and the custom op's Python autograd wrapper cost ~20-60 us a call, as much as the whole kernel
-    at small sizes; the node runs forward and backward without entering Python."""
-    x = ts[0]
-    if (_forced or _env) not in (None, "cpp") or not x.is_cpu or x.dtype not in CPP_DTYPES or not x.numel():
-        return False
-    return plain_eager(*ts) and cpp_module() is not None
+def acc(t):
+    """fp32 for half types, fp64 stays fp64 (the reference compositions' accumulation type)."""
+    return t if t.dtype == torch.float64 else t.float()

@@ -3,14 +3,14 @@
 
 Defined like the fused ops (kernels/dispatch.py):
   * `rnn_op` (torch.library.custom_op): every layer and direction in one call; its body, the reference composition
-    (`ref_rnn`: torch's own RNN ops), is the default kernel and the tests' oracle; the CPU kernel is the C++ one
-    (float32 / float64), registered with `register_kernel`; a fake implementation for torch.compile / export;
-  * its autograd formula (`register_autograd`) calls `rnn_bwd_op`, the backward op, whose CPU kernel is the C++
-    backward (ext/rnn.cpp: rnn_bwd) and whose reference is autograd through `ref_rnn`;
-  * the one eager fast path, `rnn()` in plain eager mode: the C++ kernel under its C++ autograd node (ext/rnn.cpp:
-    RNNFunction, no Python on the way), whose backward calls the same C++ rnn_bwd.  The node keeps the forward's
-    activations for it; the op's outputs are only y, h_n, c_n (its contract, which the fake and the reference can
-    give), so the op's CPU backward recomputes them first (one more forward).
+    (`ref_rnn`: torch's own RNN ops), is the default kernel and the tests' oracle; a fake implementation for
+    torch.compile / export; its autograd formula (`register_autograd`) calls `rnn_bwd_op`, the backward op, whose
+    reference is autograd through `ref_rnn`;
+  * ext/rnn.cpp registers (TORCH_LIBRARY_IMPL) the CPU kernels of both ops (float32 / float64; other dtypes run in
+    float32) and the autograd kernel for the CPU: on plain tensors the eager fast path, the C++ node RNNFunction,
+    which keeps the forward's activations for its backward (no Python on the way); elsewhere (fake tensors, a
+    dispatch mode) the op's formula in C++.  The op's outputs are only y, h_n, c_n (its contract, which the fake
+    and the reference can give), so rnn_bwd's CPU kernel recomputes the activations first (one more forward).
 The backward is differentiable once (no double backward).  `usable(x)` says whether a layer should take this kernel
 at all: plain eager CPU float32 / float64 tensors, no tracing, compiling, fake or functorch mode (the layers keep
 torch's `_VF` RNN ops there, which torch understands natively), the kernel built, and PADDLE_ON_TORCH_KERNELS not
@@ -25,6 +25,8 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 from .cpp import CPP as _CPP
 from . import dispatch
 from .eager import plain_eager
+
+dispatch.load_cpp()  # registers the C++ kernels (ext/rnn.cpp) before the first call
 
 MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
 _DTYPES = (torch.float32, torch.float64)
@@ -44,10 +46,6 @@ def usable(x):
     if dispatch.forced() == "reference":
         return False
     return plain_eager() and kernel() is not None
-
-
-def _cpp_usable(x):
-    return x.device.type == "cpu" and x.dtype in _DTYPES and kernel() is not None
 
 
 def _state_shape(mode, x, weights, num_layers, bidirectional, batch_first):
@@ -99,14 +97,7 @@ def _rnn_reference(mode, x, h0, c0, weights, num_layers, bidirectional, batch_fi
                                                  lengths))
 
 
-def _rnn_cpu(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths):
-    if not _cpp_usable(x):
-        return _rnn_reference(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths)
-    res = kernel().rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
-    return res[0], res[1], res[2] if mode == 0 else x.new_empty(0)
-
-
-dispatch.register(rnn_op, _rnn_reference, cpu=_rnn_cpu, cuda=_rnn_reference)  # no CUDA kernel: torch's ops
+dispatch.register(rnn_op, _rnn_reference, cuda=_rnn_reference)  # no CUDA kernel: torch's ops
 
 
 @rnn_op.register_fake
@@ -156,19 +147,7 @@ def rnn_bwd_op(mode: int, x: Tensor, h0: Optional[Tensor], c0: Optional[Tensor],
     return _rnn_bwd_reference(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, dy, dh, dc)
 
 
-def _rnn_bwd_cpu(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, dy, dh, dc):
-    if not _cpp_usable(x):
-        return _rnn_bwd_reference(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, dy,
-                                  dh, dc)
-    k = kernel()
-    saved = k.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, True)[3:]
-    nonempty = lambda g: g if g is not None and g.numel() else None  # noqa: E731
-    g = k.rnn_bwd(mode, x, weights, num_layers, bidirectional, batch_first, lengths, saved, nonempty(dy),
-                  nonempty(dh), nonempty(dc))
-    return [g[0], g[1], g[2] if mode == 0 else x.new_empty(0)] + list(g[3:])
-
-
-dispatch.register(rnn_bwd_op, _rnn_bwd_reference, cpu=_rnn_bwd_cpu, cuda=_rnn_bwd_reference)
+dispatch.register(rnn_bwd_op, _rnn_bwd_reference, cuda=_rnn_bwd_reference)
 
 
 @rnn_bwd_op.register_fake
@@ -185,8 +164,7 @@ def _rnn_setup(ctx, inputs, output):
 
 
 def _rnn_backward(ctx, dy, dh, dc):
-    """The autograd formula: rnn_bwd_op (ext/rnn.cpp's RNNFunction, the fast path's node, calls the same C++
-    backward)."""
+    """The autograd formula: rnn_bwd_op (other devices than the CPU: ext/rnn.cpp has the CPU's)."""
     x, h0, c0, lengths, *weights = ctx.saved_tensors
     mode, num_layers, bidirectional, batch_first = ctx.meta
     g = rnn_bwd_op(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, dy, dh,
@@ -196,6 +174,7 @@ def _rnn_backward(ctx, dy, dh, dc):
 
 
 rnn_op.register_autograd(_rnn_backward, setup_context=_rnn_setup)
+_RNN = rnn_op._opoverload
 
 
 # =============================================================== what the layers call
@@ -205,17 +184,8 @@ def rnn(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, length
     """(y, h_n[, c_n]) of a `mode` RNN (MODES) over x ([B, T, I] when batch_first, else [T, B, I]);
     h0 / c0 / h_n / c_n are [num_layers * directions, B, H] (h0 / c0 None: zeros); `weights` per layer and direction
     (w_ih, w_hh, b_ih, b_hh) in Paddle's (and torch's) layout; `lengths` an int64 [B] CPU tensor or None.
-    Plain eager calls with the kernel built take the fast path (the C++ node); every other call goes through the
-    op."""
-    if usable(x):
-        if torch.is_grad_enabled() and (x.requires_grad or (h0 is not None and h0.requires_grad) or
-                                        (c0 is not None and c0.requires_grad) or any(w.requires_grad for w in weights)):
-            return tuple(_CPP.module.rnn_autograd(mode, num_layers, bidirectional, batch_first, lengths, x, h0, c0,
-                                                  weights))
-        res = _CPP.module.rnn_fwd(mode, x, h0, c0, weights, num_layers, bidirectional, batch_first, lengths, False)
-        return (res[0], res[1], res[2]) if mode == 0 else (res[0], res[1])
-    res = rnn_op(mode, x, h0, None if mode != 0 else c0, list(weights), num_layers, bidirectional, batch_first,
-                 lengths)
+    The op, through the dispatcher: plain eager CPU calls reach the C++ node (ext/rnn.cpp's autograd kernel)."""
+    res = _RNN(mode, x, h0, None if mode != 0 else c0, list(weights), num_layers, bidirectional, batch_first, lengths)
     return res if mode == 0 else res[:2]
 
 

@@ -60,17 +60,17 @@ def backend(request):
     """The fused-op backend of an indirectly parametrised test.  'triton' runs on CUDA tensors where a GPU is
     present (torch's default device for the test), else on CPU tensors under TRITON_INTERPRET."""
     import torch
-    from paddle_on_torch.kernels import fused
+    from paddle_on_torch.kernels import dispatch
 
     on_gpu = request.param == "triton" and torch.cuda.is_available()
-    fused.set_backend(request.param)
+    dispatch.set_backend(request.param)
     if on_gpu:
         torch.set_default_device("cuda")
         paddle_on_torch.set_device("gpu")
     try:
         yield request.param
     finally:
-        fused.set_backend(None)
+        dispatch.set_backend(None)
         if on_gpu:
             torch.set_default_device(None)
             paddle_on_torch.set_device("cpu")

@@ -146,13 +146,13 @@ def test_to_static_on_the_gpu(gpu):
 
 def test_fused_ops_run_triton(gpu):
     paddle = gpu
-    from paddle_on_torch.kernels import fused
+    from paddle_on_torch.kernels import dispatch
 
     F = paddle.incubate.nn.functional
     x = paddle.randn([6, 64]).astype("bfloat16")
     x.stop_gradient = False
     w = paddle.ones([64])
-    assert fused.backend_for(x._t) == "triton"
+    assert dispatch.backend_for(x._t) == "triton"
     out = F.fused_rms_norm(x, w, None, 1e-6, 1)[0]
     xf = x.astype("float32").numpy()
     want = xf / np.sqrt((xf ** 2).mean(-1, keepdims=True) + 1e-6)

@@ -21,7 +21,7 @@ import paddle_on_torch as paddle  # noqa: E402
 from paddle_on_torch.kernels import cpp as ext  # noqa: E402
 from paddle_on_torch.nn.functional import flash_attention as FA  # noqa: E402
 from paddle_on_torch.kernels import cross_entropy as ce  # noqa: E402
-from paddle_on_torch.kernels import fused  # noqa: E402
+from paddle_on_torch.kernels import dispatch, norm, rope, swiglu  # noqa: E402
 
 F = paddle.incubate.nn.functional
 BACKENDS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(ext.load() is None, reason="no C++ build"))]
@@ -472,9 +472,9 @@ def test_big_outputs_on_huge_pages_are_right(backend):
     torch.manual_seed(0)
     x = torch.randn(2048, 4096 + 3)[:, 3:]  # 32 MiB, rows not 2 MiB-aligned in the source
     w = torch.randn(4096)
-    got = fused.fused_norm(x.contiguous(), None, None, w, None, 1e-6, 1.0, True)[0]
-    torch.testing.assert_close(got, fused.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0])
-    torch.testing.assert_close(fused.fused_swiglu(x, x), fused.ref_swiglu(x, x))
+    got = norm.norm(x.contiguous(), None, None, w, None, 1e-6, 1.0, True, 1)[0]
+    torch.testing.assert_close(got, norm.ref_norm(x, None, None, w, None, 1e-6, 1.0, True)[0])
+    torch.testing.assert_close(swiglu.silu_mul(x, x), swiglu.ref_swiglu(x, x))
 
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
@@ -515,12 +515,12 @@ def test_double_backward_is_refused_not_silently_first_order(op):
     giving gradients with no graph behind them (a wrong second derivative)."""
     x = torch.randn(1, 4, 2, 8, requires_grad=True)  # rope: [batch, seq, heads, dim]
     if op == "norm":
-        out = fused.fused_norm(x, None, None, torch.ones(8), None, 1e-6, 1.0, True)[0]
+        out = norm.norm(x, None, None, torch.ones(8), None, 1e-6, 1.0, True, 3)[0]
     elif op == "rope":
         cos, sin = torch.randn(1, 4, 8), torch.randn(1, 4, 8)
-        out = fused.fused_rope(x, cos, sin, False)
+        out = rope.rotary(x, cos, sin, False)
     else:
-        out = fused.fused_swiglu(x, x * 2)
+        out = swiglu.silu_mul(x, x * 2)
     with pytest.raises(RuntimeError, match="double backward|no autograd formula"):
         g, = torch.autograd.grad((out * out).sum(), x, create_graph=True)
         torch.autograd.grad(g.sum(), x)

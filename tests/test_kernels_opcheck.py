@@ -20,7 +20,7 @@ if not torch.cuda.is_available():
 import paddle_on_torch as paddle  # noqa: E402,F401  (registers the custom ops)
 from paddle_on_torch.kernels import cpp as ext  # noqa: E402
 from paddle_on_torch.kernels import cross_entropy  # noqa: E402,F401  (registers softmax_ce)
-from paddle_on_torch.kernels import fused  # noqa: E402
+from paddle_on_torch.kernels import dispatch, norm, rope, swiglu  # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 CPP = pytest.mark.skipif(ext.load() is None, reason="C++ kernels could not be built here")
@@ -61,19 +61,23 @@ def test_opcheck_norm(backend, dtype, contiguous):
     m, n = (15, 123) if _interpreted(backend) else (5 * 123, 123)
     x, r = _t((m, n), dtype, contiguous, True), _t((m, n), dtype, contiguous, True)
     w, b, nb = (torch.randn(n).requires_grad_() for _ in range(3))
-    _opcheck(OPS.norm_fwd.default, (x, r, b, w, nb, 1e-5, 0.5, False))  # layer norm, residual, bias
-    _opcheck(OPS.norm_fwd.default, (x, None, None, w, None, 1e-5, 1.0, True))  # rms norm
-    _opcheck(OPS.norm_fwd.default, (x, None, None, None, None, 1e-5, 1.0, False))  # no affine
+    _opcheck(OPS.norm_fwd.default, (x, r, b, w, nb, 1e-5, 0.5, False, 1))  # layer norm, residual, bias
+    _opcheck(OPS.norm_fwd.default, (x, None, None, w, None, 1e-5, 1.0, True, 1))  # rms norm
+    _opcheck(OPS.norm_fwd.default, (x, None, None, None, None, 1e-5, 1.0, False, 1))  # no affine
     xd = x.detach()
-    out, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, w.detach(), nb.detach(), 1e-5, 1.0, False)
+    out, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, w.detach(), nb.detach(), 1e-5, 1.0, False, 1)
     dy = _t((m, n), dtype, contiguous)
     # norm_bwd(g_out, g_res, s, mean, rstd, weight, alpha, rms, has_res, want_dx, want_dbias, want_dw, want_db)
-    _opcheck(OPS.norm_bwd.default, (dy, None, xd, mean, rstd, w.detach(), 1.0, False, False, True, False, True, True))
-    _, s, mean, rstd = OPS.norm_fwd.default(xd, r.detach(), b.detach(), None, None, 1e-5, 0.5, False)
+    _opcheck(OPS.norm_bwd.default, (dy, None, xd, mean, rstd, w.detach(), 1.0, False, False, True, False, True, True,
+                                    1))
+    _, s, mean, rstd = OPS.norm_fwd.default(xd, r.detach(), b.detach(), None, None, 1e-5, 0.5, False, 1)
     _opcheck(OPS.norm_bwd.default, (dy, _t((m, n), dtype, contiguous), s, mean, rstd, None, 0.5, False, True, True,
-                                    True, False, False))  # residual, its gradient, alpha != 1, the bias' gradient
-    _, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, None, None, 1e-5, 1.0, True)
-    _opcheck(OPS.norm_bwd.default, (None, None, xd, mean, rstd, None, 1.0, True, False, True, False, False, False))
+                                    True, False, False, 1))  # residual, its gradient, alpha != 1, the bias' gradient
+    _, _, mean, rstd = OPS.norm_fwd.default(xd, None, None, None, None, 1e-5, 1.0, True, 1)
+    _opcheck(OPS.norm_bwd.default, (None, None, xd, mean, rstd, None, 1.0, True, False, True, False, False, False,
+                                    1))
+    # rows of a 3-D x (begin_norm_axis 2): out in x's shape
+    _opcheck(OPS.norm_fwd.default, (x.reshape(-1, 5, n), None, None, w, None, 1e-5, 1.0, True, 2))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -141,8 +145,8 @@ def _node_name(t):
 @pytest.mark.parametrize("rms", [True, False])
 @pytest.mark.parametrize("loss_kind", ["sum", "weighted", "residual_out_only"])
 def test_norm_node_any_rank_and_gradient_layouts(dtype, rms, loss_kind):
-    """fused_norm on x of rank 3 (rows of n, non-contiguous), residual of another shape, a [1, n] weight, through
-    the C++ node; gradients of a sum() (broadcast, read as one row), of a weighted sum, and of residual_out alone
+    """norm.norm on x of rank 3 (rows of n, non-contiguous), residual of another shape, a [1, n] weight, through
+    the C++ autograd kernel; gradients of a sum() (broadcast, read as one row), of a weighted sum, and of residual_out alone
     (no gradient for out) equal the reference composition's."""
     torch.manual_seed(0)
     n = 123
@@ -150,9 +154,9 @@ def test_norm_node_any_rank_and_gradient_layouts(dtype, rms, loss_kind):
     res = torch.randn(5 * 123, n).to(dtype).requires_grad_()
     bias, nb = torch.randn(n).requires_grad_(), torch.randn(n).requires_grad_()
     w = torch.nn.Parameter(torch.randn(1, n) + 1)  # a Parameter takes the fast path too
-    got = fused.fused_norm(x, res, bias, w, nb, 1e-5, 0.5, rms, n)
-    assert "NormNode" in _node_name(got[0]) and got[0].shape == x.shape and got[1].shape == x.shape
-    want = fused.ref_norm(x.reshape(-1, n), res, bias, w.reshape(-1), nb, 1e-5, 0.5, rms)
+    got = norm.norm(x, res, bias, w, nb, 1e-5, 0.5, rms, x.dim() - 1)
+    assert "NormFunction" in _node_name(got[0]) and got[0].shape == x.shape and got[1].shape == x.shape
+    want = norm.ref_norm(x.reshape(-1, n), res, bias, w.reshape(-1), nb, 1e-5, 0.5, rms)
     for g, r, name in zip(got, want, ["out", "residual_out", "mean", "rstd"]):
         _close(g.reshape(r.shape), r, dtype, name)
     assert not got[2].requires_grad and not got[3].requires_grad  # the statistics are not differentiable
@@ -183,12 +187,12 @@ def test_norm_node_input_without_gradient_and_inplace_output():
     torch.manual_seed(0)
     x = torch.randn(2, 16, 768)
     w = torch.nn.Parameter(torch.randn(768))
-    out = fused.fused_norm(x, None, None, w, None, 1e-6, 1.0, True)[0]
-    assert "NormNode" in _node_name(out)
+    out = norm.norm(x, None, None, w, None, 1e-6, 1.0, True, x.dim() - 1)[0]
+    assert "NormFunction" in _node_name(out)
     out.mul_(2.0)
     out.sum().backward()
     ws = w.detach().requires_grad_()
-    (fused.ref_norm(x.reshape(-1, 768), None, None, ws, None, 1e-6, 1.0, True)[0] * 2).sum().backward()
+    (norm.ref_norm(x.reshape(-1, 768), None, None, ws, None, 1e-6, 1.0, True)[0] * 2).sum().backward()
     torch.testing.assert_close(w.grad, ws.grad, rtol=1e-4, atol=1e-4)
 
 
@@ -199,15 +203,15 @@ def test_rope_and_swiglu_nodes(dtype):
     q = _t((5, 123, 3, 62), dtype, contiguous=False, grad=True)
     cos, sin = torch.randn(1, 123, 62), torch.randn(1, 123, 62)
     for neox in (True, False):
-        got, want = fused.fused_rope(q, cos, sin, neox), fused.ref_rope(q, cos, sin, neox)
-        assert "RopeNode" in _node_name(got)
+        got, want = rope.rotary(q, cos, sin, neox), rope.ref_rope(q, cos, sin, neox)
+        assert "RopeFunction" in _node_name(got)
         _close(got, want, dtype, "rope")
         _close(torch.autograd.grad(got.float().sum(), q)[0], torch.autograd.grad(want.float().sum(), q)[0], dtype,
                "rope grad")
     xy = _t((5, 123, 2 * 123), dtype, contiguous=False, grad=True)
     x, y = xy.chunk(2, -1)
-    got, want = fused.fused_swiglu(x, y), fused.ref_swiglu(x, y)
-    assert "SwigluNode" in _node_name(got) and got._base is None  # not a view: in-place ops on it are allowed
+    got, want = swiglu.silu_mul(x, y), swiglu.ref_swiglu(x, y)
+    assert "SwigluFunction" in _node_name(got) and got._base is None  # not a view: in-place ops on it are allowed
     _close(got, want, dtype, "swiglu")
     _close(torch.autograd.grad(got.float().sum(), xy)[0], torch.autograd.grad(want.float().sum(), xy)[0], dtype,
            "swiglu grad")

@@ -20,7 +20,7 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 os.environ.setdefault("PADDLE_ON_TORCH_EXT_CACHE", os.path.join(tempfile.gettempdir(), "paddle_on_torch_ext"))
 
 import paddle_on_torch as paddle  # noqa: E402
-from paddle_on_torch.kernels import fused  # noqa: E402
+from paddle_on_torch.kernels import dispatch  # noqa: E402
 from paddle_on_torch.kernels import rnn as R  # noqa: E402
 
 pytestmark = pytest.mark.skipif(R.kernel() is None, reason="no C++ build")
@@ -153,7 +153,7 @@ def test_layers_take_the_kernel_and_match_torch_path(monkeypatch, cls, direction
     lengths = paddle.to_tensor([5, 3, 1])
     results = []
     for backend in (None, "reference"):
-        fused.set_backend(backend)
+        dispatch.set_backend(backend)
         try:
             calls = _spy(monkeypatch)
             out, states = net(x, sequence_length=lengths)
@@ -166,7 +166,7 @@ def test_layers_take_the_kernel_and_match_torch_path(monkeypatch, cls, direction
             results.append([out.numpy(), *(s.numpy() for s in states), x.grad.numpy(),
                             *(p.grad.numpy() for p in net.parameters())])
         finally:
-            fused.set_backend(None)
+            dispatch.set_backend(None)
             monkeypatch.undo()
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)

@@ -73,13 +73,17 @@ def test_op_matches_reference_composition(backend, mode):
 @CPP
 @pytest.mark.parametrize("mode", [0, 1, 2])
 def test_fast_path_and_op_agree(mode):
-    """rnn() in plain eager takes the C++ node (the fast path); the op takes register_autograd's formula; both
-    backwards run ext/rnn.cpp's rnn_bwd and give the same gradients, unused outputs included."""
+    """The op on plain CPU tensors takes ext/rnn.cpp's autograd kernel, the C++ node keeping the activations (the
+    fast path); the Python formula (register_autograd, what other devices get) calls rnn_bwd, whose CPU kernel
+    recomputes them: the same gradients, unused outputs included."""
+    from torch._library.autograd import make_autograd_impl
+
     x, h0, c0, ws = make(mode, dtype=torch.float32)
     fast = R.rnn(mode, x, h0, c0, ws, 2, True, False)
     assert "RNNFunction" in fast[0].grad_fn.name()
-    op = R.rnn_op(mode, x, h0, c0, ws, 2, True, False, None)
-    assert "paddle_on_torch_rnn" in type(op[0].grad_fn).__name__
+    keys = torch._C.DispatchKeySet(torch._C.DispatchKey.CPU) | torch._C.DispatchKeySet(torch._C.DispatchKey.AutogradCPU)
+    op = make_autograd_impl(R.rnn_op._opoverload, R.rnn_op)(keys, mode, x, h0, c0, ws, 2, True, False, None)
+    assert "CppNode" not in op[0].grad_fn.name()
     leaves = [x, h0] + ([c0] if c0 is not None else []) + ws
     for used in ((0,), (1,), (0, 1)):
         g1 = torch.autograd.grad([fast[i].sum() for i in used], leaves, allow_unused=True, retain_graph=True)

@@ -28,7 +28,7 @@ def register():
     _done[0] = True
     from torch.distributed.tensor.experimental import register_sharding
 
-    from ...kernels import cross_entropy, fused  # noqa: F401  (defines the ops)
+    from ...kernels import cross_entropy, swiglu  # noqa: F401  (defines the ops)
 
     ops = torch.ops.paddle_on_torch
 

@@ -5,7 +5,7 @@ fused_feedforward, fused_attention, fused_bias_dropout_residual_layer_norm and
 variable_length_memory_efficient_attention all raise "kernel not registered" there).  On CPU the
 GEMMs, SDPA and elementwise parts are already single fast torch kernels, so these are torch
 compositions; the one fusion that pays (residual add + bias + layer norm in one pass over memory)
-goes through the C++ norm custom op (paddle_on_torch.kernels.fused.fused_norm).  The semantics follow
+goes through the norm custom op (paddle_on_torch.kernels.norm).  The semantics follow
 the pseudo code in Paddle's docstrings and its GPU kernels; see docs/kernels.md.
 """
 import math
@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
-from ...kernels import fused as _fused
+from ...kernels import norm as _norm_op
 from ..._report import unsupported
 
 __all__ = ["fused_matmul_bias", "fused_linear", "fused_linear_activation", "fused_dropout_add",
@@ -51,15 +51,11 @@ def _dropout(t, p, training, mode):
 def _norm(x, residual, bias, weight, norm_bias, eps, rms=False):
     """LayerNorm(x + bias + residual) over the last axis through the fused C++ norm op.
     Returns (out, residual_out); residual_out is None without a residual."""
-    n = x.shape[-1]
-    flat = lambda t: None if t is None else t.reshape(-1, n)  # noqa: E731
-    vec = lambda t: None if t is None else t.reshape(n)  # noqa: E731
     if residual is None and bias is not None:
         x = (x + bias).to(x.dtype)  # the norm op adds its bias only together with a residual
         bias = None
-    out, res_out, _, _ = _fused.fused_norm(flat(x), flat(residual), vec(bias), vec(weight), vec(norm_bias),
-                                           float(eps), 1.0, rms)
-    return out.reshape(x.shape), (res_out.reshape(x.shape) if residual is not None else None)
+    out, res_out, _, _ = _norm_op.norm(x, residual, bias, weight, norm_bias, float(eps), 1.0, rms, x.dim() - 1)
+    return out, (res_out if residual is not None else None)
 
 
 # ------------------------------------------------------------------ linear

@@ -1,4 +1,4 @@
-"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.kernels.fused.
+"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.kernels (norm, rope, swiglu).
 
 Semantics follow Paddle 3.3.1 (its CPU kernels where it has them, otherwise its CUDA kernels and
 docs); see docs/compatibility.md for the deliberate differences (gradients are provided for every
@@ -10,7 +10,7 @@ import torch
 
 from ..._normalize import OptionalTensor, TensorLike, op
 from ... import _report
-from ...kernels import fused as _fused
+from ...kernels import norm as _norm, rope as _rope, swiglu as _swiglu
 from . import _transformer
 from ._transformer import *  # noqa: F401,F403  (fused linear / dropout / transformer-block ops)
 
@@ -59,8 +59,9 @@ def fused_rms_norm(x: TensorLike, norm_weight: TensorLike, norm_bias: OptionalTe
     residual_out is x + bias + residual, or an empty tensor when no residual is given (bias is only
     added together with a residual, as Paddle does)."""
     _no_quant("fused_rms_norm", quant_scale)
-    _, n = _rows(x, begin_norm_axis, norm_weight, "fused_rms_norm")
-    out, res_out, _, _ = _fused.fused_norm(x, residual, bias, norm_weight, norm_bias, float(epsilon), 1.0, True, n)
+    _rows(x, begin_norm_axis, norm_weight, "fused_rms_norm")
+    axis = begin_norm_axis + x.dim() if begin_norm_axis < 0 else begin_norm_axis
+    out, res_out, _, _ = _norm.norm(x, residual, bias, norm_weight, norm_bias, float(epsilon), 1.0, True, axis)
     return out, res_out
 
 
@@ -83,9 +84,10 @@ def fused_layer_norm(x: TensorLike, norm_weight: OptionalTensor, norm_bias: Opti
     [prod(x.shape[:begin_norm_axis])] and `variance` holds 1 / sqrt(var + epsilon), as Paddle's kernel
     does.  Without a residual, residual_out is x (Paddle returns an unfilled tensor there)."""
     _no_quant("fused_layer_norm", quant_scale)
-    _, n = _rows(x, begin_norm_axis, norm_weight, "fused_layer_norm")
-    out, res_out, mean, rstd = _fused.fused_norm(x, residual, bias, norm_weight, norm_bias, float(epsilon),
-                                               float(residual_alpha), False, n)
+    _rows(x, begin_norm_axis, norm_weight, "fused_layer_norm")
+    axis = begin_norm_axis + x.dim() if begin_norm_axis < 0 else begin_norm_axis
+    out, res_out, mean, rstd = _norm.norm(x, residual, bias, norm_weight, norm_bias, float(epsilon),
+                                          float(residual_alpha), False, axis)
     return out, res_out if residual is not None else x, mean, rstd
 
 
@@ -155,7 +157,7 @@ def fused_rotary_position_embedding(q: TensorLike, k: OptionalTensor = None, v: 
         if t.dim() != 4 or t.shape[:2] != q.shape[:2] or t.shape[-1] != head_dim:
             raise ValueError(f"fused_rotary_position_embedding: k/v must match q's layout, got {list(t.shape)} "
                              f"for q {list(q.shape)}")
-        outs.append(_fused.fused_rope(t, cos_t, sin_t, bool(use_neox_rotary_style)))
+        outs.append(_rope.rotary(t, cos_t, sin_t, bool(use_neox_rotary_style)))
     return tuple(outs)
 
 
@@ -170,7 +172,7 @@ def swiglu(x: TensorLike, y: OptionalTensor = None, name=None):
         x, y = torch.broadcast_tensors(x, y)
     if x.dtype != y.dtype:
         raise TypeError(f"swiglu: x and y must have the same dtype, got {x.dtype} and {y.dtype}")
-    return _fused.fused_swiglu(x, y)
+    return _swiglu.silu_mul(x, y)
 
 
 # Paddle's kernel implements exactly these four (erf GeLU)
@@ -191,7 +193,7 @@ def fused_bias_act(x: TensorLike, bias: OptionalTensor = None, dequant_scales: O
         x = x + bias
     if act_method == "swiglu":
         a, b = x.chunk(2, dim=-1)
-        return _fused.fused_swiglu(a, b)
+        return _swiglu.silu_mul(a, b)
     if act_method == "geglu":
         a, b = x.chunk(2, dim=-1)
         return torch.nn.functional.gelu(a) * b

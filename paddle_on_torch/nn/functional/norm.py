@@ -1,9 +1,12 @@
 """paddle.nn.functional: normalisation (Paddle's momentum convention: running = m * running + (1 - m) * batch,
 with the biased batch variance)."""
+import math
+
 import torch
 import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
+from ...kernels.eager import plain_eager
 
 __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "normalize",
            "rms_norm"]
@@ -65,6 +68,26 @@ def batch_norm(x: TensorLike, running_mean: TensorLike, running_var: TensorLike,
     return out.movedim(1, -1) if last else out
 
 
+_norm_op = None
+
+
+def _fused_norm():
+    """paddle_on_torch.kernels.norm (imported on the first call: it loads the C++ kernels), whose op runs layer_norm
+    and rms_norm in eager mode.  Traced, compiled or on DTensors they keep torch's own ops (aten.layer_norm, the
+    rms composition), which exporters (jit.save's PIR, ONNX), DTensor's sharding rules and inductor's fusion know."""
+    global _norm_op
+    if _norm_op is None:
+        from ...kernels import norm
+
+        _norm_op = norm.norm
+    return _norm_op
+
+
+def _sized(n, *ts):
+    """Every given weight / bias has the n elements of a row (else torch's op says what is wrong)."""
+    return all(t is None or t.numel() == n for t in ts)
+
+
 def _last_axis_only(x, normalized_shape, weight, bias):
     """The common layer_norm call: [n] over a last axis of n, 1-D (or no) weight and bias."""
     return (type(normalized_shape) is list and len(normalized_shape) == 1 and type(normalized_shape[0]) is int
@@ -75,8 +98,10 @@ def _last_axis_only(x, normalized_shape, weight, bias):
 @op
 def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, bias: OptionalTensor = None,
                epsilon=1e-05, name=None):
-    if _last_axis_only(x, normalized_shape, weight, bias):
-        return torch.layer_norm(x, normalized_shape, weight, bias, epsilon)  # what LayerNorm(dim) passes
+    if _last_axis_only(x, normalized_shape, weight, bias):  # what LayerNorm(dim) passes
+        if plain_eager(x, weight, bias) and _sized(x.shape[-1], weight, bias):
+            return _fused_norm()(x, None, None, weight, bias, float(epsilon), 1.0, False, x.dim() - 1)[0]
+        return torch.layer_norm(x, normalized_shape, weight, bias, epsilon)
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
     normalized_shape = [int(v) for v in normalized_shape]
@@ -88,6 +113,8 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
         if t is not None and t.dim() != 1:
             raise ValueError(f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
                              f"dimensions of Input({what}) is [{t.dim()}]")
+    if plain_eager(x, weight, bias) and _sized(math.prod(normalized_shape), weight, bias):
+        return _fused_norm()(x, None, None, weight, bias, float(epsilon), 1.0, False, x.dim() - n)[0]
     if n > 1:  # Paddle passes multi-axis scale/bias flattened; torch wants them in the normalised shape
         weight = None if weight is None else weight.reshape(normalized_shape)
         bias = None if bias is None else bias.reshape(normalized_shape)
@@ -153,11 +180,16 @@ def rms_norm(input: TensorLike, normalized_shape, weight: OptionalTensor = None,
     Rows are the input flattened to [prod(shape[:-len(normalized_shape)]), prod(normalized_shape)];
     invvar has shape [rows].  Paddle 3.3.1 registers this kernel only for CUDA (its CPU build raises
     NotFound), so this follows the documented math: statistics in float32 (float64 for float64
-    input), out cast back to the input dtype.
+    input), out cast back to the input dtype.  In eager mode (but float64, whose invvar the op would round to
+    float32) the fused norm op computes it; traced, the composition below.
     """
     shape = [int(normalized_shape)] if isinstance(normalized_shape, int) else [int(v) for v in normalized_shape]
     if len(shape) > input.dim() or list(input.shape[input.dim() - len(shape):]) != shape:
         raise ValueError(f"normalized_shape {shape} does not match the trailing dims of input {list(input.shape)}")
+    if input.dtype is not torch.float64 and plain_eager(input, weight):
+        out, _, _, invvar = _fused_norm()(input, None, None, weight, None, float(eps), 1.0, True,
+                                          input.dim() - len(shape))
+        return out, invvar
     cols = 1
     for v in shape:
         cols *= v
