@@ -1,9 +1,11 @@
 """Record what real Paddle gives on a process outside a distributed Tensor's mesh (run under the oracle).
 
-    ~/oracle/bin/python tools/record_outside_mesh.py     # writes tests/golden/dist_outside_mesh.json
+    ~/oracle/bin/python tools/record_outside_mesh.py     # writes tests/golden/dist_outside_mesh.json and
+                                                         # tests/golden/dist_outside_mesh_pipeline.json
 
-Runs tests/dist_scripts/outside_mesh.py on 2 CPU ranks with paddle.distributed.launch and keeps, per
-rank, each probe's answer (tests/test_dist_outside_mesh.py runs the same script under the shim).
+Runs tests/dist_scripts/outside_mesh.py on 2 CPU ranks and tests/dist_scripts/outside_mesh_pipeline.py (two 2x2
+meshes) on 8 with paddle.distributed.launch and keeps, per rank, each probe's answer
+(tests/test_dist_outside_mesh.py runs the same scripts under the shim).
 """
 import glob
 import json
@@ -13,7 +15,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, "tests", "dist_scripts", "outside_mesh.py")
+JOBS = [("outside_mesh.py", 2, "dist_outside_mesh.json"), ("outside_mesh_pipeline.py", 8, "dist_outside_mesh_pipeline.json")]
 
 
 def answers(lines):
@@ -26,19 +28,25 @@ def answers(lines):
     return out
 
 
-def main():
+def record(script, nproc, golden):
     with tempfile.TemporaryDirectory() as logs:
         env = dict(os.environ, GLOG_minloglevel="3", OUTSIDE_MESH_OPS="0")
-        subprocess.run([sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", "2", "--log_dir", logs,
-                        SCRIPT], cwd=logs, env=env, check=True, capture_output=True, timeout=600)
+        subprocess.run([sys.executable, "-m", "paddle.distributed.launch", "--nproc_per_node", str(nproc), "--log_dir",
+                        logs, os.path.join(ROOT, "tests", "dist_scripts", script)],
+                       cwd=logs, env=env, check=True, capture_output=True, timeout=600)
         lines = [line for f in sorted(glob.glob(os.path.join(logs, "workerlog.*"))) for line in open(f)]
     out = answers(lines)
-    assert sorted(out) == ["0", "1"], out
-    path = os.path.join(ROOT, "tests", "golden", "dist_outside_mesh.json")
+    assert sorted(out) == [str(r) for r in range(nproc)], out
+    path = os.path.join(ROOT, "tests", "golden", golden)
     with open(path + ".tmp", "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
     os.replace(path + ".tmp", path)
     print(f"{sum(map(len, out.values()))} answers -> {os.path.relpath(path, ROOT)}")
+
+
+def main():
+    for job in JOBS:
+        record(*job)
 
 
 if __name__ == "__main__":
