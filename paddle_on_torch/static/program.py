@@ -176,7 +176,8 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
                 raise
             out = _with_example_sizes(compute or target, fargs, fkwargs)
     oflat = tree_flatten(out)[0]
-    if not force and not any(isinstance(o, torch.Tensor) for o in oflat):
+    reads = not any(isinstance(o, torch.Tensor) for o in oflat) and any(_is_read_value(o) for o in oflat)
+    if not force and not reads and not any(isinstance(o, torch.Tensor) for o in oflat):
         return out
     nodes, in_ids = [], set()
     for a in flat:
@@ -190,6 +191,11 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
         nodes.append(n)
     nargs, nkwargs = tree_unflatten(nodes, spec)
     node = prog.graph.call_function(target, tuple(nargs), nkwargs)
+    if reads:  # values read off a Variable (`s.tolist()` of a shape tensor): later ops may use them as sizes
+        for i, o in enumerate(oflat):
+            if _is_read_value(o):
+                prog._values[o.node.expr] = prog.graph.call_function(_leaf, (node, i))
+        return out
     if meta:
         node.meta.update(meta)
     if force:
@@ -197,6 +203,16 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
     prog._bind(out, node, in_ids)
     prog._version += 1
     return out
+
+
+def _is_read_value(v):
+    """A number the fake run read off a Variable's values (an unbacked symbol: it has no size to come from)."""
+    return isinstance(v, torch.SymInt) and v.node.expr.is_Symbol and str(v.node.expr).startswith("u")
+
+
+def _leaf(value, i):
+    """The i-th number of a value a recorded read returned (a list of ints, or one int)."""
+    return tree_flatten(value)[0][i]
 
 
 def _with_example_sizes(fn, args, kwargs):
@@ -411,6 +427,7 @@ class Program:
         self._consts = {}  # attribute name -> real tensor
         self._const_ids = {}  # id(real tensor) -> (tensor, node)
         self._syms = {}  # sympy symbol -> (placeholder, dim)
+        self._values = {}  # sympy symbol -> the node reading it off a Variable's values (a shape fed as a Tensor)
         self._startup = {}  # (startup programs) parameter name -> parameter
         self._snapshots = {}  # (startup programs) parameter name -> initial value
         self._version = 0
@@ -502,6 +519,9 @@ class Program:
         free = sorted(expr.free_symbols, key=str)
         sizes = []
         for sym in free:
+            if sym in self._values:
+                sizes.append(self._values[sym])
+                continue
             src, prog = None, self
             while src is None and prog is not None:
                 src, prog = prog._syms.get(sym), prog._parent
@@ -609,6 +629,7 @@ class Program:
         new._feeds = {k: val_map[n] for k, n in self._feeds.items()}
         new._pnodes = {k: val_map[n] for k, n in self._pnodes.items()}
         new._syms = {k: (val_map[n], i) for k, (n, i) in self._syms.items()}
+        new._values = {k: val_map[n] for k, n in self._values.items()}
         new._param_objs = dict(self._param_objs)
         new._consts = dict(self._consts)
         new._runners = {}

@@ -543,3 +543,24 @@ def data_dependent_results_recorded(paddle):
         return exe.run(main, feed=feed, fetch_list=outs)
     finally:
         paddle.disable_static()
+
+
+@case
+def reshape_to_a_fed_shape(paddle):
+    """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each
+    run; the Variable's shape shows -1 where the value is unknown while building."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [2, 6], "float32")
+        s = paddle.static.data("s", [2], "int32")
+        y = paddle.reshape(x, s)
+        z = paddle.reshape(x, [s[1], -1]) * 2
+        shapes = [list(y.shape), list(z.shape)]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        x_ = np.arange(12, dtype="float32").reshape([2, 6])
+        runs = [exe.run(main, feed={"x": x_, "s": np.array(v, "int32")}, fetch_list=[y, z]) for v in ([3, 4], [4, 3])]
+        return [shapes, runs]
+    finally:
+        paddle.disable_static()
