@@ -372,6 +372,21 @@ class ShapeOps(nn.Layer):
         return y, z, e * l
 
 
+class TensorShapeOps(nn.Layer):
+    """Older Paddle code's sizes: `paddle.shape(x)` (a Tensor) indexed into a reshape and a zeros, `numel()`, a
+    size as full's fill value."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):  # [B, L, 6]
+        s = paddle.shape(x)
+        y = self.fc(x).reshape([s[0], -1, 3])
+        z = paddle.zeros([s[0], s[1]]) + x.sum(-1) / x.numel().astype("float32")
+        return y, z, paddle.full([x.shape[0]], x.shape[1], dtype="int64")
+
+
 class CountedLoop(nn.Layer):
     """A tensor-dependent `if` and a `while` counted by `i = paddle.to_tensor(0)` made inside forward."""
 
@@ -418,6 +433,7 @@ SYMBOLIC = {
     "cswin_like": (CSWinLike, [InputSpec([None, 2, 2, 3], "float32", "x")], lambda r: [_f(r, [8, 2, 2, 3])]),
     "hrnet_fuse": (HRFuse, [InputSpec([None, 3, 8, 8], "float32", "x")], lambda r: [_f(r, [2, 3, 8, 8])]),
     "shape_ops": (ShapeOps, [InputSpec([None, None, 6], "float32", "x")], lambda r: [_f(r, [2, 5, 6])]),
+    "tensor_shape_ops": (TensorShapeOps, [InputSpec([None, None, 6], "float32", "x")], lambda r: [_f(r, [2, 4, 6])]),
     "counted_loop": (CountedLoop, [InputSpec([None, 4], "float32", "x")], lambda r: [np.full([2, 4], 0.5, "float32")]),
     "llama_seq": (LlamaSeq, [InputSpec([None, None], "int64", "ids")], lambda r: [_ids(r, [2, 6], 32)]),
 }
@@ -448,7 +464,7 @@ def mode_for_save(name, model):
 # dynamic (CSWin's input holds 4 windows per image), and a second sequence length for the sequence models
 BATCHES = (1, 3, 7)
 WINDOWS = {"cswin_like": 4}
-SEQUENCES = {"shape_ops": (5, 3), "llama_seq": (6, 4)}
+SEQUENCES = {"shape_ops": (5, 3), "tensor_shape_ops": (4, 3), "llama_seq": (6, 4)}
 
 
 def sized_inputs(name):

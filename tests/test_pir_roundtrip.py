@@ -46,7 +46,8 @@ def _io(name):
 # kind (the STRUCTURE models are checked op for op against Paddle's own programs in tests/test_pir_writer.py);
 # the PIR reader check runs on every recorded model
 STABILITY = ["vit", "bert", "bigru", "lstm_tagger", "unet", "llama_block", "cf_nested", "cf_break_continue",
-             "cf_for_range", "shape_ops", "cswin_like", "llama_seq", "counted_loop", "dropbn_train"]
+             "cf_for_range", "shape_ops", "tensor_shape_ops", "cswin_like", "llama_seq", "counted_loop",
+             "dropbn_train"]
 
 
 def test_real_paddle_loaded_the_zoo():

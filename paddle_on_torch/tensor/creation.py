@@ -247,6 +247,8 @@ def _fill_value(v):
         return v.item()
     if isinstance(v, str):
         return float(v)
+    if isinstance(v, _SYMBOLIC):  # a size while tracing (full([b], x.shape[1])): filled in at run time
+        return v
     if not isinstance(v, numbers.Number):
         raise TypeError("The fill_value should be int, float, bool, complex, np.number, string numeric values or "
                         f"Tensor, but received {type(v)}.")
