@@ -22,6 +22,8 @@ KNOWN = {
     ("paddle.core.eager.Tensor", "static_isinstance"),
     ("paddle.framework.core.eager.Tensor", "static_isinstance"),
     ("paddle.nn.Parameter", "static_isinstance"),
+    ("paddle.nn.parameter.Parameter", "static_isinstance"),
+    ("paddle.nn.parameter.EagerParamBase", "static_isinstance"),
     ("paddle.base.framework.EagerParamBase", "static_isinstance"),
     ("paddle.framework.io.EagerParamBase", "static_isinstance"),
 }

@@ -36,10 +36,12 @@ TORCH_TWIN = {"paddle": "torch", "paddle.nn": "torch.nn", "paddle.nn.functional"
               "paddle.nn.attention": "torch.nn.attention", "paddle.nn.parameter": "torch.nn.parameter",
               "paddle.nn.modules": "torch.nn.modules", "paddle.cuda": "torch.cuda", "paddle.autograd": "torch.autograd",
               "paddle.optimizer": "torch.optim", "paddle.io": "torch.utils.data", "paddle.amp": "torch.amp",
-              "paddle.nn.utils": "torch.nn.utils", "paddle.nn.initializer": "torch.nn.init",
-              "paddle.distribution": "torch.distributions", "paddle.optimizer.lr": "torch.optim.lr_scheduler",
+              "paddle.nn.utils": "torch.nn.utils", "paddle.distribution": "torch.distributions",
               "paddle.device": "torch.accelerator", "paddle.compat": "torch", "paddle.compat.nn": "torch.nn",
               "paddle.compat.nn.functional": "torch.nn.functional"}
+# twins by name only: paddle.tensor is Paddle's module of tensor functions that is also callable (a proxy object);
+# the shim keeps it a module
+TWIN_SKIP = {"paddle.tensor"}
 # the torch-named modules of Paddle 3.3 (nothing names them in a parent's __all__)
 TORCH_NAMESPACES = ["paddle.functional", "paddle.nn.attention", "paddle.nn.parameter", "paddle.nn.modules"]
 
@@ -71,7 +73,7 @@ def public_names(ns, mod):
             continue
         if n in names:
             out[n] = obj
-        elif twin is not None and hasattr(twin, n) and paddle_defined(obj) and \
+        elif twin is not None and hasattr(twin, n) and paddle_defined(obj) and f"{ns}.{n}" not in TWIN_SKIP and \
                 not (inspect.ismodule(obj) and not obj.__name__.startswith(ns + ".")):
             out[n] = obj
     return out

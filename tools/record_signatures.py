@@ -77,19 +77,7 @@ def kind(obj):
     return "value"
 
 
-# where a Paddle namespace's torch twin is: a public name beyond a namespace's __all__ belongs to the API when
-# torch's twin has that name too (paddle.int, paddle.asin_, paddle.nn.ZeroPad2d, paddle.functional.split: the
-# PyTorch-style face); other names beyond __all__ are Paddle's own imports and helpers
-TORCH_TWIN = {"paddle": "torch", "paddle.nn": "torch.nn", "paddle.nn.functional": "torch.nn.functional",
-              "paddle.linalg": "torch.linalg", "paddle.fft": "torch.fft", "paddle.special": "torch.special",
-              "paddle.signal": "torch.signal", "paddle.functional": "torch.functional",
-              "paddle.nn.attention": "torch.nn.attention", "paddle.nn.parameter": "torch.nn.parameter",
-              "paddle.nn.modules": "torch.nn.modules", "paddle.cuda": "torch.cuda", "paddle.autograd": "torch.autograd",
-              "paddle.optimizer": "torch.optim", "paddle.io": "torch.utils.data", "paddle.amp": "torch.amp",
-              "paddle.nn.utils": "torch.nn.utils", "paddle.nn.initializer": "torch.nn.init",
-              "paddle.distribution": "torch.distributions", "paddle.optimizer.lr": "torch.optim.lr_scheduler",
-              "paddle.device": "torch.accelerator", "paddle.compat": "torch", "paddle.compat.nn": "torch.nn",
-              "paddle.compat.nn.functional": "torch.nn.functional"}
+from dump_api import TORCH_TWIN, TWIN_SKIP  # noqa: E402  (one rule for both tables)
 
 
 def _torch_twin(ns):
@@ -113,7 +101,8 @@ def public_names(ns, mod):
             obj = getattr(mod, n)
         except Exception:  # noqa: BLE001
             continue
-        if n in listed or (twin is not None and hasattr(twin, n) and paddle_defined(obj)):
+        if n in listed or (twin is not None and hasattr(twin, n) and paddle_defined(obj)
+                           and f"{ns}.{n}" not in TWIN_SKIP):
             if isinstance(obj, types.ModuleType) and not obj.__name__.startswith(ns + ".") and n not in listed:
                 continue  # an import of another Paddle module (paddle.compat.paddle), not a submodule
             out[n] = obj
