@@ -146,3 +146,23 @@ def hardtanh_min_above_max(paddle):
     y = paddle.nn.functional.hardtanh(x, 1.0, -1.0)
     y.sum().backward()
     return [y, paddle.nn.Hardtanh(0.5, -0.5)(x), x.grad]
+
+
+@case
+def shrink_bounds_and_zero_signs(paddle):
+    """hardshrink keeps a value at the threshold (Paddle zeroes the open interval) and a zeroed negative value is
+    -0.0; softshrink's zeros are +0.0; thresholds and bounds may be 0-D Tensors or numpy numbers."""
+    import numpy as np
+
+    F = paddle.nn.functional
+    x = paddle.to_tensor([-3.0, -2.0, -1.5, -1.0, 0.0, 1.0, 1.5, 2.0, 3.0], stop_gradient=False)
+    outs = [F.hardshrink(x, 2), F.hardshrink(x, 1.0), F.hardshrink(x, np.float32(2.5)),
+            F.hardshrink(x, paddle.to_tensor(1.5)), paddle.nn.Hardshrink(2)(x), F.softshrink(x, 1),
+            F.softshrink(x, paddle.to_tensor(2.0)), F.hardtanh(x, paddle.to_tensor(-1.5), paddle.to_tensor(2.0))]
+    paddle.add_n([o.sum() for o in outs]).backward()
+    return [str(o) for o in outs] + [x.grad]
+
+
+@case
+def hardshrink_string_threshold(paddle):
+    return paddle.nn.functional.hardshrink(paddle.ones([2]), "0.6")

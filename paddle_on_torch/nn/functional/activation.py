@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import DTypeLike, TensorLike, op
+from ..._normalize import DTypeLike, ScalarLike, TensorLike, op
 from ..._normalize import int_arg as _int
 from ..._core import dtype as _dtypes
 from ...tensor.inplace import make_inplace
@@ -62,15 +62,20 @@ def leaky_relu(x: TensorLike, negative_slope=0.01, name=None):
 
 
 @op
-def hardshrink(x: TensorLike, threshold=0.5, name=None):
-    return TF.hardshrink(x, threshold)
+def hardshrink(x: TensorLike, threshold: ScalarLike = 0.5, name=None):
+    # Paddle zeroes the open interval (-threshold, threshold): a value at the bound is kept (torch's
+    # hardshrink zeroes it), and a zeroed negative value is -0.0 (x * 0)
+    if type(threshold) not in (int, float, bool):
+        raise TypeError(f"(InvalidType) hardshrink(): argument 'threshold' (position 2) must be double, but got "
+                        f"{type(threshold).__name__}")
+    return x * ((x <= -threshold) | (x >= threshold))
 
 
 @op
-def softshrink(x: TensorLike, threshold=0.5, name=None):
+def softshrink(x: TensorLike, threshold: ScalarLike = 0.5, name=None):
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
-    return TF.softshrink(x, threshold)
+    return TF.softshrink(x, threshold) + 0.0  # Paddle's zeros are +0.0 (torch's keep x's sign: -0.0)
 
 
 @op
@@ -79,7 +84,7 @@ def tanhshrink(x: TensorLike, name=None):
 
 
 @op
-def hardtanh(x: TensorLike, min=-1.0, max=1.0, name=None):
+def hardtanh(x: TensorLike, min: ScalarLike = -1.0, max: ScalarLike = 1.0, name=None):
     if min > max:  # Paddle clips to min, then to max (every value becomes max); torch's hardtanh refuses
         return torch.clamp(x, min, max)
     return TF.hardtanh(x, min, max)
