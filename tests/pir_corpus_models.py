@@ -181,6 +181,133 @@ OTHERS = {
 }
 
 
+# ----------------------------------------------------------------- single ops (each op family the writer maps)
+def _op(fn, specs, make=None):
+    """A Layer computing fn(paddle, *inputs) (make(paddle): its sublayer, when the op has weights)."""
+    def build(paddle):
+        F = paddle.nn.functional
+
+        class Op1(paddle.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.sub = make(paddle) if make else None
+
+            def forward(self, x):
+                return self.sub(x) if self.sub is not None else fn(paddle, F, x)
+
+        class Op2(Op1):
+            def forward(self, x, y):
+                return fn(paddle, F, x, y)
+
+        class Op3(Op1):
+            def forward(self, x, y, z):
+                return fn(paddle, F, x, y, z)
+        return [Op1, Op2, Op3][len(specs) - 1]()
+
+    def inputs(b, r):
+        out = []
+        for shape, dtype, _ in specs:
+            shape = [b if d is None else d for d in shape]
+            if dtype == "int64":
+                out.append(r.integers(0, 2, shape).astype("int64"))
+            else:
+                out.append(r.standard_normal(shape).astype(dtype))
+        return out
+    return Entry("ops", build, specs, inputs, "ci")
+
+
+def _f(*shape, name="x"):
+    return (list(shape), "float32", name)
+
+
+def _setitem_slice(paddle, F, x, y):
+    x = x * 1
+    x[:, 1:3] = y
+    return x
+
+
+def _setitem_select(paddle, F, x, y):
+    x = x * 1
+    x[:, 0] = y
+    return x
+
+
+def _setitem_scalar(paddle, F, x):
+    x = x * 1
+    x[:, 0] = 1.5
+    return x
+
+
+def _to_tensor_constant(paddle, F, x):
+    return x + paddle.to_tensor(2.0)
+
+
+OPS = {
+    "pad_reflect_2d": _op(lambda p, F, x: F.pad(x, [1, 2, 0, 1], mode="reflect"), [_f(None, 3, 8, 8)]),
+    "pad_replicate_1d": _op(lambda p, F, x: F.pad(x, [1, 2], mode="replicate", data_format="NCL"), [_f(None, 3, 8)]),
+    "pad_circular_3d": _op(lambda p, F, x: F.pad(x, [1, 1, 1, 1, 1, 1], mode="circular", data_format="NCDHW"),
+                           [_f(None, 2, 4, 4, 4)]),
+    "pad_constant_2d": _op(lambda p, F, x: F.pad(x, [1, 2, 0, 1], value=0.5), [_f(None, 3, 8, 8)]),
+    "pad_constant_all_dims": _op(lambda p, F, x: F.pad(x, [0, 0, 1, 2, 0, 1, 1, 1], value=0.5),
+                                 [_f(None, 3, 8, 8)]),
+    "adaptive_avg_pool1d": _op(lambda p, F, x: F.adaptive_avg_pool1d(x, 3), [_f(None, 3, 8)]),
+    "adaptive_avg_pool3d": _op(lambda p, F, x: F.adaptive_avg_pool3d(x, 2), [_f(None, 3, 4, 4, 4)]),
+    "adaptive_max_pool1d": _op(lambda p, F, x: F.adaptive_max_pool1d(x, 3), [_f(None, 3, 8)]),
+    "adaptive_max_pool2d": _op(lambda p, F, x: F.adaptive_max_pool2d(x, [2, 3]), [_f(None, 3, 8, 8)]),
+    "adaptive_max_pool3d": _op(lambda p, F, x: F.adaptive_max_pool3d(x, 2), [_f(None, 3, 4, 4, 4)]),
+    "max_pool3d": _op(lambda p, F, x: F.max_pool3d(x, 2, 2), [_f(None, 3, 4, 4, 4)]),
+    "avg_pool3d": _op(lambda p, F, x: F.avg_pool3d(x, 2, 2), [_f(None, 3, 4, 4, 4)]),
+    "max_pool2d_mask": _op(lambda p, F, x: F.max_pool2d(x, 2, 2, return_mask=True)[1], [_f(None, 3, 4, 4)]),
+    "unfold": _op(lambda p, F, x: F.unfold(x, [2, 2], strides=2, paddings=1), [_f(None, 3, 8, 8)]),
+    "fold": _op(lambda p, F, x: F.fold(x, [4, 4], [2, 2]), [_f(None, 12, 9)]),
+    "instance_norm": _op(lambda p, F, x: F.instance_norm(x), [_f(None, 3, 8, 8)]),
+    "group_norm": _op(None, [_f(None, 4, 5, 5)], make=lambda p: p.nn.GroupNorm(2, 4)),
+    "conv1d_transpose": _op(None, [_f(None, 3, 8)], make=lambda p: p.nn.Conv1DTranspose(3, 4, 3, stride=2)),
+    "conv3d_transpose": _op(None, [_f(None, 3, 4, 4, 4)], make=lambda p: p.nn.Conv3DTranspose(3, 4, 3, stride=2)),
+    "conv2d_transpose_groups": _op(None, [_f(None, 4, 5, 5)],
+                                   make=lambda p: p.nn.Conv2DTranspose(4, 4, 3, stride=2, groups=2, padding=1,
+                                                                       output_padding=1)),
+    "grid_sample": _op(lambda p, F, x, g: F.grid_sample(x, p.tanh(g), align_corners=False),
+                       [_f(None, 3, 8, 8), _f(None, 4, 4, 2, name="grid")]),
+    "interp_linear_1d": _op(lambda p, F, x: F.interpolate(x, scale_factor=2, mode="linear", data_format="NCW"),
+                            [_f(None, 3, 8)]),
+    "interp_trilinear": _op(lambda p, F, x: F.interpolate(x, scale_factor=2, mode="trilinear"),
+                            [_f(None, 3, 4, 4, 4)]),
+    "interp_nearest_3d": _op(lambda p, F, x: F.interpolate(x, size=[8, 8, 8], mode="nearest"),
+                             [_f(None, 3, 4, 4, 4)]),
+    "interp_bicubic": _op(lambda p, F, x: F.interpolate(x, size=[8, 8], mode="bicubic", align_corners=True),
+                          [_f(None, 3, 4, 4)]),
+    "interp_area": _op(lambda p, F, x: F.interpolate(x, size=[4, 4], mode="area"), [_f(None, 3, 8, 8)]),
+    "cumsum": _op(lambda p, F, x: p.cumsum(x, 1), [_f(None, 5)]),
+    "topk_sort": _op(lambda p, F, x: p.topk(x, 2, axis=1)[0] + p.sort(x, axis=1)[:, :2], [_f(None, 5)]),
+    "where": _op(lambda p, F, x, y: p.where(x > 0, x, y), [_f(None, 4), _f(None, 4, name="y")]),
+    "masked_fill": _op(lambda p, F, x: p.masked_fill(x, x > 0.5, -1.0), [_f(None, 4)]),
+    "gather": _op(lambda p, F, x, i: p.take_along_axis(x, i, 1),
+                  [_f(None, 4), ([None, 2], "int64", "index")]),
+    "scatter_put_along_axis": _op(lambda p, F, x, i: p.put_along_axis(x, i, 1.0, 1),
+                                  [_f(None, 4), ([None, 2], "int64", "index")]),
+    "scatter_add": _op(lambda p, F, x, i, v: p.put_along_axis(x, i, v, 1, reduce="add"),
+                       [_f(None, 4), ([None, 2], "int64", "index"), _f(None, 2, name="v")]),
+    "index_put": _op(lambda p, F, x, i, v: p.index_put(x, (i,), v),
+                     [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")]),
+    "scatter": _op(lambda p, F, x, i, v: p.scatter(x, i, v), [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")]),
+    "setitem_slice": _op(_setitem_slice, [_f(None, 4), _f(None, 2, name="y")]),
+    "setitem_select": _op(_setitem_select, [_f(None, 4), _f(None, name="y")]),
+    "setitem_scalar": _op(_setitem_scalar, [_f(None, 4)]),
+    "to_tensor_constant": _op(_to_tensor_constant, [_f(None, 3)]),
+    "clone_detach": _op(lambda p, F, x: x.clone() * 2 + x.detach(), [_f(None, 3)]),
+    "embedding": _op(None, [([None, 5], "int64", "ids")], make=lambda p: p.nn.Embedding(4, 3)),
+    "log_sigmoid_mish": _op(lambda p, F, x: F.log_sigmoid(x) + F.mish(x), [_f(None, 3)]),
+    "var_std": _op(lambda p, F, x: p.var(x, axis=1) + p.std(x, axis=1, unbiased=False), [_f(None, 5)]),
+    "normalize": _op(lambda p, F, x: F.normalize(x, axis=1) + p.linalg.norm(x, p=2, axis=1, keepdim=True),
+                     [_f(None, 3)]),
+    "einsum": _op(lambda p, F, x: p.einsum("bij,bjk->bik", x, x), [_f(None, 3, 3)]),
+    "pixel_shuffle": _op(lambda p, F, x: F.pixel_shuffle(x, 2), [_f(None, 4, 3, 3)]),
+    "sdpa": _op(lambda p, F, q: F.scaled_dot_product_attention(q, q, q), [_f(None, 4, 2, 8)]),
+    "sdpa_causal": _op(lambda p, F, q: F.scaled_dot_product_attention(q, q, q, is_causal=True), [_f(None, 4, 2, 8)]),
+}
+
+
 def corpus():
     out = {}
     for name in PADDLECLAS:
@@ -192,6 +319,7 @@ def corpus():
     for name in NLP:
         out["nlp_" + name] = _nlp(name)
     out.update(OTHERS)
+    out.update({"op_" + k: v for k, v in OPS.items()})
     return out
 
 

@@ -14,8 +14,9 @@ Per model, two child processes (a crash or a timeout is recorded, not fatal):
    eager outputs at batch 3;
 2. under real Paddle 3.3.1 (`--check NAME DIR`): builds the same model, loads those weights, and at batch 1, 3 and 7
    compares Paddle's eager outputs with `paddle.jit.load` of the files and with `paddle.inference.create_predictor`
-   (CPU, one thread).  Where the predictor disagrees, Paddle's own jit.save of the same model is run through the
-   predictor too (paddle_own_predictor): the same error there is Paddle's (docs/compatibility.md).
+   (CPU, one thread, default passes);
+3. where the predictor disagrees or dies (`--own NAME DIR`): Paddle's own jit.save of the same model run through
+   jit.load and the predictor (paddle_own): the same failure there is Paddle's (docs/compatibility.md).
 Results are merged into tests/golden/pir_corpus.json (relative max error per batch; matched: <= TOL at every
 batch); tests/test_pir_corpus.py (no Paddle) checks that every op recorded there has a mapping and re-exports the
 `ci` lane.
@@ -81,12 +82,12 @@ def write(name, d):
     rec = {"exported": False, "written": False, "missing": None, "ops": None, "error": None}
     original = pw.program_for_inputs
 
-    def spy(ep, user, api="paddle.jit.save"):
-        gm = ep.graph_module
+    def spy(ep, *args, **kwargs):
+        gm = getattr(pw, "functional", lambda e: e)(ep).graph_module  # in-place ops as the writer sees them
         rec["exported"] = True
         rec["ops"] = sorted({pw._op_name(t) for t in pw._targets_in(gm, set())})
         rec["missing"] = pw.missing_ops(gm)
-        return original(ep, user, api)
+        return original(ep, *args, **kwargs)
 
     pw.program_for_inputs = spy
     entry = C.corpus()[name]
@@ -98,7 +99,7 @@ def write(name, d):
         with paddle.no_grad():
             outs = _flat(model(*[paddle.to_tensor(a) for a in xs]))
         np.savez(os.path.join(d, "shim_eager.npz"), **{f"out{i}": o.numpy() for i, o in enumerate(outs)})
-        specs = [InputSpec(shape, dtype, n) for shape, dtype, n in entry.specs]
+        specs = [InputSpec(list(shape), dtype, n) for shape, dtype, n in entry.specs]
         static = paddle.jit.to_static(model, input_spec=specs, full_graph=True)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -154,6 +155,10 @@ def check(name, d):
     entry = C.corpus()[name]
     rec = {"loaded": False, "jit": {}, "predictor": {}, "error": None}
     prefix = os.path.join(d, "model")
+
+    def note():  # after each stage: a crash in Paddle (an abort in a pass) keeps what was measured before it
+        with open(os.path.join(d, "check.json"), "w") as f:
+            json.dump(rec, f)
     try:
         model = C.build(paddle, entry)
         weights = dict(np.load(os.path.join(d, "weights.npz")))
@@ -181,6 +186,7 @@ def check(name, d):
                                         else []))
             except Exception as e:  # noqa: BLE001
                 rec["jit"][b] = f"{type(e).__name__}: {str(e)[:400]}"
+        note()
         stage = "predictor"
         pred = _predictor(paddle, prefix)
         for b in C.BATCHES:
@@ -189,17 +195,39 @@ def check(name, d):
                 rec["predictor"][b] = _worst([_rel(g, w) for g, w in zip(outs, eager[b])])
             except Exception as e:  # noqa: BLE001
                 rec["predictor"][b] = f"{type(e).__name__}: {str(e)[:400]}"
-        if not all(isinstance(r, float) and r <= TOL for r in rec["predictor"].values()):
-            stage = "Paddle's own jit.save"
-            own = os.path.join(d, "own", "model")
-            specs = [paddle.static.InputSpec(s, t, n) for s, t, n in entry.specs]
-            paddle.jit.save(paddle.jit.to_static(model, input_spec=specs, full_graph=True), own, input_spec=specs)
-            pred = _predictor(paddle, own)
-            rec["paddle_own_predictor"] = {b: _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)),
-                                                                                  eager[b])]) for b in C.BATCHES}
     except Exception as e:  # noqa: BLE001 - recorded per model
         rec["error"] = f"{locals().get('stage', 'build')}: {type(e).__name__}: {str(e)[:1500]}"
-    with open(os.path.join(d, "check.json"), "w") as f:
+    note()
+
+
+def own(name, d):
+    """Real Paddle's own jit.save of the same model (same weights) through the predictor: whether Paddle's predictor
+    is right on Paddle's own program (a crash here is the answer too: the driver records the dead process)."""
+    import numpy as np
+
+    paddle = _paddle_with_libraries()
+    from tests import pir_corpus_models as C
+
+    entry = C.corpus()[name]
+    model = C.build(paddle, entry)
+    weights = dict(np.load(os.path.join(d, "weights.npz")))
+    model.set_state_dict({k: v for k, v in weights.items() if k in model.state_dict()})
+    model.eval()
+    with paddle.no_grad():
+        eager = {b: [o.numpy() for o in _flat(model(*[paddle.to_tensor(a) for a in C.inputs(entry, b)]))]
+                 for b in C.BATCHES}
+    prefix = os.path.join(d, "own", "model")
+    specs = [paddle.static.InputSpec(list(s), t, n) for s, t, n in entry.specs]
+    paddle.jit.save(paddle.jit.to_static(model, input_spec=specs, full_graph=True), prefix, input_spec=specs)
+    layer = paddle.jit.load(prefix)
+    rec = {"jit": {b: _worst([_rel(o.numpy(), w) for o, w in zip(
+        _flat(layer(*[paddle.to_tensor(a) for a in C.inputs(entry, b)])), eager[b])]) for b in C.BATCHES}}
+    with open(os.path.join(d, "own.json"), "w") as f:
+        json.dump(rec, f)
+    pred = _predictor(paddle, prefix)
+    rec["predictor"] = {b: _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)), eager[b])])
+                        for b in C.BATCHES}
+    with open(os.path.join(d, "own.json"), "w") as f:
         json.dump(rec, f)
 
 
@@ -213,7 +241,8 @@ def _child(python, mode, name, d, timeout):
         return f"timed out after {timeout} s"
     if p.returncode != 0:
         how = f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}"
-        return f"the {mode[2:]} process died ({how}, {time.perf_counter() - t0:.0f} s): {p.stderr[-800:]}"
+        tail = [ln for ln in p.stderr.splitlines() if "Running PIR pass" not in ln and ln.strip()][-12:]
+        return f"the {mode[2:]} process died ({how}, {time.perf_counter() - t0:.0f} s): " + "\n".join(tail)[-800:]
     return None
 
 
@@ -233,9 +262,14 @@ def run_one(name, entry):
             c = json.load(open(os.path.join(d, "check.json"))) if os.path.exists(os.path.join(d, "check.json")) \
                 else {}
             rec.update(loaded=c.get("loaded", False), jit=c.get("jit", {}), predictor=c.get("predictor", {}),
-                       shim_eager=c.get("shim_eager"), paddle_own_predictor=c.get("paddle_own_predictor"))
+                       shim_eager=c.get("shim_eager"))
             if died or c.get("error"):
                 rec["error"] = died or c.get("error")
+            if rec["loaded"] and not _matched(rec["predictor"]):  # is Paddle's predictor right on Paddle's own?
+                died = _child(PADDLE, "--own", name, d, CHECK_TIMEOUT)
+                o = json.load(open(os.path.join(d, "own.json"))) if os.path.exists(os.path.join(d, "own.json")) \
+                    else {}
+                rec["paddle_own"] = {"jit": o.get("jit"), "predictor": o.get("predictor") or died}
         else:
             rec.update(loaded=False, jit={}, predictor={})
         rec["matched_jit"] = _matched(rec["jit"])
@@ -288,8 +322,8 @@ def main(argv):
         import paddle_on_torch
 
         paddle_on_torch.install()  # `import paddle` is paddle_on_torch from here on
-    if argv[:1] in (["--write"], ["--check"]):
-        (write if argv[0] == "--write" else check)(argv[1], argv[2])
+    if argv[:1] in (["--write"], ["--check"], ["--own"]):
+        {"--write": write, "--check": check, "--own": own}[argv[0]](argv[1], argv[2])
         return
     if argv[:1] == ["--table"]:
         print(table(_load_golden()))

@@ -367,10 +367,19 @@ def _meta_type(val):
     if isinstance(val, torch.Tensor):
         if val.dtype not in _DTYPES:
             raise unsupported(_api(), f" (Paddle program): a tensor of dtype {val.dtype}")
-        return (_DTYPES[val.dtype][1], [d if isinstance(d, int) else -1 for d in val.shape])
+        return (_DTYPES[val.dtype][1], [static_dim(d) for d in val.shape])
     if isinstance(val, (list, tuple)):
         return [_meta_type(v) for v in val]
     return None
+
+
+def static_dim(d):
+    """A dim of a traced shape as the program's type writes it: its size, or -1 when it is read at run time (a
+    dim declared dynamic that the code fixed, `x @ w` fixing x's last dim, is a SymInt equal to a number)."""
+    if isinstance(d, int):
+        return d
+    fixed = d.node.maybe_as_int()
+    return -1 if fixed is None else int(fixed)
 
 
 def _out(node):
@@ -384,8 +393,8 @@ def _shape(node_or_val):
 
 # ===================================================================== the table: aten op -> PIR ops
 # The entries live in `pir_ops/<family>.py` (elementwise, matmul, norm, conv, shape, index, resample, rnn, pad,
-# reduce, creation), which register themselves here with `@pir(...)` when `_table()` first imports them; the
-# run-time size nodes and control flow stay below.
+# scatter, reduce, creation), which register themselves here with `@pir(...)` when `_table()` first imports
+# them; the run-time size nodes and control flow stay below.
 _TABLE = {}
 _API = ["paddle.jit.save"]  # the API writing the program, for error messages
 
@@ -687,6 +696,7 @@ def program_for_inputs(ep, user, api="paddle.jit.save", training=False):
     """The PIR program of `ep` whose user inputs are, in order, `user`: ("param", Paddle name, trainable) or
     ("data", {"name", "program_shape", "dtype", "stop_gradient"}).  Parameters are written first, by name (the
     .pdiparams order), then the data ops in their order."""
+    ep = functional(ep)
     gm = ep.graph_module
     missing = missing_ops(gm)
     if missing:
@@ -697,6 +707,20 @@ def program_for_inputs(ep, user, api="paddle.jit.save", training=False):
         return _write_program(ep, user, api, training)
     finally:
         _API.pop()
+
+
+def _mutates(gm):
+    return any(getattr(getattr(t, "_schema", None), "is_mutable", False) for t in _targets_in(gm, set()))
+
+
+def functional(ep):
+    """`ep` without in-place ops.  torch.export's graph keeps them (`x[:, 0] = v` as fill_ on a view, copy_ into a
+    slice, detach_ of a to_tensor constant); Paddle's programs are written value by value, so such a graph is
+    functionalized first (run_decompositions with an empty table keeps every op and rewrites the mutations as
+    slice_scatter / select_scatter / copy / index_put)."""
+    if not _mutates(ep.graph_module):
+        return ep
+    return ep.run_decompositions({})
 
 
 def _write_program(ep, user, api, training=False):
@@ -745,6 +769,11 @@ def _write_program(ep, user, api, training=False):
             v = w.constant(v[1])
         inputs_in_order.append(v)
     outs = w.run_graph(gm, inputs_in_order)
+    from torch.export.graph_signature import OutputKind
+
+    kinds = [o.kind for o in ep.graph_signature.output_specs]
+    if len(kinds) == len(outs) and any(k != OutputKind.USER_OUTPUT for k in kinds):  # mutated buffers / inputs
+        outs = [v for v, k in zip(outs, kinds) if k == OutputKind.USER_OUTPUT]
     for i, v in enumerate(outs):
         if not _is_value(v):
             raise unsupported(_api(), f" (Paddle program): output {i} is not a tensor of the program")

@@ -15,14 +15,18 @@ _UNARY = {"relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "exp": "exp", "l
           "bitwise_not": "bitwise_not", "square": "square", "reciprocal": "reciprocal", "sign": "sign",
           "log1p": "log1p", "expm1": "expm1", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
           "round": "round", "relu6": "relu6", "log2": "log2", "log10": "log10", "tan": "tan", "asin": "asin",
-          "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "trunc": "trunc"}
+          "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh", "trunc": "trunc",
+          "log_sigmoid": "logsigmoid", "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "erfinv": "erfinv",
+          "digamma": "digamma", "lgamma": "lgamma", "mish": "mish"}
 
 
 def _unary(pd):
     def lower(w, node, args):
         x = args[0]
         t = _out(node)
-        return w.op1(pd, [w.cast(x, t[0]) if pd not in ("isnan", "isinf", "isfinite", "logical_not") else x], [], t)
+        attrs = [("lambda", a_f32(20.0))] if pd == "mish" else []  # Paddle's mish: softplus linear above 20
+        return w.op1(pd, [w.cast(x, t[0]) if pd not in ("isnan", "isinf", "isfinite", "logical_not") else x], attrs,
+                     t)
     return lower
 
 

@@ -4,7 +4,7 @@ import math
 import torch
 
 from ..._report import unsupported
-from ..pir_writer import _api, _axis, _out, _shape, a_bool, a_i32, pir
+from ..pir_writer import _api, _axis, _out, _shape, a_bool, a_i32, a_str, pir
 from .elementwise import _scale, _where_op
 
 
@@ -99,3 +99,17 @@ def _sdpa(w, node, args):
             s = w.op1("add", [s, w.cast(mask, dt)], [], st)
     p = w.op1("softmax", [s], [("axis", a_i32(-1))], st)
     return w.op1("matmul", [p, v], [("transpose_x", a_bool(False)), ("transpose_y", a_bool(False))], t)
+
+
+@pir(torch.ops.aten.einsum.default)
+def _einsum(w, node, args):
+    """Paddle's einsum op: the operands combined, the equation as written; its two vector results (inner cache,
+    x shapes) typed as Paddle types them."""
+    equation, operands = args[0], list(args[1])
+    t = _out(node)
+    dt = t[0]
+    operands = [w.cast(o, dt) for o in operands]
+    vec = w.emit("builtin.combine", operands, outs=[[w.type(o) for o in operands]])[0]
+    outs = w.emit("pd_op.einsum", [vec], [("equation", a_str(equation.replace(" ", "")))],
+                  [t, [(dt, []) for _ in operands], [w.type(o) for o in operands]])
+    return outs[0]

@@ -1,7 +1,8 @@
 """Reductions, search (argmax, topk, sort) and softmax."""
 import torch
 
-from ..pir_writer import UNDEFINED_DTYPE, _axis, _ndim, _out, a_bool, a_dtype, a_i32, a_i32s, pir
+from ..._report import unsupported
+from ..pir_writer import UNDEFINED_DTYPE, _api, _axis, _ndim, _out, _register, a_bool, a_dtype, a_f32, a_i32, a_i32s, pir
 
 
 def _dims(w, x, dims):
@@ -134,3 +135,73 @@ def _softmax(w, node, args):
         else "softmax"
     t = _out(node)
     return w.op1(name, [w.cast(args[0], t[0])], [("axis", a_i32(args[1]))], t)
+
+
+# ------------------------------------------------------------------ variance, standard deviation, norms
+def _var_std(w, node, x, dims, correction, keep, want):
+    """Paddle's var / std forms: mean (keepdim), subtract, square, sum, divided by numel(x) / numel(sum) minus the
+    correction (the count read at run time, so a reduced dynamic dim is counted right)."""
+    t = _out(node)
+    tv = t[0] if isinstance(t, list) else t
+    dt = tv[0]
+    x = w.cast(x, dt)
+    xs = w.shape(x)
+    dims = _dims(w, x, dims) or list(range(len(xs)))
+    kshape = [1 if i in dims else s for i, s in enumerate(xs)]
+    rshape = kshape if keep else [s for i, s in enumerate(xs) if i not in dims]
+    mean_k = w.op1("mean", [x, w.int_array(dims)], [("keepdim", a_bool(True))], (dt, kshape))
+    d = w.op1("subtract", [x, mean_k], [], (dt, xs))
+    sq = w.op1("multiply", [d, d], [], (dt, xs))
+    s = w.op1("sum", [sq, w.int_array(dims)], [("dtype", a_dtype(UNDEFINED_DTYPE)), ("keepdim", a_bool(keep))],
+              (dt, rshape))
+    n_all = w.cast(w.op1("numel", [x], [], ("int64", []), sg=[True]), dt)
+    n_out = w.cast(w.op1("numel", [s], [], ("int64", []), sg=[True]), dt)
+    n = w.op1("divide", [n_all, n_out], [], (dt, []), sg=[True])
+    if correction:
+        n = w.op1("scale", [n, w.full([1], 1.0, "float32")], [("bias", a_f32(-float(correction))),
+                                                               ("bias_after_scale", a_bool(True))], (dt, []), sg=[True])
+    var = w.op1("divide", [s, n], [], (dt, rshape))
+    if want == "std":
+        return w.op1("sqrt", [var], [], (dt, rshape))
+    if want == "var_mean":
+        mean = mean_k if keep else w.op1("mean", [x, w.int_array(dims)], [("keepdim", a_bool(False))], (dt, rshape))
+        return [var, mean]
+    return var
+
+
+def _correction(node, args, unbiased_at):
+    if "correction" in node.kwargs:
+        c = node.kwargs["correction"]
+        return 1 if c is None else c
+    if len(args) > unbiased_at and isinstance(args[unbiased_at], bool):
+        return 1 if args[unbiased_at] else 0
+    return 1
+
+
+def _var_family(want):
+    def lower(w, node, args):
+        x = args[0]
+        dims = args[1] if len(args) > 1 else node.kwargs.get("dim")
+        keep = node.kwargs.get("keepdim", args[3] if len(args) > 3 else False)
+        return _var_std(w, node, x, dims, _correction(node, args, 2), keep, want)
+    return lower
+
+
+for _name, _want in (("var", "var"), ("std", "std"), ("var_mean", "var_mean")):
+    for _ov in ("correction", "dim"):
+        _register([f"{_name}.{_ov}"], _var_family(_want))
+
+
+@pir(torch.ops.aten.linalg_vector_norm.default)
+def _vector_norm(w, node, args):
+    x = args[0]
+    ord_ = args[1] if len(args) > 1 else node.kwargs.get("ord", 2)
+    dim = args[2] if len(args) > 2 else node.kwargs.get("dim")
+    keep = args[3] if len(args) > 3 else node.kwargs.get("keepdim", False)
+    t = _out(node)
+    dims = _dims(w, x, dim)
+    if len(dims) > 1:
+        raise unsupported(_api(), " (Paddle program): a vector norm over several dims")
+    return w.op1("p_norm", [w.cast(x, t[0])], [("porder", a_f32(float(ord_))), ("axis", a_i32(dims[0] if dims else -1)),
+                                               ("epsilon", a_f32(1e-12)), ("keepdim", a_bool(keep)),
+                                               ("asvector", a_bool(not dims))], t)

@@ -2,7 +2,7 @@
 import torch
 
 from ..._report import unsupported
-from ..pir_writer import _INT32_MAX, _Sym, _api, _axis, _ndim, _out, a_arr, a_i32, a_i32s, a_i64, a_i64s, pir
+from ..pir_writer import _INT32_MAX, _Sym, _api, _axis, _ndim, _out, a_arr, a_i32, a_i32s, a_i64, a_i64s, a_str, pir
 
 
 def _reshape_to(w, x, target, t):
@@ -244,3 +244,15 @@ def _repeat_interleave(w, node, args):
                                              "repeats")
     return w.op1("repeat_interleave", [x], [("repeats", a_i32(repeats)), ("axis", a_i32(_axis(dim, _ndim(w, x)))),
                                             ("output_size", a_i64(-1))], _out(node))
+
+
+@pir(torch.ops.aten.pixel_shuffle.default)
+def _pixel_shuffle(w, node, args):
+    return w.op1("pixel_shuffle", [args[0]], [("upscale_factor", a_i32(args[1])), ("data_format", a_str("NCHW"))],
+                 _out(node))
+
+
+@pir(torch.ops.aten.pixel_unshuffle.default)
+def _pixel_unshuffle(w, node, args):
+    return w.op1("pixel_unshuffle", [args[0]], [("downscale_factor", a_i32(args[1])), ("data_format", a_str("NCHW"))],
+                 _out(node))
