@@ -33,6 +33,26 @@ def _to_tensor(array):
     return _normalize.wrap(torch.as_tensor(array, device=current_torch_device()))
 
 
+def _unscale_and_check(grads, inv):
+    """Multiply the gradients by `inv` in place (in float32, as Paddle's check_finite_and_unscale) and say whether
+    any value is inf or nan: torch's fused kernel (its GradScaler's), one call per device and dtype; gradients
+    that are not plain dense tensors (distributed ones) one by one."""
+    found = torch.zeros((), dtype=torch.bool)
+    groups = {}
+    for g in grads:
+        if type(g) is torch.Tensor and g.layout is torch.strided:
+            groups.setdefault((g.device, g.dtype), []).append(g)
+        else:
+            found = found | (~torch.isfinite(g)).any().cpu()
+            g.mul_(inv.to(g.device).reshape(()).to(g.dtype) if g.dtype is not torch.float32 else
+                   inv.to(g.device).reshape(()))
+    for (device, _), gs in groups.items():
+        flag = torch.zeros(1, dtype=torch.float32, device=device)
+        torch._amp_foreach_non_finite_check_and_unscale_(gs, flag, inv.to(device))
+        found = found | bool(flag.item())
+    return found
+
+
 def _params(optimizer):
     groups = getattr(optimizer, "_param_groups", None)
     if groups and isinstance(groups[0], dict):
@@ -126,11 +146,9 @@ class AmpScaler:
         grads = [p._t.grad for p in _params(optimizer) if p._t.grad is not None]
         found = torch.zeros((), dtype=torch.bool)
         if grads:
-            inv = 1.0 / self._scale._t.to(torch.float32)
+            inv = (1.0 / self._scale._t.to(torch.float32)).reshape([1])
             with torch.no_grad():
-                for g in grads:
-                    found = found | (~torch.isfinite(g)).any().to(found.device)
-                    g.mul_(inv.to(g.device, g.dtype) if g.dtype is not torch.float32 else inv.to(g.device))
+                found = _unscale_and_check(grads, inv)
         self._found_inf = _to_tensor(found.reshape([1]).cpu())
         state["state"] = OptimizerState.UNSCALED
 

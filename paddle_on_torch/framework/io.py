@@ -454,11 +454,6 @@ def _transformed_from_lodtensor(obj):
     return isinstance(obj, np.ndarray)
 
 
-def _transformed_from_varbase(obj):
-    """Paddle 2.1 saved a Tensor as (name, ndarray)."""
-    return _is_named_array(obj)
-
-
 def _to_LodTensor(ndarray):  # noqa: N802 - Paddle's name
     """An ndarray as a tensor on the current place.  Paddle makes a DenseTensor (the storage under a Tensor);
     here the storage is a torch tensor, so the result is a Tensor."""

@@ -48,10 +48,6 @@ def _is_shape(s):
     return isinstance(s, (list, tuple)) and all(isinstance(v, int) for v in s)
 
 
-def _opt(p):
-    return None if p is None else p._t
-
-
 # ------------------------------------------------------------------ cells
 class RNNCellBase(Layer):
     """Base class of RNN cells: `get_initial_states` from `state_shape` / `state_dtype`."""

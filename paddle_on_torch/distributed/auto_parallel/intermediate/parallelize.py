@@ -18,7 +18,6 @@ the rest.  Keys of the plan are layer names or regular expressions that match wh
 a key ending in `.weight` / `.bias` names a parameter of a layer.
 """
 import enum
-import logging
 import re
 import warnings
 
@@ -32,8 +31,6 @@ from ..process_mesh import _CoreProcessMesh
 __all__ = ["parallelize", "parallelize_model", "parallelize_optimizer", "ColWiseParallel", "RowWiseParallel", "SequenceParallelBegin", "SequenceParallelEnd",
            "SequenceParallelEnable", "SequenceParallelDisable", "PrepareLayerInput", "PrepareLayerOutput",
            "SplitPoint", "to_distributed"]
-
-_log = logging.getLogger(__name__)
 
 
 def _is_tensor(x):
