@@ -1020,9 +1020,6 @@ def _addindent(s, indent):
         return s
     return lines[0] + "\n" + "\n".join(" " * indent + line for line in lines[1:])
 
-
-_indent = _addindent  # the name other layer modules import
-
 _first_cap_re = re.compile("(.)([A-Z][a-z]+)")
 _all_cap_re = re.compile("([a-z])([A-Z])")
 
@@ -1030,6 +1027,3 @@ _all_cap_re = re.compile("([a-z])([A-Z])")
 def _convert_camel_to_snake(name):
     """Paddle's layer-name rule: RMSNorm -> rms_norm, MyLayer -> my_layer."""
     return _all_cap_re.sub(r"\1_\2", _first_cap_re.sub(r"\1_\2", name)).lower()
-
-
-_snake = _convert_camel_to_snake
