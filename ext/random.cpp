@@ -141,8 +141,9 @@ struct Drawing {
 // rounding and scaled by 2^-64; a value rounded up to 1 becomes the largest value below 1.
 template <typename T>
 inline T canonical(uint64_t r) {
-  T v = static_cast<T>(r) * static_cast<T>(0x1p-64);
-  return v >= T(1) ? std::nextafter(T(1), T(0)) : v;
+  const T below_one = T(1) - std::numeric_limits<T>::epsilon() / 2;  // nextafter(1, 0), as a constant: the
+  const T v = static_cast<T>(r) * static_cast<T>(0x1p-64);            // loops over draws stay vectorized
+  return v >= T(1) ? below_one : v;
 }
 
 // std::uniform_int_distribution over [0, range) for a 64-bit engine (GCC 11: Lemire's multiply-shift with
@@ -249,35 +250,39 @@ void uniform_(at::Tensor state, at::Tensor out, double lo, double hi) {
 // normal_distribution<T>(mean, std) into out[0, n).  Each trial of the polar method takes two successive draws,
 // so the trials are the draw stream cut in pairs and a rejection only skips a pair: the draws are made in bulk,
 // `pairs - accepted` trials at a time (never more than needed, so the engine stops where Paddle's does), and
-// the accepted pairs kept without branching.  Their logarithms and square roots are then taken in parallel.
-// `buf` (2 * ceil(n/2) values of T, out itself where it is of T and n is even) first holds each pair's (y, x).
+// the accepted pairs kept without branching.  Their logarithms and square roots (most of the time: glibc's logf)
+// are then taken in parallel, a cache-sized block of pairs at a time.  `buf` (2 * ceil(n/2) values of T, out
+// itself where it is of T and n is even) first holds each pair's (y, x), then the two values.
 template <typename T>
 void normal_into(Engine& e, T* buf, int64_t n, T mean, T std) {
   const int64_t pairs = (n + 1) / 2;
-  constexpr int64_t kTrials = kChunk / 2;
+  constexpr int64_t kTrials = kChunk / 2, kBlock = 1 << 16;
   uint64_t raw[kChunk];
   T v[kChunk];
-  int64_t k = 0;
-  while (k < pairs) {
-    const int64_t trials = std::min(kTrials, pairs - k);
-    e.fill(raw, 2 * trials);
-    for (int64_t j = 0; j < 2 * trials; ++j) v[j] = T(2) * canonical<T>(raw[j]) - T(1);
-    for (int64_t t = 0; t < trials; ++t) {
-      const T x = v[2 * t], y = v[2 * t + 1];
-      const T r2 = x * x + y * y;
-      buf[2 * k] = y;  // the first value of a pair is y's, the second (kept for the next call) x's
-      buf[2 * k + 1] = x;
-      k += !(r2 > T(1) || r2 == T(0));
+  for (int64_t block = 0; block < pairs; block += kBlock) {
+    const int64_t block_end = std::min(pairs, block + kBlock);
+    int64_t k = block;
+    while (k < block_end) {
+      const int64_t trials = std::min(kTrials, block_end - k);
+      e.fill(raw, 2 * trials);
+      for (int64_t j = 0; j < 2 * trials; ++j) v[j] = T(2) * canonical<T>(raw[j]) - T(1);
+      for (int64_t t = 0; t < trials; ++t) {
+        const T x = v[2 * t], y = v[2 * t + 1];
+        const T r2 = x * x + y * y;
+        buf[2 * k] = y;  // the first value of a pair is y's, the second (kept for the next call) x's
+        buf[2 * k + 1] = x;
+        k += !(r2 > T(1) || r2 == T(0));
+      }
     }
+    at::parallel_for(block, block_end, 8192, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const T y = buf[2 * i], x = buf[2 * i + 1];
+        const T mult = Polar<T>::multiplier(x * x + y * y);
+        buf[2 * i] = y * mult * std + mean;
+        buf[2 * i + 1] = x * mult * std + mean;
+      }
+    });
   }
-  at::parallel_for(0, pairs, 8192, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const T y = buf[2 * i], x = buf[2 * i + 1];
-      const T mult = Polar<T>::multiplier(x * x + y * y);
-      buf[2 * i] = y * mult * std + mean;
-      buf[2 * i + 1] = x * mult * std + mean;
-    }
-  });
 }
 
 template <typename T, typename Out>
