@@ -13,6 +13,31 @@ from .._normalize import wrap
 __all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
 
 
+def global_norm_scale(squared_sum, clip_norm, auto_skip_clip=False, epsilon=0.0):
+    """The factor every global-norm clip multiplies the gradients by: clip_norm / (max(norm, clip_norm) + epsilon)
+    with norm = sqrt(squared_sum), or None where auto_skip_clip leaves gradients within clip_norm alone.  Used by
+    ClipGradByGlobalNorm, fleet's HybridParallelClipGrad and shard_optimizer's clip, which differ only in how
+    they sum the squares (and Paddle's hybrid clip adds epsilon 1e-6)."""
+    norm = torch.sqrt(squared_sum)
+    max_norm = torch.full_like(norm, clip_norm)
+    if auto_skip_clip and not bool(norm > max_norm):
+        return None
+    return max_norm / (torch.maximum(norm, max_norm) + epsilon)
+
+
+def scale_grads_(grads, scale):
+    """Multiply gradients in place by a global-norm scale: dense tensors one foreach kernel per device and dtype,
+    others (a DTensor, whose pieces all scale alike) by the number."""
+    dense = {}
+    for t in grads:
+        if type(t) is torch.Tensor:
+            dense.setdefault((t.device, t.dtype), []).append(t)
+        else:
+            t.mul_(scale.to(t.dtype).item())
+    for (device, dtype), ts in dense.items():
+        torch._foreach_mul_(ts, scale.to(device, dtype).reshape(()))
+
+
 class ClipGradBase:
     def __str__(self):
         raise NotImplementedError
@@ -112,29 +137,19 @@ class ClipGradByGlobalNorm(ClipGradBase):
             return params_grads
         sum_dtype = torch.float64 if sums["float64"] else torch.float32
         parts = [torch.stack(v).sum().to(sum_dtype) for v in sums.values() if v]
-        global_norm = torch.sqrt(torch.stack(parts).sum())
-        max_norm = torch.full([1], self.clip_norm, dtype=sum_dtype, device=global_norm.device)
-        if not self.auto_skip_clip:
-            clip_var, need_clip = max_norm / torch.maximum(global_norm, max_norm), True
-        elif bool(global_norm > max_norm):
-            clip_var, need_clip = max_norm / global_norm, True
-        else:
-            need_clip = False
-        out, scaled = [], {}
+        clip_var = global_norm_scale(torch.stack(parts).sum().reshape([1]), self.clip_norm, self.auto_skip_clip)
+        out, scaled = [], []
         for p, g in params_grads:
             if g is None:
                 continue
-            if need_clip and getattr(p, "need_clip", True) is not False:
-                t = g._t
-                if t.dim() == 0:
-                    g = wrap(t * clip_var.to(t.dtype))
-                elif type(t) is torch.Tensor:
-                    scaled.setdefault(t.dtype, []).append(t)
+            if clip_var is not None and getattr(p, "need_clip", True) is not False:
+                if g._t.dim() == 0:  # a new gradient of shape [1], as Paddle's 0-D grad times its [1] scale
+                    g = wrap(g._t * clip_var.to(g._t.dtype))
                 else:
-                    t.mul_(clip_var.to(t.dtype))
+                    scaled.append(g._t)
             out.append((p, g))
-        for dt, ts in scaled.items():  # in place, one foreach kernel per dtype
-            torch._foreach_mul_(ts, clip_var.to(dt).reshape(()))
+        if scaled:
+            scale_grads_(scaled, clip_var)
         return out
 
 

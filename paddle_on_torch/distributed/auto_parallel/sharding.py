@@ -318,7 +318,7 @@ class _ShardOptimizer:
         squared sum is reduced over its mesh), the dense ones added once.  With parameters on several
         meshes (pipeline stages) each mesh's sum is counted once, by the process at its first position,
         and the sums are added over the job (one all-reduce), so every process clips by the same norm."""
-        from ...nn.clip import ClipGradByGlobalNorm
+        from ...nn.clip import ClipGradByGlobalNorm, global_norm_scale, scale_grads_
 
         if not isinstance(clip, ClipGradByGlobalNorm):
             raise _report.unsupported(f"paddle.distributed.shard_optimizer with grad_clip={type(clip).__name__}",
@@ -346,13 +346,9 @@ class _ShardOptimizer:
             total = total.cpu() + dense
         else:
             total = sum((t for _, t in meshes.values()), dense)
-        max_norm = torch.tensor(clip.clip_norm, dtype=torch.float32)
-        norm = torch.sqrt(total)
-        if clip.auto_skip_clip and not bool(norm > max_norm):
-            return
-        scale = max_norm / torch.maximum(norm, max_norm)
-        for p, g in grads:
-            g.mul_(scale.to(g.dtype).item() if isinstance(g, DTensor) else scale.to(g.device, g.dtype))
+        scale = global_norm_scale(total, clip.clip_norm, clip.auto_skip_clip)
+        if scale is not None:
+            scale_grads_([g for _, g in grads], scale)
 
     def clear_grad(self, set_to_zero=True):
         # per gradient, on the local piece: DTensor refuses an in-place zero (and torch._foreach_zero_)

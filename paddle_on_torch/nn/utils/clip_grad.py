@@ -19,23 +19,19 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     supported = [float("inf"), 0, 1, 2]
     if norm_type not in supported:
         raise ValueError(f"norm_type only support {supported}")
-    grads = _grads(parameters)
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    params = [p._t for p in parameters if p._t.grad is not None]
     max_norm, norm_type = float(max_norm), float(norm_type)
-    if not grads:
+    if not params:
         return wrap(torch.tensor(0.0))
-    if norm_type == float("inf"):
-        norms = [g.abs().max() for g in grads]
-        total = norms[0] if len(norms) == 1 else torch.stack(norms).max()
-    else:
-        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]),
-                                         norm_type)
+    # torch's own: the norm of the gradients' norms, then grad * min(max_norm / (total + 1e-6), 1), as Paddle's
+    total = torch.nn.utils.get_total_norm([p.grad for p in params], norm_type)
     if error_if_nonfinite and bool(total.isnan() | total.isinf()):
         raise RuntimeError(f"The total norm of {norm_type} order of the gradients from `parameters` is non-finite, so "
                            "it cannot be clipped. In any case, disable this error and scale the gradient by "
                            "non-finite norm, set `error_if_nonfinite=False`")
-    coef = (max_norm / (total + 1e-6)).clamp_(max=1.0)
-    for g in grads:
-        g.mul_(coef.to(g.dtype))
+    torch.nn.utils.clip_grads_with_norm_(params, max_norm, total)
     return wrap(total)
 
 

@@ -12,7 +12,7 @@ clip_norm / (max(norm, clip_norm) + 1e-6).
 import torch
 import torch.distributed as tdist
 
-from ....nn.clip import ClipGradByGlobalNorm
+from ....nn.clip import ClipGradByGlobalNorm, global_norm_scale, scale_grads_
 from ..base.topology import ParallelMode
 from ..utils.hybrid_parallel_util import fused_allreduce_gradients
 from ...._report import unsupported
@@ -56,13 +56,9 @@ class HybridParallelClipGrad:
             if group.nranks > 1:
                 for t in tensors:
                     tdist.all_reduce(t, group=_pg(group))
-        norm = torch.sqrt(dist_norm + rep_norm)
-        max_norm = torch.tensor(self.clip_norm, dtype=torch.float32)
-        scale = max_norm / (torch.maximum(norm, max_norm) + 1.0e-6)
-        for p, g in params_grads:
-            if g is None or getattr(p, "need_clip", True) is False:
-                continue
-            g._t.mul_(scale.to(g._t.dtype))
+        scale = global_norm_scale(dist_norm + rep_norm, self.clip_norm, epsilon=1.0e-6)
+        scale_grads_([g._t for p, g in params_grads if g is not None and getattr(p, "need_clip", True) is not False],
+                     scale)
         self.processed_steps += 1
         return params_grads
 
