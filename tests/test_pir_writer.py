@@ -222,3 +222,32 @@ def test_sizes_and_train_mode_as_paddle_writes_them(name, tmp_path):
     for xs, ys in _io(name):
         for o, y in zip(m(*[torch.from_numpy(x) for x in xs]), ys):
             np.testing.assert_allclose(o.numpy(), y, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.compile
+def test_a_to_static_model_saved_mid_training(tmp_path):
+    """A to_static model trained a few steps in train mode (dropout, batch norm) and saved then, from its last
+    call's inputs: the inference program, as Paddle's jit.save writes it, running on the updated running
+    statistics; the Layer is still in train mode afterwards."""
+    model = M.build("dropbn_train")
+    model.train()
+    static = paddle.jit.to_static(model, backend="eager")
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        loss = static(paddle.to_tensor(rng.standard_normal([8, 4]).astype("float32"))).square().mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+    prefix = str(tmp_path / "model")
+    paddle.jit.save(static, prefix)
+    assert model.training and all(layer.training for layer in model.sublayers())
+    want = os.path.join(DATA, "dropbn_train", "model.json")
+    assert S.compute_differences(want, prefix + ".json") == []
+    x = rng.standard_normal([5, 4]).astype("float32")
+    model.eval()
+    with paddle.no_grad():
+        ref = model(paddle.to_tensor(x)).numpy()
+    got = model_format.load(prefix)(torch.from_numpy(x))[0].numpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(paddle.jit.load(prefix)(paddle.to_tensor(x)).numpy(), ref, rtol=1e-5, atol=1e-6)

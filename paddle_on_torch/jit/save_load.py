@@ -346,11 +346,13 @@ def save(layer, path, input_spec=None, **configs):
         raise RuntimeError(f"paddle.jit.save could not export {getattr(call, '__qualname__', call)} with "
                            f"torch.export: {type(e).__name__}: {e}") from e
     _tidy_graph(ep.graph_module)
+    from .pir_writer import static_dim
+
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     user = placeholders[len(placeholders) - len(tensor_specs):] if tensor_specs else []
     inputs = []
     for s, node in zip(tensor_specs, user):
-        program_shape = [d if isinstance(d, int) else -1 for d in node.meta["val"].shape]
+        program_shape = [static_dim(d) for d in node.meta["val"].shape]
         fixed = [i for i, d in enumerate(s.shape) if d == -1 and program_shape[i] != -1]
         if fixed and not getattr(s, "_pot_from_call", False):
             warnings.warn(f"paddle.jit.save: input '{s.name}' dims {fixed} were declared dynamic (None/-1) but "
@@ -369,7 +371,7 @@ def save(layer, path, input_spec=None, **configs):
         "inputs": inputs,
         "constants": [repr(c) for c in consts],
         "outputs": [{"name": f"fetch_name_{i}", "dtype": _dtype_name(v) if v is not None else None,
-                     "shape": [d if isinstance(d, int) else -1 for d in v.shape] if v is not None else None}
+                     "shape": [static_dim(d) for d in v.shape] if v is not None else None}
                     for i, v in enumerate(outs)],
         "weights": [{"name": key, "paddle_name": pname, "shape": list(t._t.shape), "dtype": _dtype_name(t._t),
                      "trainable": not t.stop_gradient} for pname, key, t in entries],
