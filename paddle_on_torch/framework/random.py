@@ -72,6 +72,10 @@ class CoreGenerator:
 
     def manual_seed(self, seed_value):
         seed_value = int(seed_value)
+        if seed_value < 0 or seed_value >= 1 << 64:  # Paddle's binding takes an unsigned 64-bit integer
+            raise TypeError("manual_seed(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: paddle.base.libpaddle.Generator, arg0: int) -> "
+                            f"paddle.base.libpaddle.Generator\n\nInvoked with: {self!r}, {seed_value}")
         if self._cpu is not None:
             self._cpu.manual_seed(seed_value)
             if self._cpu is _cpu.default_cpu():
@@ -145,8 +149,9 @@ def seed(value):
     """Seed Paddle's CPU generator (and torch's CPU and accelerator generators, and numpy's); returns the default
     CPU generator."""
     value = int(value)
-    torch.manual_seed(value & ((1 << 64) - 1))
-    return default_generator("cpu").manual_seed(value)
+    generator = default_generator("cpu").manual_seed(value)
+    torch.manual_seed(value)
+    return generator
 
 
 def _manual_program_seed(seed_value):

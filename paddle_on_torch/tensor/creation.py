@@ -7,6 +7,7 @@ a Python int becomes int64, and `full` / `ones` / `zeros` default to the
 default float dtype whatever the fill value.
 """
 import functools
+import math
 import numbers
 
 import numpy as np
@@ -15,6 +16,7 @@ import torch
 from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, RequiresGrad, ShapeArgs,
                           ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind, register_data_converter, wrap)
 from .._core import dtype as _dtypes
+from .._core import random as _rng
 from .._core.place import current_torch_device, to_torch_device
 from . import _above
 
@@ -585,14 +587,24 @@ def _fill_inplace(x, fill):
 
 
 def cauchy_(x, loc=0, scale=1, name=None):
-    """Fill x in place with Cauchy(loc, scale) samples."""
-    return _fill_inplace(x, lambda t: t.cauchy_(float(loc), float(scale)))
+    """Fill x in place with Paddle's Cauchy(loc, scale) samples: as Paddle's Python, tan(pi * (z - 0.5)) * scale +
+    loc of its standard normal draws z (Paddle's generator on the CPU)."""
+    def fill(t):
+        _rng.normal_(t, 0.0, 1.0)
+        t.sub_(torch.tensor(0.5, dtype=t.dtype)).mul_(math.pi).tan_().mul_(float(scale))
+        t.add_(torch.tensor(loc, dtype=t.dtype))
+    return _fill_inplace(x, fill)
 
 
 def geometric_(x, probs, name=None):
-    """Fill x in place with Paddle's (continuous) geometric samples log(u) / log(1 - probs), u ~ U(0, 1)."""
+    """Fill x in place with Paddle's (continuous) geometric samples log(u) / log(1 - probs), u uniform in
+    [tiny, 1) from Paddle's generator (on the CPU)."""
     p = probs._t if is_tensor(probs) else float(probs)
-    return _fill_inplace(x, lambda t: t.copy_(torch.log(torch.rand_like(t)) / torch.log1p(-torch.as_tensor(p))))
+
+    def fill(t):
+        _rng.uniform_(t, float(torch.finfo(t.dtype).tiny), 1.0)
+        t.log_().div_(torch.log1p(-torch.as_tensor(p, dtype=t.dtype)))
+    return _fill_inplace(x, fill)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):

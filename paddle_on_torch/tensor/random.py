@@ -37,6 +37,21 @@ def _no_kernel(api, dtype):
     return RuntimeError(f"(NotFound) The kernel `{api}` is not registered for data type {_dname(dtype)}.")
 
 
+_HALF = (torch.float16, torch.bfloat16)
+_REAL_KERNEL = "float64, float32"
+_GAUSSIAN_INPLACE = "float64, complex128, float32, complex64"
+
+
+def _cpu_kernel(kernel, t, supported=_REAL_KERNEL):
+    """Paddle's CPU build registers these random kernels for float32 / float64 (and complex) only: a float16 or
+    bfloat16 CPU tensor fails with its NotFound error (CUDA has them)."""
+    if t.dtype in _HALF and t.device.type == "cpu":
+        dt = _dname(t.dtype)
+        raise RuntimeError(f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dt}) of kernel `{kernel}` "
+                           f"is not registered. Selected wrong DataType `{dt}`. Paddle support following DataTypes: "
+                           f"{supported}.")
+
+
 def _float(dtype, api):
     dtype = dtype if dtype is not None else _dtypes.default_float_torch()
     if dtype not in _SAMPLED:
@@ -210,6 +225,7 @@ def bernoulli(x: TensorLike, p=None, name=None):
     """0/1 samples with probability x (or p), in x's dtype."""
     if x.dtype not in _FLOATS:
         raise _no_kernel("bernoulli", x.dtype)
+    _cpu_kernel("bernoulli", x)
     return _rng.bernoulli(x if p is None else torch.full_like(x, float(p)))
 
 
@@ -224,6 +240,7 @@ def multinomial(x: TensorLike, num_samples=1, replacement=False, name=None, *, o
     """Category indices drawn with the (unnormalised) probabilities in the last axis of a 1-D or 2-D x."""
     if x.dtype not in _FLOATS:
         raise _no_kernel("multinomial", x.dtype)
+    _cpu_kernel("multinomial", x)
     if x.dim() > 2 or x.dim() == 0:
         raise ValueError(f"(InvalidArgument) multinomial: x must be 1-D or 2-D, but received rank {x.dim()}.")
     if bool((x < 0).any()):
@@ -241,6 +258,7 @@ def poisson(x: TensorLike, name=None):
     """Poisson samples with rate x, in x's dtype."""
     if x.dtype not in _FLOATS:
         raise _no_kernel("poisson", x.dtype)
+    _cpu_kernel("poisson", x)
     if not _rng.exact(x):
         return torch.poisson(x.clamp(min=0))
     return _rng.poisson(x)  # (a rate <= 0 draws 0, as libstdc++'s poisson_distribution does)
@@ -260,8 +278,10 @@ def _inplace_target(x):
     return x._t
 
 
-def _fill_inplace(x, fill):
+def _fill_inplace(x, fill, kernel=None, supported=_REAL_KERNEL):
     t = _inplace_target(x)
+    if kernel is not None:
+        _cpu_kernel(kernel, t, supported)
     with torch.no_grad():
         fill(t)
     return x
@@ -269,17 +289,18 @@ def _fill_inplace(x, fill):
 
 def uniform_(x, min=0, max=1.0, seed=0, name=None):
     """Fill x in place with uniform samples in [min, max)."""
-    return _fill_inplace(x, lambda t: _rng.uniform_(t, float(min), float(max), int(seed)))
+    return _fill_inplace(x, lambda t: _rng.uniform_(t, float(min), float(max), int(seed)), "uniform_inplace")
 
 
 def normal_(x, mean=0.0, std=1.0, name=None):
     """Fill x in place with normal samples."""
-    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std))
+    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std), "gaussian_inplace", _GAUSSIAN_INPLACE)
 
 
 def log_normal_(x, mean=1.0, std=2.0, name=None):
     """Fill x in place with log-normal samples (exp of normal(mean, std))."""
-    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std).exp_())  # (Paddle takes std <= 0 too)
+    return _fill_inplace(x, lambda t: normal_fill_(t, mean, std).exp_(),  # (Paddle takes std <= 0 too)
+                         "gaussian_inplace", _GAUSSIAN_INPLACE)
 
 
 def bernoulli_(x, p=0.5, name=None):
@@ -292,12 +313,12 @@ def bernoulli_(x, p=0.5, name=None):
         below, above = t < p, t > p
         t.masked_fill_(below, 1.0)
         t.masked_fill_(above, 0.0)
-    return _fill_inplace(x, fill)
+    return _fill_inplace(x, fill, "uniform_inplace")
 
 
 def exponential_(x, lam=1.0, name=None):
     """Fill x in place with exponential samples of rate lam."""
-    return _fill_inplace(x, lambda t: _rng.exponential_(t, float(lam)))
+    return _fill_inplace(x, lambda t: _rng.exponential_(t, float(lam)), "exponential")
 
 
 def random_(x, from_=0, to=None, *, generator=None):

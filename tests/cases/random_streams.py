@@ -343,3 +343,64 @@ def seeded_network_forward_with_dropout(paddle):
     net = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Dropout(0.3), nn.Linear(8, 3))
     x = paddle.rand([4, 6])
     return [net(x), net(x)]
+
+
+# ----------------------------------------------------------------------------------------- more samplers
+@case(exact=True)
+def rrelu_training_draws(paddle):
+    x = paddle.to_tensor([[-1.0, -2.0, 3.0], [0.0, -4.0, 5.0]])
+    return _each_seed(paddle, lambda: paddle.nn.functional.rrelu(x, 0.1, 0.3, training=True))
+
+
+@case
+def gumbel_softmax_noise(paddle):
+    # the draws are Paddle's; the logarithms and softmax round as torch's vector kernels do (ulps)
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [0.5, 0.0, -0.5]])
+    return _each_seed(paddle, lambda: paddle.nn.functional.gumbel_softmax(x, 0.7), SEEDS[:3])
+
+
+@case
+def cauchy_and_geometric(paddle):
+    # Paddle's draws; tan / log as torch's vector kernels round them (ulps)
+    def draw():
+        a = paddle.zeros([5])
+        a.cauchy_(1.0, 2.0)
+        b = paddle.zeros([5])
+        b.geometric_(0.3)
+        return [a, b]
+    return _each_seed(paddle, draw, SEEDS[:3])
+
+
+@case(exact=True)
+def dropout_half_precision(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(np.linspace(-2, 2, 12).astype("float32"))
+    return _each_seed(paddle, lambda: [F.dropout(x.astype("float16"), 0.3), F.dropout(x.astype("bfloat16"), 0.3)],
+                      SEEDS[:3])
+
+
+def _cpu_error(fn):
+    try:
+        fn()
+    except RuntimeError as e:
+        return str(e).split("\n")[0]
+    return "no error"
+
+
+@case
+def half_precision_kernels_missing_on_cpu(paddle):
+    out = []
+    for dt in ("float16", "bfloat16"):
+        out += [_cpu_error(lambda: paddle.zeros([3], dtype=dt).uniform_()),
+                _cpu_error(lambda: paddle.zeros([3], dtype=dt).exponential_()),
+                _cpu_error(lambda: paddle.normal_(paddle.zeros([3], dtype=dt))),
+                _cpu_error(lambda: paddle.bernoulli(paddle.zeros([3], dtype=dt))),
+                _cpu_error(lambda: paddle.multinomial(paddle.ones([3], dtype=dt))),
+                _cpu_error(lambda: paddle.poisson(paddle.ones([3], dtype=dt))),
+                _cpu_error(lambda: paddle.zeros([3], dtype=dt).bernoulli_(0.5))]
+    return out
+
+
+@case
+def seed_must_be_unsigned(paddle):
+    paddle.seed(-3)

@@ -5,6 +5,7 @@ import torch.nn.functional as TF
 from ..._normalize import DTypeLike, ScalarLike, TensorLike, op
 from ..._normalize import int_arg as _int
 from ..._core import dtype as _dtypes
+from ..._core import random as _rng
 from ...tensor.inplace import make_inplace
 from ...tensor.math import sigmoid, tanh
 
@@ -197,7 +198,10 @@ def rrelu(x: TensorLike, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=N
         raise ValueError(f"The upper value must be greater than lower value. Received: lower {lower}, upper {upper}.")
     if not training:
         return torch.where(x >= 0, x, x * ((lower + upper) / 2.0))
-    a = torch.empty_like(x).uniform_(lower, upper)
+    # Paddle's kernel draws one float uniform in [lower, upper) per negative element, in element order
+    negative = x < 0
+    draws = _rng.uniform_(torch.empty(int(negative.sum()), device=x.device), lower, upper)
+    a = torch.ones_like(x).masked_scatter_(negative, draws.to(x.dtype))
     return torch.where(x >= 0, x, x * a)
 
 
@@ -223,7 +227,8 @@ def glu(x: TensorLike, axis=-1, name=None):
 
 @op
 def gumbel_softmax(x: TensorLike, temperature=1.0, hard=False, axis=-1, name=None):
-    g = -torch.log(-torch.log(torch.empty_like(x).uniform_(0, 1)))
+    # Paddle's kernel: Gumbel noise -log(-log(u)), u uniform in [1e-5, 1) from Paddle's generator
+    g = -torch.log(-torch.log(_rng.uniform_(torch.empty_like(x), 1e-5, 1.0)))
     y = torch.softmax((x + g) / temperature, axis)
     if hard:
         idx = y.argmax(axis, keepdim=True)

@@ -73,7 +73,10 @@ def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplac
         if p == 1:  # the kernel writes zeros without drawing
             return x * torch.zeros((), dtype=x.dtype, device=x.device)
         keep = _rng.dropout_keep(x.shape, p, x.device, _program_seed())
-        kept = x / _f32(1.0 - _f32(p)) if upscale else x  # the kernel: x / static_cast<T>(1.0f - p)
+        keep_prob = _f32(1.0 - _f32(p))  # the kernel: x / static_cast<T>(1.0f - p), T's rounding of it
+        if x.dtype in (torch.float16, torch.bfloat16):
+            keep_prob = torch.tensor(keep_prob, dtype=x.dtype, device=x.device)
+        kept = x / keep_prob if upscale else x
         return torch.where(keep, kept, torch.zeros((), dtype=x.dtype, device=x.device))
     axes = [axis] if isinstance(axis, int) else list(axis)
     if len(axes) > x.dim() or max(axes) > x.dim() - 1:
