@@ -501,6 +501,25 @@ def generate_proposals(scores, bbox_deltas, im_shape, anchors, variances, pre_nm
                                                       pixel_offset, return_rois_num=True))
 
 
+def anchor_generator(input, anchor_sizes, aspect_ratios, variances, stride, offset):
+    from ._normalize import wrap
+    from .vision.ops import legacy_detection
+
+    anchors, var = legacy_detection.anchor_generator(input._t, anchor_sizes, aspect_ratios, variances, stride, offset)
+    return wrap(anchors), wrap(var)
+
+
+def multiclass_nms3(bboxes, scores, rois_num, score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized,
+                    nms_eta, background_label):
+    from ._normalize import wrap
+    from .vision.ops import legacy_detection
+
+    out = legacy_detection.multiclass_nms3(bboxes._t, scores._t, None if rois_num is None else rois_num._t,
+                                           score_threshold, nms_top_k, keep_top_k, nms_threshold, normalized,
+                                           nms_eta, background_label)
+    return tuple(wrap(t) for t in out)
+
+
 # ---- the table -----------------------------------------------------------------------------------------------
 
 # ops whose paddle function takes the op's arguments under the same names (checked by tests/test_c_ops.py)

@@ -97,8 +97,13 @@ class PaddleFinder(importlib.abc.MetaPathFinder):
         real = _target(fullname)
         real_spec = importlib.util.find_spec(real)
         if real_spec is None:
+            from ._api import paddle_api, paddle_names
             from ._report import record
 
+            parent, _, child = fullname.rpartition(".")
+            if (fullname not in paddle_api()["namespaces"] and paddle_names(parent) and child not in
+                    paddle_names(parent)):  # not a module of Paddle 3.3.1 either (paddle.utils.profiler): its error
+                raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
             record(fullname)
             raise ModuleNotFoundError(f"{fullname} is not supported by paddle_on_torch yet", name=fullname)
         # a plain module stays one: `python -m paddle.distributed.launch` needs its __main__ not to be a package

@@ -2,7 +2,7 @@
 
 A legacy call passes the op's inputs positionally, in its OpProto's order (recorded from Paddle 3.3.1 into
 _C_ops_signatures.json), then its attributes as name/value pairs, and returns the op's outputs in the proto's
-order.  Each is mapped by name onto the `paddle._C_ops` op of the same name (input `PriorBoxVar` is the
+order (a list output's length, where the op has list outputs, comes after the inputs).  Each is mapped by name onto the `paddle._C_ops` op of the same name (input `PriorBoxVar` is the
 op's `prior_box_var`, attribute `pre_nms_topN` its `pre_nms_top_n`), so both calling conventions share one
 table and one implementation.  Calls that pass output tensors to be filled in place (the proto's outputs
 after the inputs, as PaddleNLP's NPU plugin does with coalesce_tensor) are not supported.
@@ -10,7 +10,15 @@ after the inputs, as PaddleNLP's NPU plugin does with coalesce_tensor) are not s
 from . import _C_ops, _report
 
 # legacy op name -> the _C_ops op that replaced it
-_RENAMED = {"generate_proposals_v2": "generate_proposals"}
+_RENAMED = {"generate_proposals_v2": "generate_proposals", "hard_swish": "hardswish", "hard_sigmoid": "hardsigmoid",
+            "brelu": "hardtanh", "hard_shrink": "hardshrink"}
+# legacy attribute -> the new op's argument, where the names differ
+_ATTR_RENAMES = {"mish": {"threshold": "lambda"}, "softshrink": {"lambda": "threshold"}}
+# the OpProto's default of an attribute the new op requires (a legacy call may leave any attribute out:
+# `_legacy_C_ops.softmax(x)`, the legacy layers' act= strings)
+_PROTO_DEFAULTS = {"softmax": {"axis": -1}, "mish": {"lambda": 20.0}}
+# attributes a legacy call cannot leave out in Paddle 3.3.1: its default is a float where the kernel reads a double
+_NO_DEFAULT = {"leaky_relu": "alpha", "softplus": "beta"}
 _built = {}
 
 
@@ -22,6 +30,8 @@ def _build(name, proto, op):
     sig = _C_ops.signatures()["ops"][op]
     fn_new = getattr(_C_ops, op)
     by_key = {_key(a[0]): _C_ops._pyname(a[0]) for a in sig["args"]}
+    for attr, arg in _ATTR_RENAMES.get(name, {}).items():
+        by_key[_key(attr)] = _C_ops._pyname(arg)
     n_in = len(proto["inputs"])
     inputs = [by_key.get(_key(i[0])) for i in proto["inputs"]]
     outs_new = [_key(o) for o in (sig.get("outputs") or [])]
@@ -29,8 +39,12 @@ def _build(name, proto, op):
     if None in order and len(proto["outputs"]) == len(outs_new):  # renamed outputs (prior_box's Boxes is `out`)
         order = list(range(len(outs_new)))
 
+    n_dup = sum(1 for o in proto["outputs"] if o[1])  # list outputs: a legacy call gives each one's length first
+
     def legacy(*args):
-        rest = args[n_in:]
+        counts = args[n_in:n_in + n_dup]
+        skip = n_dup if len(counts) == n_dup and all(type(c) is int for c in counts) else 0
+        rest = args[n_in + skip:]
         if len(rest) % 2 or not all(isinstance(k, str) for k in rest[::2]):
             raise _report.unsupported(f"paddle._legacy_C_ops.{name}",
                                       " with output tensors passed in (only inputs, then attribute name/value pairs)")
@@ -42,6 +56,12 @@ def _build(name, proto, op):
             param = by_key.get(_key(k))
             if param is not None:  # attributes the new op dropped (op_role, use_mkldnn, ...) mean nothing here
                 kwargs[param] = v
+        for param, value in _PROTO_DEFAULTS.get(name, {}).items():
+            kwargs.setdefault(_C_ops._pyname(param), value)
+        missing = _NO_DEFAULT.get(name)
+        if missing is not None and missing not in rest[::2]:
+            raise ValueError("(InvalidArgument) paddle::get failed, cannot get value (attr) by type double, its type "
+                             "is float.")
         result = fn_new(**kwargs)
         if not isinstance(result, tuple):
             return result

@@ -1,6 +1,7 @@
 """paddle.profiler.RecordEvent (a named range in the trace, on torch.profiler.record_function) and
 load_profiler_result (Paddle's protobuf result files: not readable here)."""
-from contextlib import ContextDecorator
+import sys
+from contextlib import ContextDecorator, contextmanager
 
 import torch
 from .._report import unsupported
@@ -37,6 +38,20 @@ class RecordEvent(ContextDecorator):
 def load_profiler_result(filename):
     raise unsupported("paddle.profiler.load_profiler_result", ": Paddle's protobuf profiler results cannot be read "
                                                               "(traces are written as Chrome trace JSON)")
+
+
+@contextmanager
+def job_schedule_profiler_range(iter_id, start, end, exit_after_prof=True):
+    """Yields whether step `iter_id` lies in the profiled range [start, end); leaving the range's last step ends
+    the program (sys.exit) when exit_after_prof, as Paddle's does.  An empty range yields False."""
+    if start >= end:
+        yield False
+        return
+    try:
+        yield start <= iter_id < end
+    finally:
+        if iter_id == end - 1 and exit_after_prof:
+            sys.exit()
 
 
 def switch_job_schedule_profiler(model, iter_id, start, end, exit_after_prof=True):

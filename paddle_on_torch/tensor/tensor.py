@@ -187,6 +187,10 @@ class Tensor:
     def grad(self, value):
         self._t.grad = None if value is None else _normalize.to_torch(value)
 
+    def _grad_ivar(self):
+        """The gradient Tensor (None before a backward), as Paddle's private accessor that libraries call."""
+        return self.grad
+
     @property
     def name(self):
         n = self.__dict__.get("name")

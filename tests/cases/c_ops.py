@@ -432,3 +432,78 @@ def same_name_nn(paddle):
             C.fold(_t(paddle, [1, 8, 4], 2), [3, 3], [2, 2], [1, 1], [0, 0, 0, 0], [1, 1]),
             C.temporal_shift(_t(paddle, [4, 4, 2, 2], 3), 2, 0.25, "NCHW"),
             C.grid_sample(x, _t(paddle, [1, 2, 2, 2], 4, -1, 1), "bilinear", "zeros", True)]
+
+
+# ---------------------------------------------------------------- detection ops PaddleDetection calls by op name
+
+
+def _det_boxes(rng, n, m):
+    xy = rng.rand(n, m, 2) * 50
+    wh = rng.rand(n, m, 2) * 20 + 1
+    return np.concatenate([xy, xy + wh], -1).astype("float32")
+
+
+@case
+def legacy_anchor_generator(paddle):
+    L = paddle._legacy_C_ops
+    x = paddle.to_tensor(np.random.RandomState(0).rand(1, 8, 3, 5).astype("float32"))
+    a = L.anchor_generator(x, "anchor_sizes", [32.0, 64.0, 100.0], "aspect_ratios", [0.5, 1.0, 2.0], "variances",
+                           [0.1, 0.1, 0.2, 0.2], "stride", [16.0, 16.0], "offset", 0.5)
+    b = L.anchor_generator(x, "anchor_sizes", [20.0], "aspect_ratios", [1.5], "variances", [1.0, 1.0, 1.0, 1.0],
+                           "stride", [8.0, 12.0], "offset", 0.0)
+    return [a, b]
+
+
+@case
+def legacy_multiclass_nms3_shared_boxes(paddle):
+    L = paddle._legacy_C_ops
+    rng = np.random.RandomState(0)
+    b = paddle.to_tensor(_det_boxes(rng, 2, 12))
+    s = paddle.to_tensor(rng.rand(2, 3, 12).astype("float32"))
+    top = L.multiclass_nms3(b, s, None, "score_threshold", 0.2, "nms_top_k", 8, "keep_top_k", 10, "nms_threshold", 0.3,
+                            "normalized", False, "nms_eta", 1.0, "background_label", 0)
+    eta = L.multiclass_nms3(b, s, None, "score_threshold", 0.05, "nms_top_k", -1, "keep_top_k", -1, "nms_threshold",
+                            0.5, "normalized", True, "nms_eta", 0.9, "background_label", -1)
+    none = L.multiclass_nms3(b, s, None, "score_threshold", 0.99, "nms_top_k", 8, "keep_top_k", 10, "nms_threshold",
+                             0.3, "normalized", False, "nms_eta", 1.0, "background_label", 0)
+    return [top, eta, none]
+
+
+@case
+def multiclass_nms3_box_per_class(paddle):
+    rng = np.random.RandomState(3)
+    b = paddle.to_tensor(_det_boxes(rng, 1, 27).reshape(9, 3, 4))
+    s = paddle.to_tensor(rng.rand(9, 3).astype("float32"))
+    rn = paddle.to_tensor(np.array([5, 4], "int32"))
+    all_kept = paddle._legacy_C_ops.multiclass_nms3(b, s, rn, "score_threshold", 0.1, "nms_top_k", 100, "keep_top_k",
+                                                   -1, "nms_threshold", 0.4, "normalized", False, "nms_eta", 1.0,
+                                                   "background_label", 0)
+    top = paddle._C_ops.multiclass_nms3(b, s, rn, 0.1, 2, 3, 0.4, True, 1.0, -1)
+    return [all_kept, top]
+
+
+@case
+def legacy_distribute_fpn_proposals_with_output_counts(paddle):
+    # PaddleDetection passes the lengths of the two list outputs after the inputs
+    rois = paddle.to_tensor(np.array([[0, 0, 10, 10], [0, 0, 100, 100], [0, 0, 300, 300], [5, 5, 40, 60]], "float32"))
+    rn = paddle.to_tensor(np.array([3, 1], "int32"))
+    multi, restore, nums = paddle._legacy_C_ops.distribute_fpn_proposals(
+        rois, rn, 4, 4, "min_level", 2, "max_level", 5, "refer_level", 4, "refer_scale", 224, "pixel_offset", False)
+    return [list(multi), restore, list(nums)]
+
+
+@case
+def legacy_activation_ops_without_attributes(paddle):
+    # the legacy layers' act= strings run these with the OpProto's attribute defaults
+    x = paddle.to_tensor([[-4.0, -1.0, 0.5, 3.0, 7.0]])
+    L = paddle._legacy_C_ops
+    out = [getattr(L, a)(x) for a in ("hard_swish", "relu", "sigmoid", "tanh", "swish", "relu6", "elu", "softmax",
+                                      "hard_sigmoid", "mish", "silu", "softsign", "brelu", "logsigmoid",
+                                      "tanh_shrink", "selu", "thresholded_relu", "stanh")]
+    for a in ("leaky_relu", "softplus"):  # Paddle 3.3.1 cannot take these without their attribute
+        try:
+            getattr(L, a)(x)
+            out.append("ran")
+        except ValueError as e:
+            out.append(type(e).__name__)
+    return out

@@ -269,3 +269,20 @@ def batch_norm_weight_without_bias_gets_no_gradient(paddle):
         (bn(x) * paddle.to_tensor(data([4, 3, 2], 9))).sum().backward()
         out += [[p.grad for p in bn.parameters()], [p.stop_gradient for p in bn.parameters()]]
     return out
+
+
+@case(rtol=1e-5)
+def legacy_batchnorm_act_strings(paddle):
+    # paddle.nn.BatchNorm(..., act=...) runs Paddle's legacy activation op of that name
+    x = paddle.to_tensor(data([2, 3, 2, 2], 10, scale=3.0))
+    out = []
+    for act in ("hard_swish", "relu", "sigmoid", "tanh", "swish", "relu6", "hard_sigmoid", "elu", "mish", "brelu"):
+        bn = paddle.nn.BatchNorm(3, act=act)
+        out.append(bn(x))
+    bn = paddle.nn.BatchNorm(3, act="leaky_relu")  # (Paddle 3.3.1's legacy leaky_relu needs its alpha)
+    try:
+        bn(x)
+        out.append("ran")
+    except ValueError as e:
+        out.append(type(e).__name__)
+    return out

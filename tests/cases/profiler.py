@@ -67,3 +67,22 @@ def profiler_targets_and_enums(paddle):
     p = paddle.profiler
     return [p.ProfilerState.RECORD_AND_RETURN.value, p.ProfilerTarget.CUSTOM_DEVICE.value,
             p.SortedKeys.GPUMin.value, p.SummaryView.UDFView.value, [k.name for k in p.SummaryView]]
+
+
+@case
+def job_schedule_profiler_range_flags(paddle):
+    from paddle.profiler.utils import job_schedule_profiler_range
+
+    out = []
+    for i in range(5):
+        with job_schedule_profiler_range(i, 1, 4, exit_after_prof=False) as on:
+            out.append(on)
+    with job_schedule_profiler_range(2, 3, 3) as on:  # an empty range
+        out.append(on)
+    try:
+        with job_schedule_profiler_range(3, 1, 4):  # the range's last step ends the program
+            pass
+        out.append("went on")
+    except SystemExit as e:
+        out.append(["SystemExit", e.code])
+    return out

@@ -220,6 +220,14 @@ class EagerParamBase(Tensor):
         return "_lazy_init" not in self.__dict__
 
     @property
+    def block(self):
+        """The global block of the default main program, as Paddle's parameters report it (PaddleSeg's initializers
+        are called as init(param, param.block))."""
+        from ...static import default_main_program
+
+        return default_main_program().global_block()
+
+    @property
     def _init_func(self):
         """Paddle's pending initializer of a LazyGuard parameter, called as f(param, block); None once it ran
         (PaddleNLP's AutoTrainer checks it before initialize())."""

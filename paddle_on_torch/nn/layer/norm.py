@@ -158,8 +158,10 @@ class BatchNorm(Layer):
                            training=training, momentum=self._momentum, epsilon=self._epsilon, data_format=fmt,
                            use_global_stats=self._use_global_stats or (not training and not
                                                                       self._trainable_statistics))
-        if self._act:
-            out = getattr(F, self._act)(out)
+        if self._act:  # Paddle runs the legacy activation op of that name, with its OpProto's attributes
+            from ... import _legacy_C_ops
+
+            out = getattr(_legacy_C_ops, self._act)(out)
         return out
 
 
