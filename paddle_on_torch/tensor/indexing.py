@@ -200,11 +200,20 @@ def _basic(index):
 _BOUND = (int, type(None))
 
 
+def _out_of_range(e):
+    """torch's IndexError (an index past the end, too many indices, a mask of the wrong shape) as Paddle's, whose
+    slice checks raise IndexError "(OutOfRange) ..." for the same indices."""
+    return IndexError(f"(OutOfRange) {e}")
+
+
 def getitem(x, index):
     """`x[index]` with Paddle's semantics."""
     t = x._t
     if _basic(index):  # hot path: torch's indexing is Paddle's here
-        r = t[index]
+        try:
+            r = t[index]
+        except IndexError as e:
+            raise _out_of_range(e) from None
     else:
         items, negs = _convert(index, t)
         if negs:
@@ -213,7 +222,7 @@ def getitem(x, index):
             r = t[tuple(items)]
         except IndexError as e:
             if "too many indices" not in str(e):
-                raise
+                raise _out_of_range(e) from None
             raise ValueError(f"(InvalidArgument) Too many indices for a tensor of dimension {t.dim()}.") from None
     obj = _normalize._new(_normalize.Tensor)
     obj._t = r
@@ -268,6 +277,8 @@ def setitem(x, index, value):
             t.put_(pos, v.broadcast_to(pos.shape))
         else:
             t[items if type(items) is not list else tuple(items)] = v
+    except IndexError as e:
+        raise _out_of_range(e) from None
     except RuntimeError as e:
         msg = str(e)
         if "shape" in msg or "size" in msg or "broadcast" in msg:
