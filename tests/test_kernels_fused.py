@@ -524,3 +524,36 @@ def test_double_backward_is_refused_not_silently_first_order(op):
     with pytest.raises(RuntimeError, match="double backward|no autograd formula"):
         g, = torch.autograd.grad((out * out).sum(), x, create_graph=True)
         torch.autograd.grad(g.sum(), x)
+
+
+@pytest.mark.skipif(ext.load() is None, reason="no C++ build")
+def test_functional_norms_reach_the_norm_op():
+    """paddle.nn.functional.rms_norm (every size) and layer_norm (from _LAYER_NORM_OP_FROM elements on) run the
+    fused norm op in eager mode, with torch's layer_norm / the rms composition's values and gradients; a small
+    layer_norm keeps torch's op (cheaper per call)."""
+    from paddle_on_torch.nn.functional import norm as fnorm
+
+    torch.manual_seed(0)
+    PF = paddle.nn.functional
+    for shape, axes in (([4, 96, 384], [384]), ([4, 96, 384], [96, 384]), ([2, 3, 8], [8])):
+        x = paddle.to_tensor(torch.randn(shape).numpy(), stop_gradient=False)
+        n = int(np.prod(axes))
+        w = paddle.to_tensor(torch.randn(n).numpy(), stop_gradient=False)
+        b = paddle.to_tensor(torch.randn(n).numpy(), stop_gradient=False)
+        y = PF.layer_norm(x, axes, w, b, 1e-5)
+        big = x.numel() >= fnorm._LAYER_NORM_OP_FROM
+        assert ("NormFunction" in y._t.grad_fn.name()) == big, y._t.grad_fn.name()
+        xt, wt, bt = (t._t.detach().requires_grad_() for t in (x, w, b))
+        want = torch.nn.functional.layer_norm(xt, axes, wt.reshape(axes), bt.reshape(axes), 1e-5)
+        torch.testing.assert_close(y._t, want, rtol=1e-5, atol=1e-5)
+        g = torch.randn(shape)
+        got_g = torch.autograd.grad(y._t, [x._t, w._t, b._t], g)
+        want_g = torch.autograd.grad(want, [xt, wt, bt], g)
+        for a, c in zip(got_g, want_g):
+            torch.testing.assert_close(a, c.reshape(a.shape), rtol=1e-4, atol=1e-4)
+        out, inv = PF.rms_norm(x, axes, w, 1e-6)
+        assert "NormFunction" in out._t.grad_fn.name()
+        rows = xt.reshape(-1, n)
+        want_inv = torch.rsqrt(rows.pow(2).mean(-1) + 1e-6)
+        torch.testing.assert_close(inv._t, want_inv)
+        torch.testing.assert_close(out._t, (rows * want_inv[:, None] * wt).reshape(shape), rtol=1e-5, atol=1e-5)

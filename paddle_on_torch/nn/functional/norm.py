@@ -88,6 +88,13 @@ def _sized(n, *ts):
     return all(t is None or t.numel() == n for t in ts)
 
 
+# layer_norm takes the fused op from this many elements on: below, torch's own layer_norm (one ATen kernel and
+# node) costs less per call than the custom op's dispatch and C++ autograd node (~2 us forward, ~15 us forward +
+# backward more at [32, 768]); from [128, 768] on the op's kernels are as fast or faster (bench/kernels.py --ops
+# api, docs/kernels.md).  rms_norm has no ATen kernel to compare with: its composition loses at every size.
+_LAYER_NORM_OP_FROM = 1 << 17
+
+
 def _last_axis_only(x, normalized_shape, weight, bias):
     """The common layer_norm call: [n] over a last axis of n, 1-D (or no) weight and bias."""
     return (type(normalized_shape) is list and len(normalized_shape) == 1 and type(normalized_shape[0]) is int
@@ -99,7 +106,7 @@ def _last_axis_only(x, normalized_shape, weight, bias):
 def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, bias: OptionalTensor = None,
                epsilon=1e-05, name=None):
     if _last_axis_only(x, normalized_shape, weight, bias):  # what LayerNorm(dim) passes
-        if plain_eager(x, weight, bias) and _sized(x.shape[-1], weight, bias):
+        if x.numel() >= _LAYER_NORM_OP_FROM and plain_eager(x, weight, bias) and _sized(x.shape[-1], weight, bias):
             return _fused_norm()(x, None, None, weight, bias, float(epsilon), 1.0, False, x.dim() - 1)[0]
         return torch.layer_norm(x, normalized_shape, weight, bias, epsilon)
     if isinstance(normalized_shape, int):
@@ -113,7 +120,8 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
         if t is not None and t.dim() != 1:
             raise ValueError(f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
                              f"dimensions of Input({what}) is [{t.dim()}]")
-    if plain_eager(x, weight, bias) and _sized(math.prod(normalized_shape), weight, bias):
+    if x.numel() >= _LAYER_NORM_OP_FROM and plain_eager(x, weight, bias) and _sized(math.prod(normalized_shape),
+                                                                                    weight, bias):
         return _fused_norm()(x, None, None, weight, bias, float(epsilon), 1.0, False, x.dim() - n)[0]
     if n > 1:  # Paddle passes multi-axis scale/bias flattened; torch wants them in the normalised shape
         weight = None if weight is None else weight.reshape(normalized_shape)
