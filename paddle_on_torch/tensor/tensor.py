@@ -298,7 +298,8 @@ class Tensor:
         if args:
             t = t[args] if len(args) > 1 else t.reshape(-1)[args[0]]
         elif t.numel() != 1:
-            raise ValueError("only one element tensor can be converted to Python scalar, but got a tensor "
+            raise ValueError("(InvalidArgument) only one element tensor can be converted to Python scalar, but got a "
+                             "tensor "
                              f"with {t.numel()} elements")
         return t.item()
 
