@@ -384,17 +384,25 @@ def _generator_place(device):
 
 
 def get_rng_state(device=None):
-    """The state of the default generator of `device` (default: the current device); opaque."""
+    """The state of the default generator of `device` (default: the current device): on the CPU Paddle's
+    GeneratorState (framework/random.py), else the accelerator's (opaque)."""
     dev = _generator_place(device)
     if dev.type == "cpu":
-        return torch.get_rng_state()
+        from ..framework.random import default_generator
+
+        return default_generator("cpu").get_state()
     return backends.get(dev.type).module().get_rng_state(dev)
 
 
 def set_rng_state(new_state, device=None):
     dev = _generator_place(device)
     if dev.type == "cpu":
-        torch.set_rng_state(new_state)
+        from ..framework.random import default_generator
+
+        if isinstance(new_state, torch.Tensor):  # a torch generator state
+            torch.set_rng_state(new_state)
+        else:
+            default_generator("cpu").set_state(new_state)
     else:
         backends.get(dev.type).module().set_rng_state(new_state, dev)
 
@@ -404,7 +412,9 @@ def manual_seed(seed):
     seed = int(seed)
     dev = _place.current_torch_device()
     if dev.type == "cpu":
-        torch.default_generator.manual_seed(seed)
+        from ..framework.random import default_generator
+
+        default_generator("cpu").manual_seed(seed)
     else:
         mod = backends.get(dev.type).module()
         with mod.device(dev) if hasattr(mod, "device") else _nullcontext():
