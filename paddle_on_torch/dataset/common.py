@@ -36,7 +36,8 @@ def download(url, module_name, md5sum, save_name=None):
     filename = os.path.join(dirname, url.split("/")[-1] if save_name is None else save_name)
     if os.path.exists(filename) and md5file(filename) == md5sum:
         return filename
-    raise RuntimeError(f"Cannot download {url}: paddle_on_torch does not download datasets. Fetch the file yourself "
+    raise RuntimeError(f"Cannot download {url} within retry limit 3 (paddle_on_torch does not download datasets). "
+                       "Fetch the file yourself "
                        f"and put it at {filename} (md5 {md5sum}).")
 
 

@@ -27,7 +27,8 @@ def _check_exists_and_download(path, url, md5, module_name, download=True):
     if os.path.exists(cached) and _md5(cached) == md5:
         return cached
     raise RuntimeError(
-        f"Cannot download {url}: paddle_on_torch does not download datasets. Fetch the file yourself and either "
+        f"Cannot download {url} within retry limit 3 (paddle_on_torch does not download datasets). Fetch the file "
+        "yourself and either "
         f"pass its path to the dataset or put it at {cached} (md5 {md5}).")
 
 
