@@ -178,5 +178,26 @@ from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .amp.auto_cast import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402,F401
 from .amp import get_autocast_cpu_dtype, get_autocast_gpu_dtype  # noqa: E402,F401
 
+def _accept_recorded_aliases():
+    """Paddle 3.3's keyword aliases for the top-level functions and Tensor methods that are not generated ops
+    (those take theirs in their header): paddle.finfo(type=), Tensor.copy_(non_blocking=), ..."""
+    import inspect as _inspect
+
+    from ._normalize.aliases import with_aliases
+
+    g = globals()
+    for name in _api_names():
+        fn = g.get(name)
+        if _inspect.isfunction(fn):
+            g[name] = with_aliases(fn, f"paddle.{name}", qualname=name)
+    for name, fn in list(vars(Tensor).items()):
+        if _inspect.isfunction(fn) and not name.startswith("_"):
+            new = with_aliases(fn, f"paddle.Tensor.{name}", qualname=f"Tensor.{name}")
+            if new is not fn:
+                setattr(Tensor, name, new)
+
+
+_accept_recorded_aliases()
+
 # torch-style integer dtype spellings (last: `int` shadows the builtin in this module from here on)
 int, short = int32, int16  # noqa: A001

@@ -20,7 +20,7 @@ COMMON_ALIASES = ("input", "other", "dim", "dims", "keepdims", "out", "size", "t
                   "indices", "sections", "indices_or_sections", "dim0", "dim1", "dim2", "start_dim", "end_dim",
                   "output_size", "sizes", "boundaries", "type", "vec", "vec2", "mat2", "lambd", "eps", "affine",
                   "return_indices", "non_blocking", "requires_grad", "device", "pin_memory", "tensor", "src",
-                  "correction", "unbiased", "exponent", "split_size_or_sections", "reduce", "memory_format")
+                  "correction", "unbiased", "exponent", "split_size_or_sections", "reduce", "memory_format", "dtype")
 
 
 class ProbeSentinel:
@@ -95,8 +95,31 @@ def alias_targets(fn):
                 elif hasattr(v, "alias_mapping") and isinstance(v.alias_mapping, dict):
                     for a, t in v.alias_mapping.items():
                         out.setdefault(a, t)
+            if getattr(fn, "__wrapped__", None) is not None:  # a decorator's wrapper: its hard-coded renames
+                _renames_in_code(code, out)
         fn = getattr(fn, "__wrapped__", None)
     return out
+
+
+def _renames_in_code(code, out):
+    """`kwargs[target] = kwargs.pop(alias)` and `kwargs[target] = kwargs.pop(alias, ...)` in a wrapper's body (the
+    decorators that rename hard-coded keywords: tensor_split's, view's, index_add's, ...): alias -> target."""
+    import dis
+
+    ins = list(dis.get_instructions(code))
+    for i, a in enumerate(ins):
+        if a.opname in ("LOAD_ATTR", "LOAD_METHOD") and a.argval == "pop" and i + 1 < len(ins) \
+                and ins[i + 1].opname == "LOAD_CONST" and isinstance(ins[i + 1].argval, str):
+            alias = ins[i + 1].argval
+            for j in range(i + 2, min(i + 14, len(ins))):
+                if ins[j].opname == "STORE_SUBSCR":
+                    key = ins[j - 1]
+                    if key.opname == "LOAD_CONST" and isinstance(key.argval, str) and key.argval != alias:
+                        out.setdefault(alias, key.argval)
+                    break
+    for c in code.co_consts:
+        if hasattr(c, "co_code"):
+            _renames_in_code(c, out)
 
 
 class _Timeout(Exception):
@@ -123,10 +146,14 @@ def unparsed(exc):
     return "but got None" in msg and "ProbeSentinel" not in msg
 
 
+LAST_ERROR = [None]  # the message of the last probe's failure (a C++ parser names the argument it was parsing)
+
+
 def accepts(call, keyword):
     """Whether `call(**{keyword: SENT})` gets past the keyword (True), refuses it (False); a probe that hangs, or
     whose C++ parser stopped at an earlier argument left out, is None.  `call(**kw)` makes the actual call (it
     adds the positional arguments the callable needs first)."""
+    LAST_ERROR[0] = None
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, 2.0)
     try:
@@ -135,6 +162,7 @@ def accepts(call, keyword):
     except _Timeout:
         return None
     except BaseException as e:  # noqa: BLE001 - any other failure means the keyword was taken
+        LAST_ERROR[0] = str(e)
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             if isinstance(e, KeyboardInterrupt):
                 raise

@@ -21,6 +21,7 @@ import importlib
 import inspect
 import json
 import os
+import re
 import sys
 import types
 import warnings
@@ -35,7 +36,8 @@ import paddle  # noqa: E402
 import torch  # noqa: E402
 
 from dump_api import NAMESPACES  # noqa: E402
-from tests.signature_probe import COMMON_ALIASES, accepts, alias_targets, params, torch_param_names  # noqa: E402
+from tests.signature_probe import (COMMON_ALIASES, LAST_ERROR, accepts, alias_targets, params,  # noqa: E402
+                                   torch_param_names)
 
 assert "paddle_on_torch" not in paddle.__file__, "record_signatures must run under real Paddle"
 
@@ -127,15 +129,22 @@ def _accepts_stepwise(call, k):
     """accepts(), giving a C++ op one more required argument while its parser stops short of the keyword."""
     if not hasattr(call, "step"):
         return accepts(call, k)
-    start = call.step
+    start, fill = call.step, dict(call.fill)
     try:
         while True:
             ok = accepts(call, k)
+            msg = LAST_ERROR[0] or ""
+            m = re.search(r"\(position (\d+)\).*but got (Tensor|list|int)", msg) if ok else None
+            if m and "ProbeSentinel" not in msg:
+                i = int(m.group(1)) - call.offset
+                if 0 <= i < call.step and call.fill.get(i, 0) + 1 < _FILLERS:
+                    call.fill[i] = call.fill.get(i, 0) + 1  # a filler the parser refused: the next kind
+                    continue
             if ok is not None or call.step >= call.required:
                 return ok
             call.step += 1
     finally:
-        call.step = start
+        call.step, call.fill = start, fill
 
 
 def _probe_all(call, keywords):
@@ -145,7 +154,11 @@ def _probe_all(call, keywords):
         return None
     found = {}
     for k in keywords:
-        found[k] = bool(_accepts_stepwise(call, k))
+        ok = bool(_accepts_stepwise(call, k))
+        msg = LAST_ERROR[0] or ""
+        # a C++ parser that took the keyword names the parameter it was parsing the sentinel into
+        m = re.search(r"argument '(\w+)'", msg) if ok and "ProbeSentinel" in msg else None
+        found[k] = m.group(1) if m else ok
         reset()
     return found
 
@@ -186,7 +199,7 @@ def probe(call, own, torch_names):
             res[k] = one is not False
     if res is None:
         return None
-    return [k for k in keywords if res.get(k)]
+    return {k: (res[k] if isinstance(res[k], str) else None) for k in keywords if res.get(k)}
 
 
 def guess_target(alias, ps, torch_names):
@@ -211,10 +224,10 @@ def method_call(fn, name):
         return lambda **kw: getattr(probe_tensor(), name)(**kw)
 
     def call(**kw):
-        args = [probe_tensor() for i in range(call.step)]
+        args = [_filler(call.fill.get(i, 0)) for i in range(call.step)]
         return getattr(probe_tensor(), name)(*args, **kw)
 
-    call.step, call.required = 0, inner.required
+    call.step, call.required, call.fill, call.offset = 0, inner.required, {}, 1
     return call
 
 
@@ -236,7 +249,7 @@ def describe(fn, path, call, torch_path, drop_self=False, drop_first=False):
         return entry
     table = alias_targets(fn)
     if found:
-        entry["aliases"] = {a: table.get(a) or guess_target(a, ps or [], tnames) for a in found}
+        entry["aliases"] = {a: table.get(a) or named or guess_target(a, ps or [], tnames) for a, named in found.items()}
     return entry
 
 
@@ -256,10 +269,17 @@ def function_call(fn, bound=False):
         required = required[1:]
 
     def call(**kw):
-        return fn(*[probe_tensor() for _ in range(call.step)], **kw)
+        return fn(*[_filler(call.fill.get(i, 0)) for i in range(call.step)], **kw)
 
-    call.step, call.required = 0, len(required) + (0 if bound else 1)
+    call.step, call.required, call.fill, call.offset = 0, len(required) + (0 if bound else 1), {}, 0
     return call
+
+
+_FILLERS = 3  # a tensor, a list of one tensor, the int 1: what a C++ op's required argument may need to parse
+
+
+def _filler(kind):
+    return (probe_tensor, lambda: [probe_tensor()], lambda: 1)[kind]()
 
 
 def alias_table(out):
@@ -294,6 +314,16 @@ def write_alias_table(out):
     with open(path + ".tmp", "w") as f:
         json.dump(alias_table(out), f, indent=0, sort_keys=True)
     os.replace(path + ".tmp", path)
+
+
+def write(out):
+    """tests/golden/signatures.json (one entry per part: names, callables, values, tensor_methods, each stamped
+    with this recorder's source hash) and the alias table."""
+    from tests import golden_file
+
+    golden_file.write_recorded("signatures", {k: v for k, v in out.items() if k != "paddle_version"},
+                               paddle.__version__)
+    write_alias_table(out)
 
 
 def main():
@@ -346,12 +376,8 @@ def main():
         methods[n] = describe(fn, "paddle.Tensor." + n, call, "Tensor." + n, drop_first=inspect.isfunction(fn))
     out["tensor_methods"] = methods
     print(f"Tensor: {len(methods)} methods", file=sys.stderr)
-    path = os.path.join(ROOT, "tests", "golden", "signatures.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f, indent=0, sort_keys=True)
-    os.replace(path + ".tmp", path)
-    write_alias_table(out)
-    print(f"wrote {os.path.relpath(path, ROOT)}: {len(out['callables'])} callables, {len(methods)} methods",
+    write(out)
+    print(f"wrote tests/golden/signatures.json: {len(out['callables'])} callables, {len(methods)} methods",
           file=sys.stderr)
 
 

@@ -145,10 +145,10 @@ def default_generator(device):
     return g
 
 
-def seed(value):
+def seed(seed):
     """Seed Paddle's CPU generator (and torch's CPU and accelerator generators, and numpy's); returns the default
     CPU generator."""
-    value = int(value)
+    value = int(seed)
     generator = default_generator("cpu").manual_seed(value)
     torch.manual_seed(value)
     return generator

@@ -171,9 +171,10 @@ def nextafter(x, y, name=None, *, out=None):
 
 @op
 def ldexp(x: TensorLike, y: TensorLike, name=None, *, out=None):
-    if y.dtype not in _INTS:
-        raise TypeError(f"The data type of y must be int32 or int64 in ldexp, but got {_dtypes.dtype_name(y.dtype)}")
-    return torch.ldexp(_to_float(x), y)
+    # Paddle's: both cast to float64 when either is, else to the default dtype (a float exponent too), x * 2 ** y
+    dt = torch.float64 if torch.float64 in (x.dtype, y.dtype) else _dtypes.default_float_torch()
+    x, y = x.to(dt), y.to(dt)
+    return x * torch.pow(torch.tensor(2, dtype=dt, device=x.device), y)
 
 
 @op(binary=("x", "y"))

@@ -645,7 +645,7 @@ class Tensor:
             else:
                 dst.copy_(src)
 
-    def copy_(self, other, blocking=True):
+    def copy_(self, other, blocking=True, non_blocking=False):
         from .inplace import _check
 
         _check(self)

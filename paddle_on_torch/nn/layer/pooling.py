@@ -21,8 +21,8 @@ class MaxPool1D(_Pool):
         self.stride, self.padding, self.return_mask, self.ceil_mode, self.name = (stride, padding, return_mask,
                                                                                    ceil_mode, name)
 
-    def forward(self, x):
-        return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.return_mask, self.ceil_mode)
+    def forward(self, input):  # (Paddle's 1-D pooling layers name it `input`)
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.return_mask, self.ceil_mode)
 
 
 class _MaxPoolNd(_Pool):
@@ -134,6 +134,9 @@ class AdaptiveAvgPool1D(_AdaptiveAvg):
     def __init__(self, output_size, name=None):
         super().__init__(output_size, None, name)
 
+    def forward(self, input):  # (Paddle's 1-D pooling layers name it `input`)
+        return F.adaptive_avg_pool1d(input, self._output_size)
+
 
 class AdaptiveAvgPool2D(_AdaptiveAvg):
     _fn = staticmethod(F.adaptive_avg_pool2d)
@@ -172,6 +175,9 @@ class _AdaptiveMax(Layer):
 class AdaptiveMaxPool1D(_AdaptiveMax):
     _fn = staticmethod(F.adaptive_max_pool1d)
 
+    def forward(self, input):  # (Paddle's 1-D pooling layers name it `input`)
+        return F.adaptive_max_pool1d(input, self._output_size, self._return_mask)
+
 
 class AdaptiveMaxPool2D(_AdaptiveMax):
     _fn = staticmethod(F.adaptive_max_pool2d)
@@ -190,9 +196,11 @@ class _MaxUnPool(Layer):
         self.data_format = data_format or self._default_format
         self.output_size, self.name = output_size, name
 
-    def forward(self, x, indices):
+    def forward(self, x, indices, output_size=None):
+        """`output_size` (Paddle 3.3's): this call's output size, else the one given at construction."""
         return type(self)._fn(x, indices, self.ksize, stride=self.stride, padding=self.padding,
-                              data_format=self.data_format, output_size=self.output_size)
+                              data_format=self.data_format,
+                              output_size=self.output_size if output_size is None else output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"

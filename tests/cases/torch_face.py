@@ -1,0 +1,185 @@
+"""Paddle 3.3's PyTorch-style face (issue 28): torch-named modules, classes and functions, dtype aliases, the
+Tensor constructor's forms, keyword aliases and out=, as real Paddle answers them."""
+import numpy as np
+
+from tests.cases import case
+
+
+def _x(paddle):
+    return paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+@case
+def functional_module(paddle):
+    x = _x(paddle)
+    f = paddle.functional
+    return [f.split(x, 1, dim=0), f.split(x, [1, 2], dim=1), f.atleast_2d(paddle.to_tensor(1.0)),
+            f.broadcast_shapes([2, 1], [1, 3]), f.norm(x, dim=1), f.einsum("ij->j", x),
+            f.unique_consecutive(paddle.to_tensor([1, 1, 2, 2, 1]), return_counts=True),
+            f.meshgrid(paddle.arange(2), paddle.arange(3))]
+
+
+@case
+def attention_backends(paddle):
+    from paddle.nn.attention import SDPBackend, sdpa_kernel
+    import paddle.nn.attention as att
+
+    q = paddle.to_tensor(np.linspace(-1, 1, 2 * 3 * 2 * 4).reshape(2, 3, 2, 4).astype("float32"))
+    with sdpa_kernel([SDPBackend.MATH]):
+        inside = [int(b) for b in att._cur_sdpa_kernel_backends()]
+        out = paddle.nn.functional.scaled_dot_product_attention(q, q, q)
+    return [int(SDPBackend.MATH), int(SDPBackend.FLASH_ATTENTION), int(SDPBackend.EFFICIENT_ATTENTION),
+            int(SDPBackend.ERROR), inside, out]
+
+
+@case
+def sdpa_kernel_refuses_an_empty_list(paddle):
+    from paddle.nn.attention import sdpa_kernel
+
+    with sdpa_kernel([]):
+        pass
+
+
+@case
+def nn_torch_modules(paddle):
+    import paddle.nn.modules
+    import paddle.nn.parameter
+
+    return [paddle.nn.modules.Module is paddle.nn.Layer, paddle.nn.parameter.Parameter is paddle.nn.Parameter,
+            paddle.nn.modules.container.ModuleList is paddle.nn.LayerList]
+
+
+@case
+def torch_named_layers(paddle):
+    x = paddle.to_tensor(np.arange(2 * 2 * 4 * 4, dtype="float32").reshape(2, 2, 4, 4))
+    nn = paddle.nn
+    return [nn.AdaptiveAvgPool2d(2)(x), nn.AdaptiveAvgPool3d(1)(x[None]), nn.ZeroPad2d(1)(x[:1, :1]),
+            nn.ZeroPad1d([1, 2])(x[0]), nn.ZeroPad3d(1)(x[None, :1, :1]),
+            nn.UpsamplingBilinear2d(scale_factor=2)(x[:1, :1, :2, :2]),
+            nn.UpsamplingNearest2d(size=[3, 3])(x[:1, :1, :2, :2]),
+            nn.HuberLoss(delta=2.0)(x, x * 0.5), nn.HuberLoss(reduction="none")(x[0, 0], target=x[0, 0] + 1.5)]
+
+
+@case(atol=1e-5)  # (normalisations: float32 sums in another order; a zero is 1e-6 off)
+def layer_keyword_aliases(paddle):
+    x = paddle.to_tensor(np.arange(1 * 4 * 3, dtype="float32").reshape(1, 4, 3) / 7)
+    nn = paddle.nn
+    gn = nn.GroupNorm(2, 4, eps=1e-3, affine=False)
+    out, idx = nn.AdaptiveMaxPool1D(2, return_indices=True)(input=x)
+    return [nn.CosineSimilarity(dim=0)(x[0], x[0] + 1), gn(x), nn.LayerNorm(3, eps=1e-4)(x), out, idx,
+            nn.Flatten()(input=x), nn.Softmax(axis=1)(x)]
+
+
+@case
+def window_functions(paddle):
+    return [paddle.hann_window(6), paddle.hann_window(5, periodic=False, dtype="float64"),
+            paddle.hamming_window(6, alpha=0.5, beta=0.5), paddle.blackman_window(7),
+            paddle.bartlett_window(5), paddle.kaiser_window(6, beta=8.0), paddle.kaiser_window(1),
+            paddle.blackman_window(4, requires_grad=True)]
+
+
+@case
+def dtype_aliases(paddle):
+    return [str(paddle.int), str(paddle.short), str(paddle.long), str(paddle.float), str(paddle.double),
+            str(paddle.half), paddle.ones([2], dtype=paddle.int).dtype == paddle.int32]
+
+
+@case
+def tensor_constructor_forms(paddle):
+    made = [paddle.Tensor(2, 3), paddle.Tensor(4), paddle.Tensor()]
+    return [[t.shape, str(t.dtype)] for t in made] + [
+        paddle.Tensor([1, 2]), paddle.Tensor([[1.5], [2]]), paddle.Tensor((3, 4)), paddle.Tensor(data=[5, 6]),
+        paddle.Tensor(np.array([1, 2], "float64")), paddle.Tensor([1, 2], device="cpu")]
+
+
+@case
+def inplace_twins(paddle):
+    outs = []
+    for name in ("asin_", "acosh_", "asinh_", "atanh_", "cosh_", "log1p_"):
+        x = paddle.to_tensor([0.5, 0.25]) if name != "acosh_" else paddle.to_tensor([1.5, 2.0])
+        r = getattr(paddle, name)(x)
+        outs += [r, r is x]
+    return outs
+
+
+@case
+def device_functions(paddle):
+    paddle.set_default_device("cpu")
+    return [str(paddle.get_default_device()), paddle.get_device_module("cpu").__name__.split(".")[-1],
+            paddle.get_device_module().__name__.split(".")[-1], paddle.get_device_module("cpu").device_count()]
+
+
+@case
+def function_keyword_aliases(paddle):
+    x = _x(paddle)
+    i = paddle.to_tensor([0])
+    return [paddle.roll(x, 1, dims=0), paddle.diagonal(x, dim1=0, dim2=1), paddle.tile(x, dims=[1, 2]),
+            paddle.flatten(x[None], start_dim=0, end_dim=1), paddle.unflatten(x, 1, sizes=[3, 1]),
+            paddle.concat(tensors=[x, x], dim=0), paddle.tensor_split(x, indices=[1], dim=1),
+            paddle.tensor_split(x, sections=3, dim=1), paddle.index_add(x, i, 0, source=paddle.ones([1, 3])),
+            paddle.index_put(x, (i,), values=paddle.to_tensor([9.0])), x.view(dtype=paddle.int32),
+            paddle.bucketize(x, boundaries=paddle.to_tensor([2.0, 4.0])), paddle.ones([1, 3]).expand(size=[2, 3]),
+            paddle.outer(paddle.ones([2]), vec2=paddle.arange(3, dtype="float32")),
+            paddle.bmm(x[None], mat2=x.T[None]), paddle.nn.functional.hardshrink(x, lambd=2.5),
+            str(paddle.finfo(type=paddle.float64).dtype),
+            paddle.nn.functional.fold(paddle.ones([1, 4, 4]), output_size=[3, 3], kernel_sizes=2)]
+
+
+@case
+def out_keyword(paddle):
+    x = _x(paddle)
+    outs = []
+    for fn, shape in ((lambda o: paddle.logsumexp(x, dim=1, out=o), [2]), (lambda o: paddle.tril(x, out=o), [2, 3]),
+                      (lambda o: paddle.clip(x, 2, 4, out=o), [2, 3]), (lambda o: paddle.diff(x, out=o), [2, 2]),
+                      (lambda o: paddle.roll(x, 1, out=o), [2, 3])):
+        o = paddle.zeros(shape)
+        r = fn(o)
+        outs += [o, r, r is o]
+    return outs
+
+
+@case
+def copy_non_blocking(paddle):
+    y = paddle.zeros([3])
+    y.copy_(paddle.to_tensor([1.0, 2.0, 3.0]), non_blocking=True)
+    return y
+
+
+@case
+def ldexp_float_exponent(paddle):
+    x = _x(paddle)
+    return [paddle.ldexp(x, paddle.to_tensor([1.5, 2.0, 0.0])), paddle.ldexp(x, paddle.to_tensor([1, 2, 0])),
+            paddle.ldexp(paddle.to_tensor([1, 2, 3]), paddle.to_tensor([1.5, 2.0, -1.0], dtype="float64"))]
+
+
+@case
+def factories_requires_grad(paddle):
+    made = [paddle.arange(3, dtype="float32", requires_grad=True), paddle.ones([2], requires_grad=True),
+            paddle.zeros([2], requires_grad=True), paddle.full([2], 1.0, requires_grad=True),
+            paddle.eye(2, requires_grad=True), paddle.linspace(0, 1, 3, requires_grad=True),
+            paddle.zeros_like(paddle.ones([2]), requires_grad=True), paddle.arange(3, requires_grad=True)]
+    return [[t.stop_gradient, str(t.dtype)] for t in made]
+
+
+@case
+def backward_and_clip_results(paddle):
+    lin = paddle.nn.Linear(2, 2)
+    loss = lin(paddle.ones([1, 2])).sum()
+    r = paddle.autograd.backward([loss])
+    n = paddle.nn.utils.clip_grad_norm_(lin.parameters(), 1.0)
+    v = paddle.nn.utils.clip_grad_value_(lin.parameters(), 0.1)
+    return [r, lin.weight.grad.stop_gradient, n.stop_gradient, str(n.dtype), n.shape, v]
+
+
+@case
+def put_along_axis_index_rank(paddle):
+    t = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    return paddle.put_along_axis(t, paddle.to_tensor([0, 1]), 9.0, 1)
+
+
+@case
+def seed_keyword(paddle):
+    paddle.seed(seed=3)
+    a = paddle.rand([2])
+    paddle.manual_seed(seed=3)
+    return [a.shape, paddle.rand([2]).shape]
