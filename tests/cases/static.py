@@ -564,3 +564,16 @@ def reshape_to_a_fed_shape(paddle):
         return [shapes, runs]
     finally:
         paddle.disable_static()
+
+
+@case(rtol=1e-5)
+def static_nn_activation_strings(paddle):
+    # act= / activation= strings append the _C_ops op of that name (hard_swish is hardswish, softmax's last axis)
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        outs = [paddle.static.nn.fc(x, 4, activation=a, weight_attr=paddle.nn.initializer.Constant(0.3),
+                                    bias_attr=False)
+                for a in ("hard_swish", "relu", "sigmoid", "tanh", "softmax", "swish", "relu6", "gelu")]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        return exe.run(main, feed={"x": np.array([[1.0, -2.0, 3.0], [0.5, 0.1, -4.0]], "float32")}, fetch_list=outs)

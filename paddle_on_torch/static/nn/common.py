@@ -23,11 +23,14 @@ def _param(prefix, shape, dtype, attr=None, is_bias=False, default_initializer=N
 
 
 def _act(x, act):
+    """The activation an act= string names, as Paddle's PIR programs append it: the _C_ops op of that name
+    (hard_swish is hardswish there, softmax takes the last axis)."""
     if act is None:
         return x
-    import paddle_on_torch.nn.functional as F
+    from ... import _C_ops
 
-    return getattr(F, act)(x)
+    act = {"hard_swish": "hardswish"}.get(act, act)
+    return getattr(_C_ops, act)(x, -1) if act == "softmax" else getattr(_C_ops, act)(x)
 
 
 def _dtype_name(x):
