@@ -11,7 +11,6 @@ PaddleFormers, PaddleScience, PaddleClas, PaddleDetection, PaddleOCR, PaddleSeg,
 """
 import importlib
 import inspect
-import json
 import os
 
 import numpy as np
@@ -283,5 +282,6 @@ def describe(paddle, names):
 
 
 def load_golden():
-    with open(GOLDEN) as f:
-        return json.load(f)
+    from tests import golden_file
+
+    return golden_file.answers("api_kinds")

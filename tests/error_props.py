@@ -437,13 +437,10 @@ def cases():
 # ------------------------------------------------------------------------------------- the answers
 
 def key_message(e):
-    """The part of an error message worth keeping: the first line, without Paddle's C++ hint and location."""
-    msg = str(e).strip()
-    for cut in ("\n", "  [Hint:", " [Hint:", "(at /"):
-        i = msg.find(cut)
-        if i > 0:
-            msg = msg[:i]
-    return msg.strip()[:300]
+    """The part of an error message worth keeping (tests/golden.key_message)."""
+    from tests import golden
+
+    return golden.key_message(e)
 
 
 def prefix(msg):
@@ -461,5 +458,5 @@ def describe(run):
         r = run()
     except Exception as e:  # noqa: BLE001 - the error is the answer
         m = key_message(e)
-        return {"error": type(e).__name__, "prefix": prefix(m), "message": m}
+        return {"error": golden.error_class(e), "prefix": prefix(m), "message": m}
     return golden.describe(r)

@@ -5,7 +5,7 @@
                             "source": "<sha256, 16 hex>",    # hash of what produced the answer
                             "answer": ...}}}                 # what Paddle computed (tests/golden.describe, ...)
 
-`source` hashes a case's own source and the sources of the helpers it reaches in tests/cases
+`source` hashes a case's own source and the sources of the helpers and tables it reaches in tests/cases
 (`case_hash`); for the other recorders, the recorder's script and the input files it reads (`RECORDERS`,
 `inputs_hash`).  An entry whose hash differs from today's sources is stale: the case (or recorder) changed
 after Paddle answered, and the answer must be refreshed with `tools/record.py` under the oracle.
@@ -13,10 +13,12 @@ after Paddle answered, and the answer must be refreshed with `tools/record.py` u
 Used on both sides: by the recorders under real Paddle and by the tests (and `tools/record.py --check`)
 without it.  Never imports paddle.
 """
+import ast
 import hashlib
 import inspect
 import json
 import os
+import sys
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,12 +45,21 @@ RECORDERS = {
     "api_kinds": Recorder("tools/record_api_kinds.py", ["tests/api_kinds.py", "paddle_on_torch/_paddle_api.json"]),
     "custom_ops": Recorder("tools/record_custom_ops.py", ["tests/custom_op_cases.py", "tests/custom_ops"]),
     "dist_outside_mesh": Recorder("tools/record_outside_mesh.py", ["tests/dist_scripts/outside_mesh.py"]),
+    "dist_outside_mesh_pipeline": Recorder("tools/record_outside_mesh.py",
+                                           ["tests/dist_scripts/outside_mesh_pipeline.py"]),
     "error_props": Recorder("tools/record_errors.py", ["tests/error_props.py"]),
     "onnx_paddle": Recorder("tools/record_onnx.py", ["tests/onnx_models.py", "tests/model_zoo"],
                             needs="paddle2onnx==2.1.0 onnxruntime"),
     "paddleclas": Recorder("tools/record_paddleclas.py", ["tests/paddleclas_models.py"], needs="paddleclas==2.6.0"),
     "shared_names": Recorder("tools/record_shared_names.py", []),
+    "signatures": Recorder("tools/record_signatures.py", ["tests/signature_probe.py", "tools/dump_api.py"]),
     "threads": Recorder("tools/record_threads.py", []),
+}
+
+# golden files that are reports of the shim's output run through real Paddle, merged model by model over hours
+# (not Paddle's answers to a fixed input): their tools keep them, --check leaves them out
+REPORTS = {
+    "pir_corpus": "tools/pir_corpus.py: paddle_on_torch's jit.save of each corpus model, run by real Paddle",
 }
 
 
@@ -92,11 +103,24 @@ def _code_names(code):
     return names
 
 
-def _immutable(v):
-    """A plain constant whose repr is its value: numbers, strings, None and tuples of them."""
-    if v is None or type(v) in (bool, int, float, complex, str, bytes):
-        return True
-    return type(v) is tuple and all(_immutable(x) for x in v)
+_ASSIGNMENTS = {}  # case module name -> {global name: the source of its top-level assignments}
+
+
+def _assignments(module_name):
+    """The top-level assignments of a case module by the names they bind (the text of a table of inputs is what
+    its cases depend on; its value may change as cases run)."""
+    if module_name not in _ASSIGNMENTS:
+        module = sys.modules[module_name]
+        src = inspect.getsource(module)
+        out = {}
+        for node in ast.parse(src).body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for n in ast.walk(target):
+                        if isinstance(n, ast.Name):
+                            out.setdefault(n.id, []).append(ast.get_source_segment(src, node))
+        _ASSIGNMENTS[module_name] = out
+    return _ASSIGNMENTS[module_name]
 
 
 def _is_case_code(obj):
@@ -106,7 +130,7 @@ def _is_case_code(obj):
 
 def case_hash(fn):
     """Hash of a case's source and of what it reaches in tests/cases: helper functions and classes (followed
-    through their own names) and plain constants (numbers, strings and tuples of them)."""
+    through their own names) and the module-level assignments of the names it reads (tables of inputs)."""
     parts, seen, todo = [], set(), [fn]
     while todo:
         obj = todo.pop()
@@ -127,8 +151,8 @@ def case_hash(fn):
             v = glb[name]
             if _is_case_code(v):
                 todo.append(v)
-            elif _immutable(v):  # (not lists or dicts: a case may fill one as it runs)
-                parts.append(f"{key}:{name}={v!r}")
+            elif name in _assignments(obj.__module__):
+                parts.append(f"{key}:{name}=" + "\n".join(_assignments(obj.__module__)[name]))
     return _digest(sorted(parts))
 
 

@@ -9,7 +9,6 @@ same build), sysconfig, and what is refused.
 import glob
 import hashlib
 import inspect
-import json
 import os
 import subprocess
 import sys
@@ -20,12 +19,12 @@ import pytest
 
 pytestmark = pytest.mark.build
 
-from tests import golden
+from tests import golden, golden_file
 from tests.custom_op_cases import CASES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = sorted(glob.glob(os.path.join(ROOT, "tests", "custom_ops", "*.cc")))
-GOLDEN = json.load(open(os.path.join(ROOT, "tests", "golden", "custom_ops.json")))
+GOLDEN = golden_file.answers("custom_ops")
 
 
 def _cache_dir():

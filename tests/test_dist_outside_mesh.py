@@ -4,18 +4,17 @@ item() None, float() / int() an AssertionError (ours names the mesh), _is_initia
 silent 0.0.  Two gloo ranks, meshes [0] and [1] (the two stages of a pipeline program); and eight, a
 two-stage pipeline by hand on two 2x2 meshes trained for two steps, read through dist.unshard_dtensor and
 dist.reshard as well (tests/golden/dist_outside_mesh_pipeline.json)."""
-import json
-import os
 
 import pytest
 
-from tests.test_auto_parallel import ROOT, dist_job, torchrun
+from tests import golden_file
+from tests.test_auto_parallel import dist_job, torchrun
 from tools.record_outside_mesh import answers
 
 pytestmark = pytest.mark.dist
 
-GOLDEN = json.load(open(os.path.join(ROOT, "tests", "golden", "dist_outside_mesh.json")))
-PIPELINE = json.load(open(os.path.join(ROOT, "tests", "golden", "dist_outside_mesh_pipeline.json")))
+GOLDEN = golden_file.answers("dist_outside_mesh")
+PIPELINE = golden_file.answers("dist_outside_mesh_pipeline")
 
 
 def _same(want, got):

@@ -57,3 +57,10 @@ def test_case(mod, fn, recorded, paddle):
                 got = want
     diffs = golden.compare(want, got, fn.case_options)
     assert not diffs, "\n".join(diffs)
+
+
+@pytest.mark.parametrize("name", sorted(golden_file.RECORDERS))
+def test_recorded_golden_is_current(name):
+    """A recorder's golden file was written by today's recorder from today's inputs (tests/golden_file.RECORDERS);
+    the tests that use it compare with it."""
+    golden_file.check_recorded(name)

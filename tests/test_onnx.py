@@ -6,7 +6,6 @@ tools/record_onnx.py (tests/golden/onnx_paddle.json).  Each ONNX file is also co
 outputs.  Needs the `onnx` extra (onnx, onnxscript, onnxruntime: tests/requirements-libs.txt).
 """
 import importlib
-import json
 import os
 import warnings
 
@@ -19,11 +18,12 @@ pytest.importorskip("onnxscript")
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
+from tests import golden_file  # noqa: E402
 from tests.model_zoo import MODELS  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZOO = os.path.join(HERE, "data", "model_zoo")
-RECORDED = json.load(open(os.path.join(HERE, "golden", "onnx_paddle.json")))
+RECORDED = golden_file.answers("onnx_paddle")
 TOL = 1e-4
 
 

@@ -1,17 +1,17 @@
 """`import paddle` sets the CPU thread count as real Paddle's import does (tests/golden/threads.json, recorded by
 tools/record_threads.py): OMP_NUM_THREADS becomes 1 unless the user set it, a value above 1 is kept with Paddle's
 warning, and torch's intra-op threads follow it (also when torch was imported first)."""
-import json
 import os
 import subprocess
 import sys
 
 import pytest
 
+from tests import golden_file
 from tools.record_threads import paddle_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOLDEN = json.load(open(os.path.join(ROOT, "tests", "golden", "threads.json")))
+GOLDEN = golden_file.answers("threads")
 # torch first (its thread pool already made, at all cores), then the shim
 PROBE = ("import os, torch; torch.ones(64, 64) @ torch.ones(64, 64); import paddle_on_torch; "
          "print(os.environ['OMP_NUM_THREADS'], torch.get_num_threads())")

@@ -23,7 +23,7 @@ warnings.filterwarnings("ignore")
 
 import paddle  # noqa: E402
 
-from tests import api_kinds  # noqa: E402
+from tests import api_kinds, golden_file  # noqa: E402
 
 assert "paddle_on_torch" not in paddle.__file__, "record_api_kinds must run under real Paddle"
 
@@ -76,11 +76,7 @@ def main():
         table = json.load(f)
     names = api_kinds.all_names(table)
     out = api_kinds.describe(paddle, names)
-    out["paddle_version"] = paddle.__version__
-    tmp = api_kinds.GOLDEN + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(out, f, indent=0, sort_keys=True)
-    os.replace(tmp, api_kinds.GOLDEN)
+    golden_file.write_recorded("api_kinds", out, paddle.__version__)
     kinds = {}
     for e in out["entries"].values():
         kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1

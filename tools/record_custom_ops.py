@@ -8,7 +8,6 @@ sources against paddle_on_torch's headers and compares.
 """
 import argparse
 import glob
-import json
 import os
 import sys
 import tempfile
@@ -21,7 +20,7 @@ warnings.filterwarnings("ignore")
 
 import paddle  # noqa: E402
 
-from tests import golden  # noqa: E402
+from tests import golden, golden_file  # noqa: E402
 from tests.custom_op_cases import CASES  # noqa: E402
 
 assert "paddle_on_torch" not in paddle.__file__, "record_custom_ops must run under real Paddle"
@@ -31,6 +30,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(), "paddle_custom_ops_golden"))
     args = parser.parse_args(argv)
+    os.makedirs(args.build_dir, exist_ok=True)  # Paddle's load writes its setup script there first
     from paddle.utils.cpp_extension import load
 
     sources = sorted(glob.glob(os.path.join(ROOT, "tests", "custom_ops", "*.cc")))
@@ -44,10 +44,7 @@ def main(argv):
             out[name] = golden.describe(fn(paddle, ops))
         except Exception as e:  # noqa: BLE001 - the error is the answer
             out[name] = golden.describe(e)
-    path = os.path.join(ROOT, "tests", "golden", "custom_ops.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    path = golden_file.write_recorded("custom_ops", out, paddle.__version__)
     print(f"custom_ops: {len(out)} cases -> {os.path.relpath(path, ROOT)}")
 
 

@@ -48,7 +48,9 @@ def _lines(stream, q):
 
 
 def main():
-    from tests import error_props
+    from importlib.metadata import version
+
+    from tests import error_props, golden_file
 
     names = list(error_props.cases())
     out, start = {}, 0
@@ -82,10 +84,7 @@ def main():
             else:
                 out[msg["name"]] = msg["answer"]
                 current = None
-    path = os.path.join(ROOT, "tests", "golden", "error_props.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f, indent=0, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    path = golden_file.write_recorded("error_props", out, version("paddlepaddle"))
     print(f"{len(out)} cases, {sum('error' in v for v in out.values())} errors, "
           f"{sum('crash' in v for v in out.values())} crashes -> {os.path.relpath(path, ROOT)}")
 

@@ -33,7 +33,7 @@ import onnx  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 import paddle2onnx  # noqa: E402
 
-from tests import onnx_models  # noqa: E402
+from tests import golden_file, onnx_models  # noqa: E402
 from tests.model_zoo import MODELS  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "golden", "onnx_paddle.json")
@@ -145,8 +145,7 @@ def main():
                 info = {"error": f"{type(e).__name__}: {e}"[:500]}
         json.dump(info, open(out, "w"))
         return
-    result = {"paddle_version": paddle.__version__, "paddle2onnx_version": paddle2onnx.__version__,
-              "onnxruntime_version": ort.__version__}
+    result = {"paddle2onnx_version": paddle2onnx.__version__, "onnxruntime_version": ort.__version__}
     with tempfile.TemporaryDirectory() as folder:
         result["api"] = record_api(folder)
     for kind, names in (("zoo", MODELS), ("extra", list(onnx_models.MODELS))):
@@ -154,9 +153,7 @@ def main():
         for name in names:
             result[kind][name] = _in_child(kind, name)
             print(kind, name, {k: v for k, v in result[kind][name].items() if k != "eager"}, flush=True)
-    with open(OUT, "w") as f:
-        json.dump(result, f, indent=1)
-        f.write("\n")
+    golden_file.write_recorded("onnx_paddle", result, paddle.__version__)
     print("wrote", OUT)
 
 

@@ -13,8 +13,13 @@ import os
 import subprocess
 import sys
 import tempfile
+from importlib.metadata import version
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tests import golden_file  # noqa: E402
+
 JOBS = [("outside_mesh.py", 2, "dist_outside_mesh.json"), ("outside_mesh_pipeline.py", 8, "dist_outside_mesh_pipeline.json")]
 
 
@@ -37,10 +42,7 @@ def record(script, nproc, golden):
         lines = [line for f in sorted(glob.glob(os.path.join(logs, "workerlog.*"))) for line in open(f)]
     out = answers(lines)
     assert sorted(out) == [str(r) for r in range(nproc)], out
-    path = os.path.join(ROOT, "tests", "golden", golden)
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    path = golden_file.write_recorded(golden[:-len(".json")], out, version("paddlepaddle"))
     print(f"{sum(map(len, out.values()))} answers -> {os.path.relpath(path, ROOT)}")
 
 

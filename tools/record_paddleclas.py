@@ -3,7 +3,6 @@ installed: pip install --no-deps paddleclas==2.6.0).
 
     ~/oracle/bin/python tools/record_paddleclas.py      # writes tests/golden/paddleclas.json
 """
-import json
 import os
 import sys
 import warnings
@@ -15,7 +14,7 @@ warnings.filterwarnings("ignore")
 
 import paddle  # noqa: E402
 
-from tests import paddleclas_models  # noqa: E402
+from tests import golden_file, paddleclas_models  # noqa: E402
 
 assert "paddle_on_torch" not in paddle.__file__, "record_paddleclas must run under real Paddle"
 
@@ -26,10 +25,7 @@ def main():
     for name in paddleclas_models.MODELS:
         out[name] = paddleclas_models.run(paddle, backbones, name).tolist()
         print(name, out[name][0][:3])
-    path = os.path.join(ROOT, "tests", "golden", "paddleclas.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f)
-    os.replace(path + ".tmp", path)
+    golden_file.write_recorded("paddleclas", out, paddle.__version__)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ a function or class (paddle.amp.auto_cast, paddle.distributed.communication.redu
 Writes tests/golden/shared_names.json; tests/test_name_binding.py holds the shim to it.
 """
 import importlib
-import json
 import os
 import sys
 import types
@@ -46,10 +45,10 @@ def main():
             continue
         if not isinstance(value, types.ModuleType):
             kinds[name] = "class" if isinstance(value, type) else type(value).__name__
-    path = os.path.join(ROOT, "tests", "golden", "shared_names.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(kinds, f, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    sys.path.insert(0, ROOT)
+    from tests import golden_file
+
+    path = golden_file.write_recorded("shared_names", kinds, paddle.__version__)
     print(f"{len(kinds)} names -> {os.path.relpath(path, ROOT)}", file=sys.stderr)
 
 

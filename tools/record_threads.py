@@ -7,12 +7,16 @@ imports paddle and reports the variable afterwards; the lines Paddle itself prin
 are kept (Python warnings and libgomp's own complaints about the value are left out: they are not
 Paddle's).  tests/test_threads.py checks paddle_on_torch against it.
 """
-import json
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tests import golden_file  # noqa: E402
+
 SETTINGS = [None, "1", "3", "four", "0"]
 PROBE = "import os, paddle; assert 'paddle_on_torch' not in paddle.__file__; print(os.environ['OMP_NUM_THREADS'])"
 
@@ -35,10 +39,7 @@ def main():
             env["OMP_NUM_THREADS"] = value
         r = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
         out["unset" if value is None else value] = {"env_after": r.stdout.strip(), "stderr": paddle_lines(r.stderr)}
-    path = os.path.join(ROOT, "tests", "golden", "threads.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(out, f, indent=1)
-    os.replace(path + ".tmp", path)
+    path = golden_file.write_recorded("threads", out, version("paddlepaddle"))
     print(f"{len(out)} settings -> {os.path.relpath(path, ROOT)}")
 
 
