@@ -166,3 +166,13 @@ def shrink_bounds_and_zero_signs(paddle):
 @case
 def hardshrink_string_threshold(paddle):
     return paddle.nn.functional.hardshrink(paddle.ones([2]), "0.6")
+
+
+@case
+def softmax_axis_out_of_range(paddle):
+    return paddle.nn.functional.softmax(paddle.ones([2, 3]), axis=2)
+
+
+@case
+def log_softmax_axis_out_of_range_0d(paddle):
+    return paddle.nn.functional.log_softmax(paddle.to_tensor(2.0), axis=-2)

@@ -156,14 +156,34 @@ def _softmax_input(x, dtype, kernel):
 
 @op
 def softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None, *, out=None):
-    if dtype is None and type(axis) is int and x.is_floating_point():  # the common case, checks inlined
-        return torch.softmax(x, axis)
-    return torch.softmax(_softmax_input(x, dtype, "softmax"), _int(axis, api="softmax"))
+    try:
+        if dtype is None and type(axis) is int and x.is_floating_point():  # the common case, checks inlined
+            return torch.softmax(x, axis)
+        return torch.softmax(_softmax_input(x, dtype, "softmax"), _int(axis, api="softmax"))
+    except IndexError:
+        raise _softmax_axis_error(x, axis) from None
 
 
 @op
 def log_softmax(x: TensorLike, axis=-1, dtype: DTypeLike = None, name=None):
-    return torch.log_softmax(_softmax_input(x, dtype, "log_softmax"), _int(axis, api="log_softmax"))
+    try:
+        return torch.log_softmax(_softmax_input(x, dtype, "log_softmax"), _int(axis, api="log_softmax"))
+    except IndexError:
+        raise _softmax_axis_error(x, axis) from None
+
+
+def _softmax_axis_error(x, axis):
+    """Paddle's error for an axis outside the input's rank (its softmax infermeta's words)."""
+    rank = x.dim()
+    if rank == 0:
+        hint = "axis <= 0, but received axis:{} > 0:0".format(axis) if axis > 0 else \
+            "axis >= -1, but received axis:{} < -1:-1".format(axis)
+        return ValueError(f"(InvalidArgument) Attr(axis) value should be in range [-1, 0] when input is 0D Tensor \n"
+                          f"  [Hint: Expected {hint}.]")
+    hint = f"axis < rank_x, but received axis:{axis} >= rank_x:{rank}" if axis >= rank else \
+        f"axis >= -rank_x, but received axis:{axis} < -rank_x:{-rank}"
+    return ValueError("(InvalidArgument) Attr(axis) value should be in range [-R, R-1], R is the rank of Input(X).\n"
+                      f"  [Hint: Expected {hint}.]")
 
 
 @op
