@@ -30,3 +30,20 @@ def test_seeded_training_prints_paddles_losses(paddle):
     got = _example().train(steps=len(want), log=printed.append)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
     assert printed[0] == f"step 0 loss {want[0]:.9f}"
+
+
+def test_a_generator_state_pickled_by_paddle_continues_its_stream(paddle):
+    import pickle
+
+    from paddle_on_torch._core import random as _rng
+
+    if _rng.ops() is None:
+        pytest.skip("the C++ random kernels (ext/random.cpp) are not built here")
+    folder = os.path.join(ROOT, "tests", "data", "seeded_training")
+    with open(os.path.join(folder, "losses.json")) as f:
+        want = json.load(f)["draws_after_state"]
+    with open(os.path.join(folder, "paddle_rng_state.pkl"), "rb") as f:
+        state = pickle.load(f)  # paddle.base.libpaddle.GeneratorState objects, as real Paddle wrote them
+    paddle.set_rng_state(state)
+    assert state[0].current_seed() == 77
+    assert paddle.rand([4]).numpy().tolist() == want
