@@ -1,6 +1,6 @@
 """Turn what a case returned into JSON-able data, and compare two such descriptions.
 
-Used on both sides: by tools/record_goldens.py under real Paddle and by
+Used on both sides: by tools/record.py under real Paddle and by
 tests/test_golden.py under paddle_on_torch.  Only duck typing on the result
 (`.numpy()`, `.dtype`, `.stop_gradient`), so it never imports paddle itself.
 """

@@ -2,7 +2,7 @@
 
 A case is a function taking the `paddle` module and returning what it
 computed (Tensors, numbers, strings, lists, dicts) or raising.  Write it as
-a Paddle user would.  `tools/record_goldens.py` runs every case under real
+a Paddle user would.  `tools/record.py` runs every case under real
 Paddle 3.3.1 and stores the answers in tests/golden/<module>.json;
 tests/test_golden.py runs them under paddle_on_torch and compares.
 

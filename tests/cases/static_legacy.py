@@ -3,7 +3,7 @@ batch_norm / embedding, Program.clone(for_test=True), CompiledProgram).
 
 Record with the legacy IR switched on (the flag must be set before Paddle is imported):
 
-    FLAGS_enable_pir_api=0 ~/oracle/bin/python tools/record_goldens.py static_legacy
+    ~/oracle/bin/python tools/record.py static_legacy   (it sets FLAGS_enable_pir_api=0 in a child process)
 
 paddle_on_torch has one static mode, so the same cases run unchanged here.
 """
