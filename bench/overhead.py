@@ -4,6 +4,10 @@
     python bench/overhead.py --ops      # each op form of the tiny GPT's forward (tests/model_zoo/gpt.py): shim
                                         # vs its torch twin's form, microseconds per call and the difference
 
+The default run also prints the basic op forms (issue 29: `a + b`, `tanh`, `x * y + z`, a small matmul, indexing,
+reshape, ...) in microseconds per call, shim and torch side by side, measured in the shim's process in turns, with
+the load average; PADDLE_ON_TORCH_FASTPATH=0 gives the same table without the C++ fast path (ext/fastpath.cpp).
+
 Two workloads, written once in Paddle and once as their torch twin:
 - small: an Adam-like update over 16 tiny parameters, repeated (thousands of ops on tensors of
   8 elements, as in optimizer and control code) -> microseconds per op;
@@ -124,6 +128,56 @@ def measure(impl):
     return best
 
 
+# ------------------------------------------------------------------ the basic op forms (issue 29)
+def basic_ops(paddle, torch):
+    """{label: (shim call, torch call)} on tensors of 8 elements and a [4, 4] matrix."""
+    a, b, z = paddle.ones([8]), paddle.full([8], 0.1), paddle.zeros([8])
+    m = paddle.ones([4, 4])
+    ta, tb, tz, tm = a._t, b._t, z._t, m._t
+    F = paddle.nn.functional
+    return {
+        "a + b": (lambda: a + b, lambda: ta + tb),
+        "a * 0.9": (lambda: a * 0.9, lambda: ta * 0.9),
+        "2.0 - a": (lambda: 2.0 - a, lambda: 2.0 - ta),
+        "x * y + z": (lambda: a * b + z, lambda: ta * tb + tz),
+        "paddle.add(a, b)": (lambda: paddle.add(a, b), lambda: torch.add(ta, tb)),
+        "tanh": (lambda: paddle.tanh(a), lambda: torch.tanh(ta)),
+        "x.exp()": (lambda: a.exp(), lambda: ta.exp()),
+        "F.relu": (lambda: F.relu(a), lambda: torch.relu(ta)),
+        "matmul [4,4]": (lambda: paddle.matmul(m, m), lambda: torch.matmul(tm, tm)),
+        "m @ m": (lambda: m @ m, lambda: tm @ tm),
+        "m[1]": (lambda: m[1], lambda: tm[1]),
+        "m[1:3]": (lambda: m[1:3], lambda: tm[1:3]),
+        "reshape": (lambda: m.reshape([16]), lambda: tm.reshape(16)),
+        "maximum": (lambda: paddle.maximum(a, b), lambda: torch.maximum(ta, tb)),
+        "sum": (lambda: a.sum(), lambda: ta.sum()),
+    }
+
+
+def basic_main():
+    """The basic op forms, shim vs torch in this process (run by main in its own process)."""
+    import torch
+
+    torch.set_num_threads(1)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import paddle_on_torch
+
+    paddle_on_torch.install()
+    import paddle
+    from paddle_on_torch._normalize import fastpath
+
+    print(f"basic op forms, process CPU us per call, best of turns; C++ fast path "
+          f"{'on' if fastpath.installed() else 'off'}; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'op':<20}{'torch us':>10}{'shim us':>10}{'shim-torch':>12}{'ratio':>8}")
+    for label, (shim, twin) in basic_ops(paddle, torch).items():
+        s, t = [], []
+        for _ in range(3):  # in turns
+            s.append(_cpu_us(shim, calls=5000, repeats=5))
+            t.append(_cpu_us(twin, calls=5000, repeats=5))
+        s, t = min(s), min(t)
+        print(f"{label:<20}{t:10.2f}{s:10.2f}{s - t:+12.2f}{s / t:8.2f}")
+
+
 # ------------------------------------------------------------------ the tiny GPT's op forms
 def gpt_ops(paddle, torch):
     """{label: (shim call, torch call)}: each op form tests/model_zoo/gpt.py's forward uses (its shapes: batch
@@ -201,6 +255,9 @@ def main():
     if sys.argv[1:] == ["--ops"]:
         ops_main()
         return
+    if sys.argv[1:] == ["--basic"]:
+        basic_main()
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--impl":
         print(json.dumps(measure(sys.argv[2])))
         return
@@ -216,6 +273,8 @@ def main():
         rv = f"{r[key]:10.2f}" if r else f"{'n/a':>10}"
         rr = f"{s[key] / r[key]:13.2f}" if r else f"{'n/a':>13}"
         print(f"{label:<26}{t[key]:10.2f}{s[key]:10.2f}{rv}{s[key] / t[key]:12.2f}{rr}")
+    print()
+    subprocess.run([sys.executable, __file__, "--basic"], env=env)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 
 void bind_rnn(pybind11::module_& m);    // rnn.cpp: whole-sequence LSTM / GRU / SimpleRNN
 void bind_optim(pybind11::module_& m);  // optim.cpp: Adam / AdamW / Momentum / SGD steps
+void bind_fastpath(pybind11::module_& m);  // fastpath.cpp: paddle.Tensor's per-op fast path
 // output_cache.cpp: the cache of freed output blocks, and the instruction set the kernels were built for
 void empty_cache();
 int64_t set_cache_limit(int64_t bytes);
@@ -24,6 +25,7 @@ std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   bind_rnn(m);
   bind_optim(m);
+  bind_fastpath(m);
   m.def("empty_cache", &empty_cache);
   m.def("set_cache_limit", &set_cache_limit);
   m.def("cached_bytes", &cached_bytes);

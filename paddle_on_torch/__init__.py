@@ -154,6 +154,9 @@ def _api_names():
 
 
 _bind_methods_and_inplace()
+from . import _fastpath  # noqa: E402  (the C++ fast path of the hottest ops, when the kernels build has it)
+
+_fastpath.install()
 
 
 def _provide_to_tensor_layer():

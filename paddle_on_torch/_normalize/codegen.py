@@ -14,6 +14,7 @@ from .._errors import translate
 from .converters import (_CONVERTERS, ALIASES, _DTYPE_BY_NAME, _MISSING, _axis, _dtype_by_name, _int,
                          _operand, _optional_tensor, _scalar, _scalar_or_tensor, _shape, _spread_sizes,
                          _tensor_arg, _tensor_sequence, _values, _write_out)
+from . import fastpath
 from .markers import RequiresGrad, ShapeArgs
 from .promotion import binary_operands
 from .wrapping import _new, _register, to_torch, wrap_result
@@ -111,6 +112,7 @@ def generate_all():
     """Generate every wrapper not generated yet: torch.compile (to_static) traces the Python code of the ops it
     meets, and must meet the generated code, not the first-call step (which compiles source: dynamo cannot
     trace that)."""
+    fastpath.uninstall()  # (the C++ fast path: dynamo cannot trace into it)
     for stub in list(_PENDING.values()):
         stub.materialize()
 
@@ -277,6 +279,7 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
             else:
                 ns[f"_d_{name}"] = default
                 header.append(f"{name}=_d_{name}")
+    body += fastpath.prologue(ns["_api"], params, ns)  # the C++ fast path first, where it has this op
     # `name=` and `out=` are the wrapper's business: the implementation gets them only if its code reads them
     wrapper_only = _wrapper_only(fn, sig_params)
     by_keyword = False  # once a positional parameter is left out, the ones after it go by keyword

@@ -1,0 +1,91 @@
+"""The C++ fast path of the hottest ops (ext/fastpath.cpp), as the wrappers see it.
+
+`install(entries)` is called once by paddle_on_torch/_fastpath.py (above this layer: it loads the C++ module)
+when the kernels module has the fast path.  From then on:
+- the Tensor operators named in `OPERATORS` are method descriptors of the C++ module, whose miss (another
+  dtype, a DTensor, static mode, auto_cast, an error, ...) calls the generated Python operator;
+- the generated wrapper of each function in `FUNCTIONS` starts with the prologue below: when every argument
+  other than the operands is at its default, the C++ entry is tried first and its answer returned unless it
+  is `_MISS` (then the wrapper goes on as before).
+`uninstall()` puts the Python operators back and turns the prologues off (`_fast = None`): torch.compile must
+trace Python code (dynamo cannot look into a C++ function), so `generate_all()` calls it before to_static
+traces.  Both paths compute the same thing (the C++ one takes only calls whose meaning is the same: floating
+dtypes, one dtype per call, Python numbers as torch passes them); tests/test_fastpath.py compares them.
+"""
+OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__", "__matmul__", "__radd__", "__rsub__", "__rmul__",
+             "__rtruediv__", "__getitem__")
+# public name -> number of tensor operands the C++ entry takes positionally
+FUNCTIONS = {"paddle.add": 2, "paddle.subtract": 2, "paddle.multiply": 2, "paddle.divide": 2,
+             "paddle.maximum": 2, "paddle.minimum": 2, "paddle.matmul": 2, "paddle.reshape": 2,
+             "paddle.tanh": 1, "paddle.exp": 1, "paddle.sqrt": 1, "paddle.rsqrt": 1, "paddle.sigmoid": 1,
+             "paddle.log": 1, "paddle.sin": 1, "paddle.cos": 1, "paddle.abs": 1, "paddle.neg": 1,
+             "paddle.nn.functional.relu": 1}
+
+_MODULE = None       # the C++ module while the fast path is installed
+_NAMESPACES = {}     # public name -> the generated wrapper's globals (its `_fast` is the C++ entry or None)
+_PYTHON_OPERATORS = {}  # operator name -> the generated Python method it replaced
+
+
+def prologue(api, params, ns):
+    """The first lines of the generated wrapper of `api` (a public name in FUNCTIONS), else []: try the C++
+    entry when the arguments other than the operands are at their defaults.  `params`: the wrapper's header
+    ((name, kind, default): see codegen._params); `ns`: its globals."""
+    n = FUNCTIONS.get(api)
+    if n is None:
+        return []
+    from .converters import _MISSING
+
+    pos = [p for p in params if p[1] in ("pos", "kwonly")]
+    if len(pos) < n or any(k in ("var", "varkw") for _, k, _ in params):
+        return []
+    operands = [name for name, _, _ in pos[:n]]
+    rest = [f"{name} is _d_{name}" for name, _, default in pos[n:]
+            if name != "name" and default is not _MISSING and not _is_required(default)]
+    _NAMESPACES[api] = ns
+    ns["_fast"] = _MODULE.fastpath_function(api.rsplit(".", 1)[1]) if _MODULE is not None else None
+    ns["_MISS"] = _MODULE.fastpath_miss if _MODULE is not None else None
+    cond = " and ".join(["_fast is not None"] + rest)
+    return [f"if {cond}:",
+            f"    r = _fast({', '.join(operands)})",
+            "    if r is not _MISS: return r"]
+
+
+def _is_required(default):
+    import inspect
+
+    return default is inspect.Parameter.empty
+
+
+def install(module, tensor_cls):
+    """Give the Tensor operators and the function wrappers the C++ entries of `module` (the kernels module)."""
+    global _MODULE
+    _MODULE = module
+    for name in OPERATORS:
+        python_op = _PYTHON_OPERATORS.get(name) or tensor_cls.__dict__[name]
+        method = module.fastpath_operator(name, python_op)
+        if method is not None:
+            _PYTHON_OPERATORS[name] = python_op
+            setattr(tensor_cls, name, method)
+    for api, ns in _NAMESPACES.items():
+        ns["_fast"] = module.fastpath_function(api.rsplit(".", 1)[1])
+        ns["_MISS"] = module.fastpath_miss
+    _TENSOR[0] = tensor_cls
+
+
+_TENSOR = [None]
+
+
+def uninstall():
+    """Back to the Python code everywhere (before torch.compile traces: dynamo must meet Python)."""
+    global _MODULE
+    if _MODULE is None:
+        return
+    _MODULE = None
+    for name, python_op in _PYTHON_OPERATORS.items():
+        setattr(_TENSOR[0], name, python_op)
+    for ns in _NAMESPACES.values():
+        ns["_fast"] = None
+
+
+def installed():
+    return _MODULE is not None
