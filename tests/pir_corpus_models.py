@@ -182,7 +182,7 @@ OTHERS = {
 
 
 # ----------------------------------------------------------------- single ops (each op family the writer maps)
-def _op(fn, specs, make=None):
+def _op(fn, specs, make=None, index_high=None):
     """A Layer computing fn(paddle, *inputs) (make(paddle): its sublayer, when the op has weights)."""
     def build(paddle):
         F = paddle.nn.functional
@@ -208,8 +208,11 @@ def _op(fn, specs, make=None):
         out = []
         for shape, dtype, _ in specs:
             shape = [b if d is None else d for d in shape]
-            if dtype == "int64":
-                out.append(r.integers(0, 2, shape).astype("int64"))
+            if dtype == "int64":  # distinct along the last dim: writes through repeated indices have no order
+                high = index_high or 2
+                rows = int(np.prod(shape[:-1]))
+                out.append(np.stack([r.permutation(high)[:shape[-1]] for _ in range(rows)]).reshape(shape)
+                           .astype("int64"))
             else:
                 out.append(r.standard_normal(shape).astype(dtype))
         return out
@@ -236,6 +239,17 @@ def _setitem_scalar(paddle, F, x):
     x = x * 1
     x[:, 0] = 1.5
     return x
+
+
+def _swin_mask(paddle, F, x):
+    """Swin's attention mask: windows of a zero image filled region by region through negative slices."""
+    m = paddle.zeros([1, 8, 8, 1])
+    cnt = 0
+    for h in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+        for w in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+            m[:, h, w, :] = cnt
+            cnt += 1
+    return x + m.reshape([1, 64])
 
 
 def _to_tensor_constant(paddle, F, x):
@@ -283,18 +297,20 @@ OPS = {
     "where": _op(lambda p, F, x, y: p.where(x > 0, x, y), [_f(None, 4), _f(None, 4, name="y")]),
     "masked_fill": _op(lambda p, F, x: p.masked_fill(x, x > 0.5, -1.0), [_f(None, 4)]),
     "gather": _op(lambda p, F, x, i: p.take_along_axis(x, i, 1),
-                  [_f(None, 4), ([None, 2], "int64", "index")]),
+                  [_f(None, 4), ([None, 2], "int64", "index")], index_high=4),
     "scatter_put_along_axis": _op(lambda p, F, x, i: p.put_along_axis(x, i, 1.0, 1),
-                                  [_f(None, 4), ([None, 2], "int64", "index")]),
+                                  [_f(None, 4), ([None, 2], "int64", "index")], index_high=4),
     "scatter_add": _op(lambda p, F, x, i, v: p.put_along_axis(x, i, v, 1, reduce="add"),
-                       [_f(None, 4), ([None, 2], "int64", "index"), _f(None, 2, name="v")]),
+                       [_f(None, 4), ([None, 2], "int64", "index"), _f(None, 2, name="v")], index_high=4),
     "index_put": _op(lambda p, F, x, i, v: p.index_put(x, (i,), v),
-                     [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")]),
-    "scatter": _op(lambda p, F, x, i, v: p.scatter(x, i, v), [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")]),
+                     [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")], index_high=6),
+    "scatter": _op(lambda p, F, x, i, v: p.scatter(x, i, v), [_f(6, 3), ([2], "int64", "index"), _f(2, 3, name="v")],
+                   index_high=6),
     "setitem_slice": _op(_setitem_slice, [_f(None, 4), _f(None, 2, name="y")]),
     "setitem_select": _op(_setitem_select, [_f(None, 4), _f(None, name="y")]),
     "setitem_scalar": _op(_setitem_scalar, [_f(None, 4)]),
     "to_tensor_constant": _op(_to_tensor_constant, [_f(None, 3)]),
+    "setitem_negative_slices": _op(_swin_mask, [_f(None, 64)]),
     "clone_detach": _op(lambda p, F, x: x.clone() * 2 + x.detach(), [_f(None, 3)]),
     "embedding": _op(None, [([None, 5], "int64", "ids")], make=lambda p: p.nn.Embedding(4, 3)),
     "log_sigmoid_mish": _op(lambda p, F, x: F.log_sigmoid(x) + F.mish(x), [_f(None, 3)]),

@@ -337,12 +337,17 @@ def main(argv):
     if "--lane" in argv:
         lane = argv[argv.index("--lane") + 1]
         argv = [a for a in argv if a not in ("--lane", lane)]
-    names = [n for n, e in corpus.items() if (not argv or n in argv or e.group in argv) and
-             (lane is None or e.lane == lane)]
-    golden = _load_golden()
+    argv = [a for a in argv if a != "--missing"]
+    names = []
+    for want in argv or [None]:  # in the order asked for (a group expands to its models)
+        names += [n for n, e in corpus.items() if (want is None or n == want or e.group == want) and
+                  (lane is None or e.lane == lane) and n not in names]
+    if "--missing" in sys.argv:  # only those not recorded yet
+        names = [n for n in names if n not in _load_golden()["models"]]
     for name in names:
         t0 = time.perf_counter()
         rec = run_one(name, corpus[name])
+        golden = _load_golden()  # read again: another run of the tool may have recorded models meanwhile
         golden["models"][name] = rec
         _store(golden)
         print(f"{name:44s} exported={rec['exported']!s:5s} missing={rec['missing']} loaded={rec.get('loaded')} "

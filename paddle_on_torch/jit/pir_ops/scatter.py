@@ -8,7 +8,12 @@ import torch
 
 from ..._report import unsupported
 from ..pir_writer import (
-    _INT32_MAX, _Sym, _api, _axis, _ndim, _out, a_arr, a_bool, a_dtype, a_i32, a_i64s, a_place, a_str, pir)
+    _INT32_MAX, _Sym, _api, _axis, _is_value, _ndim, _out, a_arr, a_bool, a_dtype, a_i32, a_i64s, a_place, a_str, pir)
+
+
+def _is_num(v):
+    """A Python number among the arguments (value ids are ints too)."""
+    return isinstance(v, (int, float, bool)) and not _is_value(v)
 
 
 def _set_value(w, base, src, dim, start, end, step, decrease, t):
@@ -49,10 +54,10 @@ def _select_scatter(w, node, args):
 
 def _copy_into(w, dst, src, t):
     """`src` cast to `dst`'s dtype and broadcast to its shape (torch's copy / fill): added to zeros like `dst`."""
-    src = w.cast(src, t[0]) if not isinstance(src, (int, float, bool)) else src
-    if not isinstance(src, (int, float, bool)) and list(w.shape(src)) == list(t[1]) and -1 not in t[1]:
+    src = w.cast(src, t[0]) if not _is_num(src) else src
+    if not _is_num(src) and list(w.shape(src)) == list(t[1]) and -1 not in t[1]:
         return src
-    if isinstance(src, (int, float, bool)):
+    if _is_num(src):
         return w.op1("full_like", [dst, w.full([1], src, t[0])], [("dtype", a_dtype(t[0])),
                                                                   ("place", a_place(0))], t)
     zeros = w.op1("full_like", [dst, w.full([1], 0, t[0])], [("dtype", a_dtype(t[0])), ("place", a_place(0))], t)
@@ -79,7 +84,7 @@ def _index_put(w, node, args):
     if any(i is None for i in indices):
         raise unsupported(_api(), " (Paddle program): index_put with a slice before an index tensor")
     vec = w.emit("builtin.combine", indices, outs=[[w.type(i) for i in indices]], sg=[True])[0]
-    values = w.cast(values, t[0]) if not isinstance(values, (int, float, bool)) else w.full([1], values, t[0])
+    values = w.cast(values, t[0]) if not _is_num(values) else w.full([1], values, t[0])
     return w.op1("index_put", [x, vec, values], [("accumulate", a_bool(accumulate))], t)
 
 
@@ -87,7 +92,7 @@ _REDUCE = {"sum": "add", "prod": "mul", "mean": "mean", "amax": "amax", "amin": 
 
 
 def _put_along_axis(w, x, dim, index, values, reduce, include_self, t):
-    if isinstance(values, (int, float, bool)):
+    if _is_num(values):
         values = w.op1("full_like", [index, w.full([1], values, t[0])], [("dtype", a_dtype(t[0])),
                                                                          ("place", a_place(0))],
                        (t[0], w.shape(index)))
