@@ -34,17 +34,24 @@ def _cpp_extension():
 
     class BuildWithInfo(base):
         """Also writes what the extension was built from beside it (kernels/cpp.py: BUILD_INFO), so that the loader
-        passes over a build the sources have moved past without importing it."""
+        passes over a build the sources have moved past without importing it.  Sources edited during the build
+        make it a mix of two versions: then no info is written (the loader takes the JIT build instead)."""
 
         def build_extension(self, e):
-            super().build_extension(e)
             import json
 
             import torch
 
-            info = {"source_hash": cpp.source_hash(os.path.join(HERE, "ext")), "capability": cpp.capability(),
-                    "torch": torch.__version__.split("+")[0]}
-            with open(os.path.join(os.path.dirname(self.get_ext_fullpath(e.name)), cpp.BUILD_INFO), "w") as f:
+            before = cpp.source_hash(os.path.join(HERE, "ext"))
+            info_path = os.path.join(os.path.dirname(self.get_ext_fullpath(e.name)), cpp.BUILD_INFO)
+            if os.path.exists(info_path):
+                os.remove(info_path)  # until this build is done, whatever is there is not described by it
+            super().build_extension(e)
+            if cpp.source_hash(os.path.join(HERE, "ext")) != before:
+                print("paddle_on_torch: ext/ changed during the build; kernels/_C.json not written", flush=True)
+                return
+            info = {"source_hash": before, "capability": cpp.capability(), "torch": torch.__version__.split("+")[0]}
+            with open(info_path, "w") as f:
                 json.dump(info, f)
 
     return [ext], {"build_ext": BuildWithInfo}

@@ -2,8 +2,8 @@
 memory-bandwidth floor.  One run; ratios are printed against eager and against the floor.  Times are the best of
 several runs (see timeit).
 
-    ~/oracle/bin/python bench/kernels.py            # everything (torch.compile takes a few minutes)
-    ~/oracle/bin/python bench/kernels.py --no-compile --no-paddle
+    ~/oracle/bin/python -m bench.kernels            # everything (torch.compile takes a few minutes)
+    ~/oracle/bin/python -m bench.kernels --no-compile --no-paddle
 
 Shapes: [8, 512, 768] and [4096, 4096].  rope reads them as [B, S, H, D] = [8, 512, 12, 64] and
 [1, 4096, 32, 128]; swiglu takes x and y of that shape.  The floor is (bytes the op must read and
@@ -344,8 +344,11 @@ def ce_section(torch):
             times[name + "_fwd"] = timeit(lambda: fn(x, lab), min_time=0.2, min_runs=3, warmup=1)
     mem = {}
     for name in variants:
-        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--ce-peak", name, str(m), str(v)],
-                             capture_output=True, text=True, timeout=600)
+        # as a module from the repository root: run as a script, bench/ would come first on sys.path and its
+        # modules could shadow the standard library's
+        out = subprocess.run([sys.executable, "-m", "bench.kernels", "--ce-peak", name, str(m), str(v)],
+                             capture_output=True, text=True, timeout=600,
+                             cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         mem[name] = json.loads(out.stdout.strip().splitlines()[-1])
     mib = lambda b: b / 2 ** 20  # noqa: E731
     print(f"\nsoftmax cross entropy, logits [{m}, {v}] fp32 ({mib(m * v * 4):.0f} MiB), hard labels:")

@@ -1,10 +1,11 @@
-"""Triton (CUDA) kernels of paddle_on_torch::softmax_ce / softmax_ce_bwd (kernels/cross_entropy.py): one program per row, an online log-sum-exp over vocabulary blocks; all arithmetic in fp32.  Imported on the op's first
-CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
+"""Triton (CUDA) kernels of paddle_on_torch::softmax_ce / softmax_ce_bwd (kernels/cross_entropy.py): one program
+per row, an online log-sum-exp over vocabulary blocks; all arithmetic in fp32.  Imported on the op's first CUDA
+call (or under TRITON_INTERPRET=1 by the tests)."""
 import torch
 import triton
 import triton.language as tl
 
-from ._triton import _block, _warps  # noqa: F401
+from ._triton import _block
 
 
 _CE_BLOCK = 4096

@@ -75,8 +75,8 @@ def _norm_fwd_reference(x, residual, bias, weight, norm_bias, eps, alpha, rms, b
     m, n = _rows(x.shape, begin_norm_axis)
     out, res_out, mean, rstd = ref_norm(x.reshape(m, n), None if residual is None else residual.reshape(m, n), bias,
                                         weight, norm_bias, eps, alpha, rms)
-    return (out.reshape(x.shape).contiguous(), res_out.reshape(x.shape).contiguous() if residual is not None else res_out,
-            mean.contiguous(), rstd.contiguous())
+    res_out = res_out.reshape(x.shape).contiguous() if residual is not None else res_out
+    return out.reshape(x.shape).contiguous(), res_out, mean.contiguous(), rstd.contiguous()
 
 
 @torch.library.custom_op("paddle_on_torch::norm_fwd", mutates_args=())
@@ -206,6 +206,7 @@ def _norm_backward(ctx, g_out, g_res, g_mean, g_rstd):
 
 
 norm_fwd.register_autograd(_norm_backward, setup_context=_norm_setup)
+_NORM = norm_fwd._opoverload
 
 
 def _vec(t):
@@ -218,7 +219,7 @@ def norm(x, residual, bias, weight, norm_bias, eps, alpha, rms, begin_norm_axis)
     residual_out, mean, rstd)."""
     if residual is not None and residual.shape != x.shape:
         residual = residual.reshape(x.shape)
-    return norm_fwd(x, residual, _vec(bias), _vec(weight), _vec(norm_bias), eps, alpha, rms, begin_norm_axis)
+    return _NORM(x, residual, _vec(bias), _vec(weight), _vec(norm_bias), eps, alpha, rms, begin_norm_axis)
 
 
 __all__ = ["norm", "norm_fwd", "norm_bwd", "ref_norm", "ref_norm_bwd"]

@@ -1,10 +1,11 @@
-"""Triton (CUDA) kernels of paddle_on_torch::norm_fwd / norm_bwd (kernels/norm.py): one program per row; all arithmetic in fp32.  Imported on the op's first
-CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
+"""Triton (CUDA) kernels of paddle_on_torch::norm_fwd / norm_bwd (kernels/norm.py): one program
+per row; all arithmetic in fp32.  Imported on the
+op's first CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
 import torch
 import triton
 import triton.language as tl
 
-from ._triton import _block, _warps  # noqa: F401
+from ._triton import _block, _warps
 
 
 @triton.jit

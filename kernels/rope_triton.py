@@ -1,10 +1,11 @@
-"""Triton (CUDA) kernels of paddle_on_torch::rope / rope_bwd (kernels/rope.py): one program per position, all its heads; all arithmetic in fp32.  Imported on the op's first
-CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
+"""Triton (CUDA) kernels of paddle_on_torch::rope / rope_bwd (kernels/rope.py): one program per
+position, all its heads; all arithmetic in fp32.  Imported on the
+op's first CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
 import torch
 import triton
 import triton.language as tl
 
-from ._triton import _block, _warps  # noqa: F401
+from ._triton import _warps
 
 
 @triton.jit

@@ -1,5 +1,5 @@
-"""silu(x) * y: the torch custom ops `paddle_on_torch::swiglu` / `swiglu_bwd`, behind paddle.incubate.nn.functional.swiglu
-(and paddle.nn.functional.swiglu) and fused_bias_act(act_method="swiglu").
+"""silu(x) * y: the torch custom ops `paddle_on_torch::swiglu` / `swiglu_bwd`, behind
+paddle.incubate.nn.functional.swiglu and fused_bias_act(act_method="swiglu").
 
     swiglu(x[..., N], y[..., N]) -> silu(x) * y    (x and y of one shape and dtype; the two halves of one tensor
                                                     are read in place)

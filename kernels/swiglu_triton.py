@@ -1,10 +1,10 @@
-"""Triton (CUDA) kernels of paddle_on_torch::swiglu / swiglu_bwd (kernels/swiglu.py): one program per row block; all arithmetic in fp32.  Imported on the op's first
-CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
-import torch
+"""Triton (CUDA) kernels of paddle_on_torch::swiglu / swiglu_bwd (kernels/swiglu.py): one
+program per row block; all arithmetic in fp32.  Imported on the
+op's first CUDA call (or under TRITON_INTERPRET=1 by the tests)."""
 import triton
 import triton.language as tl
 
-from ._triton import _block, _warps  # noqa: F401
+from ._triton import _block
 
 
 @triton.jit

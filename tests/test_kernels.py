@@ -393,6 +393,28 @@ def test_loader_takes_the_install_time_build_when_it_matches(monkeypatch):
     assert ext._installed() is mod and ext.CppModule().load() is mod
 
 
+@pytest.mark.parametrize("stale", [True, False])
+def test_loader_reads_the_build_info_before_importing(monkeypatch, tmp_path, stale):
+    """setup.py writes what it built from beside the extension (kernels/_C.json); a build of other sources is
+    passed over without being imported (importing it would register its kernels with the dispatcher)."""
+    import importlib
+    import json
+    import sys
+
+    monkeypatch.delitem(sys.modules, "paddle_on_torch.kernels._C", raising=False)
+    info = tmp_path / "_C.json"
+    info.write_text(json.dumps({"source_hash": "0" * 16 if stale else ext.source_hash(), "capability": ext.capability(),
+                                "torch": torch.__version__}))
+    monkeypatch.setattr(ext, "BUILD_INFO", str(info))  # an absolute path: os.path.join keeps it
+    imported = []
+    real = importlib.import_module
+    monkeypatch.setattr(importlib, "import_module",
+                        lambda name, *a: imported.append(name) or (_ for _ in ()).throw(ImportError("not built")))
+    assert ext._installed() is None
+    assert imported == ([] if stale else ["paddle_on_torch.kernels._C"])
+    monkeypatch.setattr(importlib, "import_module", real)
+
+
 @pytest.mark.parametrize("why", ["torch", "cpu"])
 def test_loader_builds_ext_when_the_install_time_build_does_not_match(monkeypatch, why):
     """An install-time build for another torch or another CPU capability is passed over for the JIT build."""

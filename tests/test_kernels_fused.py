@@ -21,7 +21,7 @@ import paddle_on_torch as paddle  # noqa: E402
 from paddle_on_torch.kernels import cpp as ext  # noqa: E402
 from paddle_on_torch.nn.functional import flash_attention as FA  # noqa: E402
 from paddle_on_torch.kernels import cross_entropy as ce  # noqa: E402
-from paddle_on_torch.kernels import dispatch, norm, rope, swiglu  # noqa: E402
+from paddle_on_torch.kernels import norm, rope, swiglu  # noqa: E402
 
 F = paddle.incubate.nn.functional
 BACKENDS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(ext.load() is None, reason="no C++ build"))]

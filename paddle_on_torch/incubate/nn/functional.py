@@ -1,4 +1,5 @@
-"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.kernels (norm, rope, swiglu).
+"""paddle.incubate.nn.functional: the fused ops, on the custom torch ops of paddle_on_torch.kernels (norm, rope,
+swiglu).
 
 Semantics follow Paddle 3.3.1 (its CPU kernels where it has them, otherwise its CUDA kernels and
 docs); see docs/compatibility.md for the deliberate differences (gradients are provided for every
@@ -46,8 +47,8 @@ def _rows(x, begin_norm_axis, weight, api):
         raise ValueError(f"begin_norm_axis must be in range [0, {rank}), but got {begin_norm_axis}")
     n = math.prod(x.shape[a:])
     if weight is not None and weight.numel() != n:
-        raise ValueError(f"(InvalidArgument) {api}: the normalized size of Input(X) must equal the size of Weight, "
-                         f"but received normalized size of Input(X) is [{n}], received size of Weight is [{weight.numel()}]")
+        raise ValueError(f"{api}: the normalized size of Input(X) must equal the size of Weight, but received "
+                         f"normalized size of Input(X) is [{n}], received size of Weight is [{weight.numel()}]")
     return math.prod(x.shape[:a]), n
 
 
