@@ -29,7 +29,7 @@ LIB = {
             return Linear(2, 3), paddle.to_tensor([1.0]), paddle.Tensor.abs, paddle.not_a_paddle_api
         """,
     "fakelib/data.py": """
-        import paddle.text as text
+        import paddle.static as text
         from paddle import nn
 
 
@@ -37,7 +37,7 @@ LIB = {
             def forward(self, x):
                 for nn in x:                          # a local `nn` hides the alias in this function
                     nn.whatever()
-                return [text for text in x], text.Imdb, paddle_like()
+                return [text for text in x], text.IpuStrategy, paddle_like()
 
 
         def paddle_like():
@@ -84,13 +84,14 @@ def test_package_by_import_name(fakelib, capsys):
     # paddle.long and paddle.Tensor.my_view are the library's own; nn.whatever is a loop variable's
     assert set(apis) == {"paddle.nn.functional", "paddle.tensor", "paddle.nn", "paddle.nn.Linear",
                          "paddle.nn.Layer", "paddle.nn.functional.relu", "paddle.to_tensor", "paddle.Tensor", "paddle.Tensor.abs",
-                         "paddle.not_a_paddle_api", "paddle.text", "paddle.text.Imdb"}
+                         "paddle.not_a_paddle_api", "paddle.static", "paddle.static.IpuStrategy"}
     assert result["defined"] == {"paddle.Tensor.my_view": 1, "paddle.long": 1}
     assert apis["paddle.not_a_paddle_api"] == {"supported": False, "known_to_paddle": False, "count": 2, "files": 2,
                                               "detail": "module 'paddle' has no attribute 'not_a_paddle_api'"}
-    # paddle.text.Imdb is known and refused with a NotImplementedError naming it: unsupported, saying so
-    assert apis["paddle.text.Imdb"]["supported"] is False and apis["paddle.text.Imdb"]["known_to_paddle"] is True
-    assert apis["paddle.text.Imdb"]["unsupported"] is True and "unsupported" not in apis["paddle.not_a_paddle_api"]
+    # paddle.static.IpuStrategy is known and refused with a NotImplementedError naming it: unsupported, saying so
+    ipu = apis["paddle.static.IpuStrategy"]
+    assert ipu["supported"] is False and ipu["known_to_paddle"] is True
+    assert ipu["unsupported"] is True and "unsupported" not in apis["paddle.not_a_paddle_api"]
     assert (total["distinct"], total["supported"], total["unsupported"], total["missing"]) == (12, 10, 1, 1)
     assert total["coverage"] == round(100 * 10 / 12, 1)
     assert total["resolved_coverage"] == round(100 * 11 / 12, 1)
@@ -102,7 +103,8 @@ def test_package_by_distribution_name_text_report(fakelib, capsys):
     assert out[0] == ("fakedist (3 files): 12 APIs, 10 supported, 1 unsupported (saying so), 1 missing (83.3%; "
                       "91.7% resolve)")
     assert out[1].startswith("  missing    paddle.not_a_paddle_api  (2 uses in 2 files)  [not a Paddle 3.3.1 API]")
-    assert out[2].startswith("  unsupported paddle.text.Imdb  (1 use in 1 file): paddle.text.Imdb is not supported")
+    assert out[2].startswith("  unsupported paddle.static.IpuStrategy  (1 use in 1 file): paddle.static.IpuStrategy is not "
+                             "supported")
     assert out[3] == "  (2 paddle names the package assigns itself, left out: paddle.Tensor.my_view, paddle.long)"
     assert main(["check", "--package", "fakedist", "--fail-under", "90"]) == 1
     capsys.readouterr()
@@ -120,19 +122,19 @@ def test_reference_interpreter(fakelib, tmp_path, monkeypatch, capsys):
     the coverage is then over the names that Paddle has."""
     ref = tmp_path / "ref" / "paddle"
     (ref / "nn").mkdir(parents=True)
-    (ref / "text").mkdir()
-    (ref / "__init__.py").write_text("__version__ = '9.9.9'\nfrom . import nn, text\nTensor = type('Tensor', (), "
+    (ref / "static").mkdir()
+    (ref / "__init__.py").write_text("__version__ = '9.9.9'\nfrom . import nn, static\nTensor = type('Tensor', (), "
                                      "{'abs': abs})\ndef to_tensor(x):\n    return x\ntensor = None\n")
     (ref / "nn" / "__init__.py").write_text("class Layer: pass\nclass Linear(Layer): pass\n")
     (ref / "nn" / "functional.py").write_text("def relu(x):\n    return x\n")
-    (ref / "text" / "__init__.py").write_text("class Imdb: pass\n")
+    (ref / "static" / "__init__.py").write_text("class IpuStrategy: pass\n")
     monkeypatch.setenv("PYTHONPATH", str(ref.parent))
     assert main(["check", "--json", "--package", "fakelib", "--reference", sys.executable]) == 0
     result = json.loads(capsys.readouterr().out)["fakelib"]
     assert result["reference"] == {"python": sys.executable, "paddle": "9.9.9"}
     total = result["total"]
     assert total["apis"]["paddle.not_a_paddle_api"]["in_reference"] is False
-    assert total["apis"]["paddle.text.Imdb"]["in_reference"] is True
+    assert total["apis"]["paddle.static.IpuStrategy"]["in_reference"] is True
     assert (total["in_reference"], total["reference_supported"], total["reference_coverage"]) == (11, 10, 90.9)
     assert (total["reference_unsupported"], total["reference_resolved_coverage"]) == (1, 100.0)
     assert main(["check", "--package", "fakelib", "--reference", sys.executable, "--fail-under", "90"]) == 0
