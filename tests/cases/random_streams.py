@@ -404,3 +404,23 @@ def half_precision_kernels_missing_on_cpu(paddle):
 @case
 def seed_must_be_unsigned(paddle):
     paddle.seed(-3)
+
+
+# ----------------------------------------------------------------------------------------- library draws
+@case
+def spectral_norm_start_vectors(paddle):
+    def draw():
+        layer = paddle.nn.utils.spectral_norm(paddle.nn.Linear(3, 4), dim=1)
+        return [layer.weight_u, layer.weight_v, layer.weight_orig]
+    return _each_seed(paddle, draw, SEEDS[:3])
+
+
+@case(exact=True)
+def random_split_and_subset_sampler(paddle):
+    data = paddle.io.TensorDataset([paddle.arange(10, dtype="float32").reshape([10, 1])])
+
+    def draw():
+        parts = paddle.io.random_split(data, [3, 7])
+        sampler = list(paddle.io.SubsetRandomSampler(list(range(20, 28))))
+        return [[int(i) for i in parts[0].indices], [int(i) for i in parts[1].indices], sampler]
+    return _each_seed(paddle, draw, SEEDS[:3])

@@ -11,6 +11,8 @@ from typing import Generic, TypeVar
 
 import torch
 
+from ..._core import random as _rng
+
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset", "Subset",
            "random_split", "ConcatDataset"]
 
@@ -147,7 +149,7 @@ def random_split(dataset, lengths, generator=None):
                 warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = torch.randperm(sum(lengths)).tolist()
+    indices = _rng.randperm(sum(lengths)).tolist()  # paddle.randperm: Paddle's draws on the CPU
     return [Subset(dataset, indices[offset - length:offset]) for offset, length in zip(_accumulate(lengths), lengths)]
 
 

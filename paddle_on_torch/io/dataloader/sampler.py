@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import torch
 
+from ..._core import random as _rng
 from ..._normalize import is_tensor
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler"]
@@ -131,7 +132,7 @@ class SubsetRandomSampler(Sampler):
         self.indices = indices
 
     def __iter__(self):
-        for i in torch.randperm(len(self.indices)).tolist():
+        for i in _rng.randperm(len(self.indices)).tolist():  # paddle.randperm: Paddle's draws on the CPU
             yield self.indices[i]
 
     def __len__(self):

@@ -2,10 +2,18 @@
 import torch
 import torch.nn.functional as TF
 
+from ..._core import dtype as _dtypes
+from ..._core import random as _rng
 from ..._normalize import wrap
 
 __all__ = ["spectral_norm"]
 
+
+
+def _normal(n, like):
+    """paddle.normal(0, 1, shape=[n]) (Paddle's draws on the CPU), assigned into a tensor of like's dtype."""
+    drawn = _rng.normal_(torch.empty(n, dtype=_dtypes.default_float_torch(), device=like.device), 0.0, 1.0)
+    return drawn.to(like.dtype)
 
 class SpectralNorm:
     def __init__(self, name="weight", n_power_iterations=1, dim=0, eps=1e-12):
@@ -46,11 +54,14 @@ class SpectralNorm:
         weight = layer._parameters[name]
         with torch.no_grad():
             h, w = fn.reshape_weight_to_matrix(weight._t).shape
-            # Paddle makes u and v with create_parameter (so they take parameter names) and draws them N(0, 1)
+            # Paddle makes u and v with create_parameter (so they take parameter names, and draw their default
+            # initializer) and then redraws each N(0, 1) with paddle.normal (the default float dtype), in this order
             u = layer.create_parameter([h])
+            u_t = _normal(h, u._t)
             v = layer.create_parameter([w])
-            u = wrap(TF.normalize(torch.randn(h, dtype=u._t.dtype, device=u._t.device), dim=0, eps=fn.eps))
-            v = wrap(TF.normalize(torch.randn(w, dtype=v._t.dtype, device=v._t.device), dim=0, eps=fn.eps))
+            v_t = _normal(w, v._t)
+            u = wrap(TF.normalize(u_t, dim=0, eps=fn.eps))
+            v = wrap(TF.normalize(v_t, dim=0, eps=fn.eps))
         del layer._parameters[fn.name]
         layer.add_parameter(fn.name + "_orig", weight)
         setattr(layer, fn.name, wrap(weight._t * 1.0))
