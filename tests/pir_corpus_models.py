@@ -245,7 +245,7 @@ def _swin_mask(paddle, F, x):
     """Swin's attention mask: windows of a zero image filled region by region through negative slices."""
     m = paddle.zeros([1, 8, 8, 1])
     cnt = 0
-    for h in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+    for h in (slice(0, -4), slice(-4, -2), slice(-2, None), slice(0, -8)):  # the last one is empty
         for w in (slice(0, -4), slice(-4, -2), slice(-2, None)):
             m[:, h, w, :] = cnt
             cnt += 1
