@@ -90,12 +90,13 @@ def record_cases(module, cases, paddle):
 
     entries = {}
     for name, fn in cases.items():
+        source = golden_file.case_hash(fn)  # (before it runs: what the case reads is what it was given)
         reset(paddle)
         try:
             answer = golden.describe(fn(paddle))
         except Exception as e:  # noqa: BLE001 - the error is the answer
             answer = golden.describe(e)
-        entries[name] = golden_file.entry(answer, golden_file.case_hash(fn), paddle.__version__)
+        entries[name] = golden_file.entry(answer, source, paddle.__version__)
     path = golden_file.write(module, entries)
     print(f"{module}: {len(entries)} cases -> {os.path.relpath(path, ROOT)}", flush=True)
 
