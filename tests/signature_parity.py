@@ -107,6 +107,8 @@ def compare(api, golden, ours, call, drop_first=False):
     gps = golden.get("params")
     if gps is None:
         gps = []
+    if drop_first and gps and gps[0][0] == "self":  # (a C++ method's signature lists its self)
+        gps = gps[1:]
     wanted = [p[0] for p in gps if p[1] in ("pos", "kwonly")]
     wanted += [a for a in golden.get("aliases", {}) if a not in wanted]
     names, varkw = _code_params(ours)

@@ -158,7 +158,9 @@ def _probe_all(call, keywords):
         msg = LAST_ERROR[0] or ""
         # a C++ parser that took the keyword names the parameter it was parsing the sentinel into
         m = re.search(r"argument '(\w+)'", msg) if ok and "ProbeSentinel" in msg else None
-        found[k] = m.group(1) if m else ok
+        # ... or only its place in the op's signature, counted from 1: "#N", resolved by describe()
+        m2 = re.search(r"argument \(position (\d+)\)", msg) if ok and "ProbeSentinel" in msg else None
+        found[k] = m.group(1) if m else f"#{m2.group(1)}" if m2 else ok
         reset()
     return found
 
@@ -203,17 +205,13 @@ def probe(call, own, torch_names):
 
 
 def guess_target(alias, ps, torch_names):
-    """The parameter an accepted alias stands for: by the torch namesake's position, else the usual pairs."""
+    """The parameter an accepted alias stands for where neither a decorator's table nor the C++ parser named it:
+    only the usual pairs (input -> x, other -> y, dim / dims -> axis, keepdims -> keepdim, size -> shape), when the
+    callable has that parameter; else unknown (None: the shim does not guess).  (A torch namesake's position is no
+    guide: Paddle orders its parameters otherwise, swapaxes(x, perm) against torch's swapaxes(input, axis0, axis1).)"""
     names = [p[0] for p in ps if p[1] in ("pos", "posonly", "kwonly")]
     usual = {"input": "x", "other": "y", "dim": "axis", "dims": "axis", "keepdims": "keepdim", "size": "shape"}
-    if usual.get(alias) in names:
-        return usual[alias]
-    if alias in torch_names:
-        i = torch_names.index(alias)
-        pos = [p[0] for p in ps if p[1] in ("pos", "posonly")]
-        if i < len(pos):
-            return pos[i]
-    return None
+    return usual[alias] if usual.get(alias) in names else None
 
 
 def method_call(fn, name):
@@ -233,6 +231,7 @@ def method_call(fn, name):
 
 def describe(fn, path, call, torch_path, drop_self=False, drop_first=False):
     ps = params(fn, drop_self=drop_self)
+    full = ps or []
     if drop_first and ps and ps[0][1] in ("pos", "posonly"):
         ps = ps[1:]
     entry = {"params": ps}
@@ -249,7 +248,14 @@ def describe(fn, path, call, torch_path, drop_self=False, drop_first=False):
         return entry
     table = alias_targets(fn)
     if found:
-        entry["aliases"] = {a: table.get(a) or named or guess_target(a, ps or [], tnames) for a, named in found.items()}
+        def place(named):
+            if isinstance(named, str) and named.startswith("#"):
+                i = int(named[1:]) - 1
+                return full[i][0] if 0 <= i < len(full) else None
+            return named
+
+        entry["aliases"] = {a: table.get(a) or place(named) or guess_target(a, ps or [], tnames)
+                            for a, named in found.items()}
     return entry
 
 

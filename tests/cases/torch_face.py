@@ -183,3 +183,10 @@ def seed_keyword(paddle):
     a = paddle.rand([2])
     paddle.manual_seed(seed=3)
     return [a.shape, paddle.rand([2]).shape]
+
+
+@case
+def pdist_rows(paddle):
+    x = paddle.to_tensor(np.arange(12, dtype="float32").reshape(4, 3) / 5)
+    return [paddle.nn.functional.pdist(x, p) for p in (2.0, 1.0, 0.0, float("inf"), 3.0)] + \
+        [paddle.nn.functional.pdist(paddle.ones([1, 3]))]
