@@ -637,7 +637,7 @@ class Tensor:
 
             src = distribute_tensor(src.to(dst.device), dst.device_mesh, dst.placements, src_data_rank=None)
         with torch.no_grad():
-            if type(dst) is torch.Tensor:
+            if type(dst) is torch.Tensor or type(dst) is torch.nn.Parameter:
                 # Paddle overwrites the buffer without counting an in-place write (inplace_version stays):
                 # a graph that saved this tensor reads the new values in its backward instead of refusing
                 # (MAML's set_value on cloned parameters between create_graph gradients)

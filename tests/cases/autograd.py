@@ -759,7 +759,13 @@ def set_value_after_forward_backward_reads_new_values(paddle):
     z = (a * w).sum()
     w.set_value(paddle.to_tensor([10.0, 20.0]))
     z.backward()
-    return [a.grad, w.grad, w.inplace_version]
+    lin = paddle.nn.Linear(2, 1)
+    lin.weight.set_value(paddle.to_tensor([[1.0], [2.0]]))
+    x = paddle.to_tensor([[3.0, 4.0]], stop_gradient=False)
+    y = lin(x).sum()
+    lin.weight.set_value(paddle.to_tensor([[5.0], [6.0]]))  # a parameter the graph saved
+    y.backward()
+    return [a.grad, w.grad, w.inplace_version, x.grad, lin.weight.grad, lin.weight.inplace_version]
 
 
 # ---------------------------------------------------------------- incubate.autograd in static mode
