@@ -86,18 +86,15 @@ def _sizes_as_args(api):
     return functools.wraps(api)(call)
 
 
-def _has_zero(shape):
-    try:
-        return 0 in shape
-    except RuntimeError:  # a size computed from a value while tracing (to_tensor(x.shape[0] // 4)): not a 0
-        return any(type(s) is int and s == 0 for s in shape)
-
-
 @op
 def reshape(x: TensorLike, shape: ShapeLike, name=None):
     # Paddle: a 0 in `shape` copies that dimension from x
-    if _has_zero(shape):
-        shape = [x.shape[i] if s == 0 and i < x.dim() else s for i, s in enumerate(shape)]
+    try:
+        zero = 0 in shape
+    except RuntimeError:  # a size computed from a value while tracing (to_tensor(x.shape[0] // 4)): not a 0
+        zero = any(type(s) is int and s == 0 for s in shape)
+    if zero:
+        shape = [x.shape[i] if type(s) is int and s == 0 and i < x.dim() else s for i, s in enumerate(shape)]
     return torch.reshape(x, shape)  # (torch's function form parses a list faster than the method)
 
 
