@@ -244,3 +244,12 @@ def exponential_(t, lam=1.0):
     if not exact(t):
         return t.exponential_(float(lam))
     return _fill(t, lambda o: ops().exponential_(default_cpu().state, o, float(lam)))
+
+
+def random_(t, low, high):
+    """Fill t with Paddle's random_ draws in [low, high): a draw's low 32 bits modulo the range (ranges below
+    2**32; a wider range takes torch's op)."""
+    if not exact(t) or not 0 < high - low < 2**32:
+        return t.random_(int(low), int(high))
+    raw = ops().bits(default_cpu().state, t.numel())
+    return t.copy_(((raw & 0xFFFFFFFF) % (high - low) + low).view(t.shape))

@@ -5,7 +5,7 @@ CPU generator with Paddle's kernels (ext/random.cpp), in the order Paddle's Pyth
 from torch's generator (other numbers, the same distributions).  Shapes, dtypes and argument checks agree with
 Paddle 3.3.1: float factories take float dtypes only, randint / randperm take integer (randperm also float)
 dtypes, uniform draws from [0, 1) by default, and normal / log_normal with Tensor mean or std follow that tensor's
-dtype.  standard_gamma, binomial and random_ still draw from torch's generator.
+dtype.  standard_gamma, binomial and random_() without bounds still draw from torch's generator.
 """
 
 import torch
@@ -325,8 +325,10 @@ def random_(x, from_=0, to=None, *, generator=None):
     """Fill x in place with integers uniform in [from_, to) (in [0, from_) when only from_ is given,
     over the dtype's exactly representable range when neither is)."""
     if to is None:
-        return _fill_inplace(x, lambda t: t.random_(from_) if from_ else t.random_())
-    return _fill_inplace(x, lambda t: t.random_(from_, to))
+        if not from_:
+            return _fill_inplace(x, lambda t: t.random_())  # (Paddle's full-range draws are not reproduced)
+        from_, to = 0, from_
+    return _fill_inplace(x, lambda t: _rng.random_(t, int(from_), int(to)))
 
 
 __all__ += ["normal_", "log_normal_", "bernoulli_"]

@@ -424,3 +424,14 @@ def random_split_and_subset_sampler(paddle):
         sampler = list(paddle.io.SubsetRandomSampler(list(range(20, 28))))
         return [[int(i) for i in parts[0].indices], [int(i) for i in parts[1].indices], sampler]
     return _each_seed(paddle, draw, SEEDS[:3])
+
+
+@case(exact=True)
+def random_inplace_bounds(paddle):
+    def draw():
+        out = []
+        for dt in ("int32", "int64", "float32", "float64"):
+            out.append(paddle.zeros([5], dtype=dt).random_(-3, 10))
+            out.append(paddle.zeros([3], dtype=dt).random_(7))
+        return out
+    return _each_seed(paddle, draw, SEEDS[:3])
