@@ -68,9 +68,7 @@ ALLOW = {
     "keyword paddle.*swapaxes: *": "NOT YET: swapaxes / swapdims take torch's (x, axis0, axis1) here; Paddle's "
                                    "take a perm",
     "keyword paddle.*swapdims: *": "as swapaxes",
-    "keyword paddle.as_tensor: *": "NOT YET: requires_grad / pin_memory",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
-    "keyword paddle.*index_add*: alpha": "NOT YET: index_add's alpha",
     "keyword paddle.*unique: sorted": "NOT YET: unique's sorted (Paddle's result is sorted either way)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",
@@ -80,8 +78,6 @@ ALLOW = {
     # ---------------------------------------------------------------- positional order
     "order paddle.*swapaxes: *": "as the swapaxes keywords",
     "order paddle.*swapdims: *": "as the swapaxes keywords",
-    "order paddle.as_tensor: *": "as the as_tensor keywords",
-    "order paddle.*index_add: *": "as the index_add keywords",
     "order paddle.*unique: *": "as the unique keywords",
     "order paddle.*bitwise_*_shift: *": "`out` is keyword-only here (the generator's out=); Paddle's positional "
                                         "out after is_arithmetic is never passed positionally in practice",

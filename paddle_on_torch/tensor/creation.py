@@ -191,10 +191,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     return to_tensor(data, dtype, device, stop_gradient=not requires_grad)
 
 
-def as_tensor(data, dtype=None, device=None):
-    if is_tensor(data) and dtype is None and device is None:
+def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if pin_memory and to_torch_device(device).type != "cuda":
+        from .._core.place import Place
+
+        raise RuntimeError(f"Pinning memory is not supported for {Place(to_torch_device(device))}.")
+    if is_tensor(data) and dtype is None and device is None and not requires_grad:
         return data
-    return to_tensor(data, dtype, device)
+    out = to_tensor(data, dtype, device, stop_gradient=not requires_grad)
+    return wrap(out._t.pin_memory()) if pin_memory else out
 
 
 def from_numpy(ndarray):

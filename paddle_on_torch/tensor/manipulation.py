@@ -824,12 +824,12 @@ def _index_1d(index, api):
 
 
 @op
-def index_add(x: TensorLike, index: TensorLike, axis, value: TensorLike, name=None):
+def index_add(x: TensorLike, index: TensorLike, axis, value: TensorLike, alpha=1, name=None):
     _index_1d(index, "index_add")
     axis = _axis_in(_int(axis), x.dim(), "index_add", IndexError)
     n = x.shape[axis]
     try:
-        return x.index_add(axis, _wrap_negative(index, n).to(torch.int64), value)
+        return x.index_add(axis, _wrap_negative(index, n).to(torch.int64), value, alpha=alpha)
     except RuntimeError as e:  # an index out of range is Paddle's InvalidArgument here
         if "out of bounds" not in str(e):
             raise

@@ -190,3 +190,22 @@ def pdist_rows(paddle):
     x = paddle.to_tensor(np.arange(12, dtype="float32").reshape(4, 3) / 5)
     return [paddle.nn.functional.pdist(x, p) for p in (2.0, 1.0, 0.0, float("inf"), 3.0)] + \
         [paddle.nn.functional.pdist(paddle.ones([1, 3]))]
+
+
+@case
+def index_add_alpha(paddle):
+    x = _x(paddle)
+    return [paddle.index_add(x, paddle.to_tensor([0]), 0, paddle.ones([1, 3]), alpha=2.5),
+            paddle.index_add(x, paddle.to_tensor([1]), 1, paddle.ones([2, 1]), 3)]
+
+
+@case
+def as_tensor_requires_grad(paddle):
+    a = paddle.as_tensor([1.0, 2.0], requires_grad=True)
+    b = paddle.as_tensor([1, 2], "float64", "cpu", True)
+    return [a, b, paddle.as_tensor([3.0])]
+
+
+@case
+def as_tensor_pin_memory_on_cpu(paddle):
+    return paddle.as_tensor([1.0, 2.0], pin_memory=True)
