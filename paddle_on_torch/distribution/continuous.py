@@ -106,23 +106,18 @@ class Normal(_FloatParams):
         if not isinstance(shape, Iterable):
             raise TypeError("sample shape must be Iterable object.")
         out_shape = self._sample_shape(shape)
-        eps = self._standard(out_shape, self.dtype)
+        # Paddle's gaussian op (its op seed; complex: both parts from successive draws), as Paddle's sample
+        eps = paddle.tensor.random.gaussian(out_shape, mean=0.0 + 0j if self._complex_gaussian else 0.0, std=1.0,
+                                            seed=seed, dtype=self.dtype)
         out = eps * (paddle.zeros(out_shape, dtype=self.dtype) + self.scale) + self.loc
         return paddle.reshape(out, list(shape)) if self.all_arg_is_float else out
-
-    def _standard(self, shape, dtype):
-        if self._complex_gaussian:  # unit variance split over the real and imaginary parts
-            real = "float32" if dtype == "complex64" else "float64"
-            s = math.sqrt(0.5)
-            return paddle.complex(paddle.randn(shape, real) * s, paddle.randn(shape, real) * s)
-        return paddle.randn(shape, dtype)
 
     def rsample(self, shape=()):
         if not isinstance(shape, Iterable):
             raise TypeError("sample shape must be Iterable object.")
         shape = list(self._extend_shape(tuple(shape)))
         # Paddle draws eps in the default dtype (float32) whatever the parameters' dtype
-        eps = self._standard(shape, "complex64") if self._complex_gaussian else paddle.normal(0.0, 1.0, shape)
+        eps = paddle.normal(0.0 + 0j if self._complex_gaussian else 0.0, 1.0, shape)
         return self.loc + eps * self.scale
 
     def entropy(self):
@@ -178,7 +173,7 @@ class Uniform(_FloatParams):
 
     def sample(self, shape=(), seed=0):
         out_shape = self._sample_shape(shape)
-        u = paddle.uniform(out_shape, dtype=self.dtype, min=0.0, max=1.0)
+        u = paddle.uniform(out_shape, dtype=self.dtype, min=0.0, max=1.0, seed=seed)
         out = u * (paddle.zeros(out_shape, dtype=self.dtype) + (self.high - self.low)) + self.low
         return paddle.reshape(out, list(shape)) if self.all_arg_is_float else out
 

@@ -435,3 +435,20 @@ def random_inplace_bounds(paddle):
             out.append(paddle.zeros([3], dtype=dt).random_(7))
         return out
     return _each_seed(paddle, draw, SEEDS[:3])
+
+
+@case(exact=True)
+def distribution_samples(paddle):
+    D = paddle.distribution
+    normal = D.Normal(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([1.0, 2.0]))
+    scalar = D.Normal(0.5, 2.0)
+    uniform = D.Uniform(paddle.to_tensor([0.0, -1.0]), paddle.to_tensor([1.0, 3.0]))
+    return _each_seed(paddle, lambda: [normal.sample([3]), normal.rsample([2]), scalar.sample([4]),
+                                       uniform.sample([3]), normal.sample([2], seed=9), uniform.sample([2], seed=9)],
+                      SEEDS[:3])
+
+
+@case
+def distribution_complex_samples(paddle):
+    normal = paddle.distribution.Normal(complex(1.0, 1.0), 2.0)
+    return _each_seed(paddle, lambda: [normal.sample([3]), normal.rsample([3])], SEEDS[:2])
