@@ -69,7 +69,6 @@ ALLOW = {
                                    "take a perm",
     "keyword paddle.*swapdims: *": "as swapaxes",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
-    "keyword paddle.*unique: sorted": "NOT YET: unique's sorted (Paddle's result is sorted either way)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",
     "keyword paddle.nn.*Loss: size_average": "as reduce",
@@ -78,7 +77,6 @@ ALLOW = {
     # ---------------------------------------------------------------- positional order
     "order paddle.*swapaxes: *": "as the swapaxes keywords",
     "order paddle.*swapdims: *": "as the swapaxes keywords",
-    "order paddle.*unique: *": "as the unique keywords",
     "order paddle.*bitwise_*_shift: *": "`out` is keyword-only here (the generator's out=); Paddle's positional "
                                         "out after is_arithmetic is never passed positionally in practice",
     "order paddle.*prod: *": "as bitwise shifts: out is keyword-only here",

@@ -283,8 +283,9 @@ def mode(x: TensorLike, axis=-1, keepdim=False, name=None):
 
 @op
 def unique(x: TensorLike, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           dtype="int64", name=None):
-    """Sorted unique values (of the flattened x, or slices along axis), with optional index / inverse / counts."""
+           dtype="int64", sorted=True, name=None):
+    """Sorted unique values (of the flattened x, or slices along axis), with optional index / inverse / counts
+    (`sorted`, Paddle 3.3's torch-style flag: the values come sorted either way, as in Paddle)."""
     dtype = _dtypes.to_torch_dtype(dtype)
     if dtype not in (torch.int32, torch.int64):
         # Paddle's own error (its kernel's data-type dispatch), with the dtype's name for its enum number

@@ -209,3 +209,10 @@ def as_tensor_requires_grad(paddle):
 @case
 def as_tensor_pin_memory_on_cpu(paddle):
     return paddle.as_tensor([1.0, 2.0], pin_memory=True)
+
+
+@case
+def unique_sorted_flag(paddle):
+    x = paddle.to_tensor([3, 1, 2, 3, 1])
+    return [list(paddle.unique(x, return_index=True, return_inverse=True, return_counts=True, sorted=s))
+            for s in (True, False)]
