@@ -180,6 +180,15 @@ static inline bool fast_dtype(const at::Tensor& t) {
 
 static inline bool given(const c10::optional<at::Tensor>& t) { return t.has_value() && t->defined(); }
 
+// Whether an autograd kernel has a graph to record: grad mode on and an input that requires grad.  Without one it
+// calls its op below the autograd keys at once (no node: what autograd itself does for an ATen op).
+static inline bool needs_grad_of(const at::Tensor& t) { return t.defined() && t.requires_grad(); }
+static inline bool needs_grad_of(const c10::optional<at::Tensor>& t) { return given(t) && t->requires_grad(); }
+template <typename... Ts>
+static inline bool grad_needed(const Ts&... ts) {
+  return at::GradMode::is_enabled() && (needs_grad_of(ts) || ...);
+}
+
 // The op `name` of namespace paddle_on_torch as a typed handle, looked up on first use (its schema is defined by
 // the Python module, which imports before any call).  The autograd kernels call their ops through it below the
 // autograd keys, so a call on fake tensors (torch.compile, export) reaches the fake kernel.

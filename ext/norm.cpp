@@ -411,6 +411,11 @@ struct NormFunction : public torch::autograd::Function<NormFunction> {
 static std::tuple<Tensor, Tensor, Tensor, Tensor> norm_fwd_autograd(
     const Tensor& x, const optional<Tensor>& residual, const optional<Tensor>& bias, const optional<Tensor>& weight,
     const optional<Tensor>& norm_bias, double eps, double alpha, bool rms, int64_t begin_norm_axis) {
+  if (!grad_needed(x, residual, bias, weight, norm_bias)) {
+    static const auto op = op_handle<NormFwdSig>("paddle_on_torch::norm_fwd");
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op.call(x, residual, bias, weight, norm_bias, eps, alpha, rms, begin_norm_axis);
+  }
   auto r = NormFunction::apply(x, residual, bias, weight, norm_bias, eps, alpha, rms, begin_norm_axis);
   return {r[0], r[1], r[2], r[3]};
 }

@@ -149,6 +149,11 @@ struct RopeFunction : public torch::autograd::Function<RopeFunction> {
 };
 
 static Tensor rope_autograd(const Tensor& x, const Tensor& cos, const Tensor& sin, bool neox) {
+  if (!grad_needed(x, cos, sin)) {
+    static const auto op = op_handle<RopeSig>("paddle_on_torch::rope");
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op.call(x, cos, sin, neox);
+  }
   return RopeFunction::apply(x, cos, sin, neox);
 }
 

@@ -145,7 +145,14 @@ struct SwigluFunction : public torch::autograd::Function<SwigluFunction> {
   }
 };
 
-static Tensor swiglu_autograd(const Tensor& x, const Tensor& y) { return SwigluFunction::apply(x, y); }
+static Tensor swiglu_autograd(const Tensor& x, const Tensor& y) {
+  if (!grad_needed(x, y)) {
+    static const auto op = op_handle<Tensor(const Tensor&, const Tensor&)>("paddle_on_torch::swiglu");
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op.call(x, y);
+  }
+  return SwigluFunction::apply(x, y);
+}
 
 TORCH_LIBRARY_IMPL(paddle_on_torch, CPU, m) {
   m.impl("swiglu", &swiglu_cpu);
