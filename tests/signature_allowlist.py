@@ -65,9 +65,6 @@ ALLOW = {
     "keyword paddle.Tensor.new_*: size": "NOT YET: new_empty / new_ones / new_zeros take the size as *args here",
     "keyword paddle.Tensor.repeat: *": "NOT YET: Tensor.repeat takes its sizes as *args here",
     "keyword paddle.Tensor.where: condition": "NOT YET",
-    "keyword paddle.*swapaxes: *": "NOT YET: swapaxes / swapdims take torch's (x, axis0, axis1) here; Paddle's "
-                                   "take a perm",
-    "keyword paddle.*swapdims: *": "as swapaxes",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",
@@ -75,8 +72,6 @@ ALLOW = {
     "keyword paddle.nn.SyncBatchNorm.forward: x": "the shim's SyncBatchNorm is BatchNorm's forward (`input`)",
     "keyword paddle.sparse.reshape: input": "NOT YET",
     # ---------------------------------------------------------------- positional order
-    "order paddle.*swapaxes: *": "as the swapaxes keywords",
-    "order paddle.*swapdims: *": "as the swapaxes keywords",
     "order paddle.*bitwise_*_shift: *": "`out` is keyword-only here (the generator's out=); Paddle's positional "
                                         "out after is_arithmetic is never passed positionally in practice",
     "order paddle.*prod: *": "as bitwise shifts: out is keyword-only here",
@@ -94,6 +89,8 @@ ALLOW = {
     "default paddle.nn.*Loss.forward: label = *": "label=None lets `target=` stand for it (Paddle's alias); "
                                                   "leaving both out is an error in both",
     "default paddle.*permute: dims = *": "permute takes its dims as one list or as *args: None is 'not given'",
+    "default paddle.*swap*: perm = *": "swapaxes / swapdims take a perm or torch's two axes: None is 'not given' "
+                                       "(leaving both out is a TypeError in both)",
     "default paddle.*transpose: perm = *": "transpose(perm) or torch's transpose(dim0, dim1): None is 'not given'",
     "default paddle.*topk: *": "topk's x / k default None so that torch's input= / the k as a keyword can stand "
                                "for them; leaving them out is an error in both",

@@ -211,8 +211,20 @@ def moveaxis(x: TensorLike, source: AxisLike, destination: AxisLike, name=None):
 
 
 @op
-def swapaxes(x: TensorLike, axis0, axis1, name=None):
-    return torch.swapaxes(x, axis0, axis1)
+def swapaxes(x: TensorLike, perm=None, name=None, *, dim0=None, dim1=None, axis0=None, axis1=None):
+    """Paddle 3.3's forms: `swapaxes(x, perm)` permutes like transpose; torch's `swapaxes(x, 0, 2)` (two ints in
+    the places of perm and name) or `dim0=` / `dim1=` (`axis0=` / `axis1=`) swap two axes."""
+    d0 = dim0 if dim0 is not None else axis0
+    d1 = dim1 if dim1 is not None else axis1
+    if d0 is None and isinstance(perm, int) and not isinstance(perm, bool):
+        d0, perm = perm, None
+    if d1 is None and isinstance(name, int) and not isinstance(name, bool):
+        d1 = name
+    if d0 is not None and d1 is not None:
+        return torch.swapaxes(x, int(d0), int(d1))
+    if perm is None:
+        raise TypeError("swapaxes() missing 1 required positional argument: 'perm'")
+    return x.permute([int(p) for p in perm])
 
 
 swapdims = swapaxes

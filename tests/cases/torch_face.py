@@ -216,3 +216,11 @@ def unique_sorted_flag(paddle):
     x = paddle.to_tensor([3, 1, 2, 3, 1])
     return [list(paddle.unique(x, return_index=True, return_inverse=True, return_counts=True, sorted=s))
             for s in (True, False)]
+
+
+@case
+def swapaxes_forms(paddle):
+    x = paddle.to_tensor(np.arange(24, dtype="float32").reshape(2, 3, 4))
+    return [paddle.swapaxes(x, 0, 2), paddle.swapaxes(x, [2, 1, 0]), paddle.swapaxes(x, perm=[2, 0, 1]),
+            paddle.swapaxes(x, dim0=0, dim1=1), paddle.swapaxes(input=x, dim0=1, dim1=2), x.swapaxes(0, 1),
+            x.swapdims(dim0=0, dim1=2), paddle.swapdims(x, [1, 0, 2])]
