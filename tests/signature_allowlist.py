@@ -62,8 +62,6 @@ ALLOW = {
     "keyword paddle.Tensor.backward: dump_backward_graph_path": "a debugging dump of Paddle's C++ backward graph",
     "keyword paddle.Tensor.create_tensor: *": "Paddle's C++ tensor factory method (static-graph internals)",
     "keyword paddle.Tensor.pin_memory: blocking": "NOT YET",
-    "keyword paddle.Tensor.new_*: size": "NOT YET: new_empty / new_ones / new_zeros take the size as *args here",
-    "keyword paddle.Tensor.repeat: *": "NOT YET: Tensor.repeat takes its sizes as *args here",
     "keyword paddle.Tensor.where: condition": "NOT YET",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "

@@ -466,7 +466,14 @@ def tile(x: TensorLike, repeat_times: ShapeLike, name=None):
     return x.repeat(repeat_times)
 
 
-def repeat(input, *repeats):
+def repeat(input, *repeats, **kw):
+    """Tensor.repeat(2, 1), (repeats) as one list or Tensor, or Paddle 3.3's repeats= keyword."""
+    if kw:
+        if set(kw) != {"repeats"} or repeats:
+            bad = sorted(set(kw) - {"repeats"}) or ["repeats"]
+            raise TypeError(f"repeat() got an unexpected keyword argument '{bad[0]}'" if bad[0] != "repeats" or
+                            not repeats else "repeat() got multiple values for argument 'repeats'")
+        repeats = (kw["repeats"],)
     if len(repeats) == 1 and not isinstance(repeats[0], int):
         repeats = repeats[0]
     return tile(input, list(repeats) if isinstance(repeats, tuple) else repeats)

@@ -70,6 +70,18 @@ _DIFFERENTIABLE = (torch.float16, torch.bfloat16, torch.float32, torch.float64, 
                    torch.complex128)
 
 
+def _size_kw(size, kw, api):
+    """new_empty / new_ones / new_zeros' `size=`: the sizes given by keyword instead of positionally."""
+    if kw:
+        extra = set(kw) - {"size"}
+        if extra:
+            raise TypeError(f"Tensor.{api}() got an unexpected keyword argument '{sorted(extra)[0]}'")
+        if size:
+            raise TypeError(f"Tensor.{api}() got multiple values for argument 'size'")
+        return (kw["size"],)
+    return size
+
+
 class Tensor:
     """A Paddle Tensor.  `paddle.to_tensor` is the usual way to make one."""
 
@@ -611,14 +623,15 @@ class Tensor:
         return self._new(torch.full, size, dtype, fill_value, requires_grad=requires_grad)
 
     # new_empty / new_ones / new_zeros take the size as a list or as separate ints (x.new_ones(3, 3))
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.empty, _size_args(size), dtype, requires_grad=requires_grad)
+    # (or as size=, Paddle 3.3's keyword)
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        return self._new(torch.empty, _size_args(_size_kw(size, kw, "new_empty")), dtype, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.ones, _size_args(size), dtype, requires_grad=requires_grad)
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        return self._new(torch.ones, _size_args(_size_kw(size, kw, "new_ones")), dtype, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
-        return self._new(torch.zeros, _size_args(size), dtype, requires_grad=requires_grad)
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        return self._new(torch.zeros, _size_args(_size_kw(size, kw, "new_zeros")), dtype, requires_grad=requires_grad)
 
     # ------------------------------------------------------------ in-place writes
 

@@ -224,3 +224,12 @@ def swapaxes_forms(paddle):
     return [paddle.swapaxes(x, 0, 2), paddle.swapaxes(x, [2, 1, 0]), paddle.swapaxes(x, perm=[2, 0, 1]),
             paddle.swapaxes(x, dim0=0, dim1=1), paddle.swapaxes(input=x, dim0=1, dim1=2), x.swapaxes(0, 1),
             x.swapdims(dim0=0, dim1=2), paddle.swapdims(x, [1, 0, 2])]
+
+
+@case
+def new_factories_and_repeat_keywords(paddle):
+    x = paddle.ones([2], dtype="float64")
+    made = [x.new_ones(size=[2, 3]), x.new_zeros(2, 3), x.new_empty(size=(1,)), x.new_ones([2], dtype="int32")]
+    return [[t.shape, str(t.dtype)] for t in made] + [
+        paddle.ones([2, 3]).repeat(repeats=[2, 1]), paddle.ones([2, 3]).repeat([2, 1, 1]),
+        paddle.Tensor.repeat(input=paddle.ones([2]), repeats=2)]
