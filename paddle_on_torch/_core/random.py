@@ -148,9 +148,10 @@ def uniform_(t, low=0.0, high=1.0, seed=0):
     """Fill t with Paddle's uniform draws in [low, high) (uniform / uniform_inplace kernels)."""
     if not exact(t):
         return t.uniform_(float(low), float(high))
-    if t.is_complex():
-        _fill(torch.view_as_real(t), lambda o: ops().uniform_(_state_for(seed), o, float(low), float(high)))
-        return t
+    if t.is_complex():  # Paddle draws every real part, then every imaginary part
+        real_dtype = torch.float64 if t.dtype is torch.complex128 else torch.float32
+        parts = [uniform_(torch.empty(t.shape, dtype=real_dtype), low, high, seed) for _ in range(2)]
+        return t.copy_(torch.complex(*parts))
     return _fill(t, lambda o: ops().uniform_(_state_for(seed), o, float(low), float(high)))
 
 

@@ -452,3 +452,9 @@ def distribution_samples(paddle):
 def distribution_complex_samples(paddle):
     normal = paddle.distribution.Normal(complex(1.0, 1.0), 2.0)
     return _each_seed(paddle, lambda: [normal.sample([3]), normal.rsample([3])], SEEDS[:2])
+
+
+@case(exact=True)
+def uniform_complex(paddle):
+    return _each_seed(paddle, lambda: [paddle.rand([3], dtype="complex64"),
+                                       paddle.uniform([2, 2], dtype="complex128", min=-1.0, max=1.0)], SEEDS[:3])
