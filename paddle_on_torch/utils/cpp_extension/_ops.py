@@ -469,7 +469,10 @@ def _make_api(op):
             values[i], given[i] = v, True
         missing = [p for p, g in zip(params, given) if not g]
         if missing:
-            raise TypeError(f"{op.name}() missing required argument: '{missing[0]}'")
+            names = " and ".join(f"'{m}'" for m in missing) if len(missing) < 3 else \
+                ", ".join(f"'{m}'" for m in missing[:-1]) + f", and '{missing[-1]}'"
+            raise TypeError(f"{op.name}() missing {len(missing)} required positional argument"
+                            f"{'s' if len(missing) > 1 else ''}: {names}")  # Python's words, as Paddle's op function
         targs = [unwrap(s, values[i], i) for i, s in enumerate(op.inputs)]
         attrs = [_check_attr(op.name, name, typ, values[n_in + i], n_in + i) for i, (name, typ) in enumerate(op.attrs)]
         try:
