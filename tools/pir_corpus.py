@@ -225,8 +225,12 @@ def own(name, d):
     with open(os.path.join(d, "own.json"), "w") as f:
         json.dump(rec, f)
     pred = _predictor(paddle, prefix)
-    rec["predictor"] = {b: _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)), eager[b])])
-                        for b in C.BATCHES}
+    rec["predictor"] = {}
+    for b in C.BATCHES:
+        try:
+            rec["predictor"][b] = _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)), eager[b])])
+        except Exception as e:  # noqa: BLE001
+            rec["predictor"][b] = f"{type(e).__name__}: {str(e)[:400]}"
     with open(os.path.join(d, "own.json"), "w") as f:
         json.dump(rec, f)
 
