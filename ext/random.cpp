@@ -602,6 +602,57 @@ void exponential_(at::Tensor state, at::Tensor out, double lambda) {
   }
 }
 
+// standard_gamma: Marsaglia and Tsang's method per element as Paddle's CPU kernel runs it (its sampler from torch's
+// Distributions.h): each normal a fresh normal_distribution (one value of a new pair), each uniform a fresh
+// uniform_real_distribution, alpha < 1 boosted by a uniform power, the result at least the type's smallest normal.
+template <typename T>
+T gamma_one(Engine& e, T alpha) {
+  auto uniform = [&]() { return canonical<T>(e()); };
+  auto normal = [&]() {
+    Polar<T> polar(e);
+    polar.draw();
+    return polar.y * Polar<T>::multiplier(polar.r2);
+  };
+  T scale = 1.0f;
+  if (alpha < 1.0f) {
+    if (alpha == 0.f) return 0.f;
+    scale *= std::pow(1 - uniform(), 1.0f / alpha);
+    alpha += 1.0f;
+  }
+  const T d = alpha - 1.0f / 3.0f;
+  const T c = 1.0f / std::sqrt(9.0f * d);
+  for (;;) {
+    T x, y;
+    do {
+      x = normal();
+      y = 1.0f + c * x;
+    } while (y <= 0);
+    const T v = y * y * y;
+    const T u = 1 - uniform();
+    const T xx = x * x;
+    if (u < 1.0f - 0.0331f * xx * xx) return scale * d * v;
+    if (std::log(u) < 0.5f * xx + d * (1.0f - v + std::log(v))) return scale * d * v;
+  }
+}
+
+at::Tensor standard_gamma(at::Tensor state, at::Tensor x) {
+  x = x.contiguous();
+  at::Tensor out = at::empty_like(x);
+  const int64_t n = x.numel();
+  Drawing d(state);
+  auto run = [&](auto* in, auto* o) {
+    using T = std::remove_reference_t<decltype(*o)>;
+    for (int64_t i = 0; i < n; ++i) o[i] = std::max(std::numeric_limits<T>::min(), gamma_one<T>(d.e, in[i]));
+  };
+  if (x.scalar_type() == at::kFloat)
+    run(x.data_ptr<float>(), out.data_ptr<float>());
+  else if (x.scalar_type() == at::kDouble)
+    run(x.data_ptr<double>(), out.data_ptr<double>());
+  else
+    TORCH_CHECK(false, "pot_random.standard_gamma: unsupported dtype ", x.scalar_type());
+  return out;
+}
+
 // The inverse error function Paddle's truncated normal uses (a rational approximation in three pieces),
 // with its mix of float and double steps where T is float.
 template <typename T>
@@ -696,6 +747,7 @@ TORCH_LIBRARY(pot_random, m) {
   m.def("dropout(Tensor(a!) state, Tensor x, float p, bool upscale) -> (Tensor, Tensor)");
   m.def("multinomial(Tensor(a!) state, Tensor x, int samples, bool replacement) -> Tensor");
   m.def("poisson(Tensor(a!) state, Tensor x) -> Tensor");
+  m.def("standard_gamma(Tensor(a!) state, Tensor x) -> Tensor");
   m.def("exponential_(Tensor(a!) state, Tensor(b!) out, float lam) -> ()");
   m.def("truncated_normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std, float a, float b) -> ()");
 }
@@ -712,6 +764,7 @@ TORCH_LIBRARY_IMPL(pot_random, CPU, m) {
   m.impl("dropout", &dropout);
   m.impl("multinomial", &multinomial);
   m.impl("poisson", &poisson);
+  m.impl("standard_gamma", &standard_gamma);
   m.impl("exponential_", &exponential_);
   m.impl("truncated_normal_", &truncated_normal_);
 }

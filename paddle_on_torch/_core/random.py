@@ -56,6 +56,7 @@ def _register_fakes():
     torch.library.register_fake(lib + "randperm")(lambda state, n: state.new_empty([n]))
     torch.library.register_fake(lib + "bernoulli")(lambda state, x: torch.empty_like(x))
     torch.library.register_fake(lib + "poisson")(lambda state, x: torch.empty_like(x))
+    torch.library.register_fake(lib + "standard_gamma")(lambda state, x: torch.empty_like(x))
     torch.library.register_fake(lib + "dropout_mask")(lambda state, n, p: state.new_empty([n], dtype=torch.uint8))
     torch.library.register_fake(lib + "dropout")(
         lambda state, x, p, upscale: (torch.empty_like(x), x.new_empty(x.shape, dtype=torch.uint8)))
@@ -238,6 +239,13 @@ def poisson(x):
     if x.dtype in (torch.float16, torch.bfloat16):
         return ops().poisson(default_cpu().state, x.detach().float()).to(x.dtype)
     return ops().poisson(default_cpu().state, x.detach())
+
+
+def standard_gamma(x):
+    """Paddle's standard_gamma of concentrations x (float32 / float64; Marsaglia and Tsang per element)."""
+    if not exact(x) or x.dtype not in (torch.float32, torch.float64):
+        return torch._standard_gamma(x)
+    return ops().standard_gamma(default_cpu().state, x.detach())
 
 
 def exponential_(t, lam=1.0):

@@ -5,7 +5,7 @@ CPU generator with Paddle's kernels (ext/random.cpp), in the order Paddle's Pyth
 from torch's generator (other numbers, the same distributions).  Shapes, dtypes and argument checks agree with
 Paddle 3.3.1: float factories take float dtypes only, randint / randperm take integer (randperm also float)
 dtypes, uniform draws from [0, 1) by default, and normal / log_normal with Tensor mean or std follow that tensor's
-dtype.  standard_gamma, binomial and random_() without bounds still draw from torch's generator.
+dtype.  binomial and random_() without bounds still draw from torch's generator.
 """
 
 import torch
@@ -267,7 +267,7 @@ def poisson(x: TensorLike, name=None):
 @op
 def standard_gamma(x: TensorLike, name=None):
     """Gamma(x, 1) samples."""
-    return torch._standard_gamma(x)
+    return _rng.standard_gamma(x)
 
 
 # ----------------------------------------------------------------- in-place samplers (Tensor methods)

@@ -458,3 +458,10 @@ def distribution_complex_samples(paddle):
 def uniform_complex(paddle):
     return _each_seed(paddle, lambda: [paddle.rand([3], dtype="complex64"),
                                        paddle.uniform([2, 2], dtype="complex128", min=-1.0, max=1.0)], SEEDS[:3])
+
+
+@case(exact=True)
+def standard_gamma_values(paddle):
+    a = np.array([0.3, 0.9, 1.0, 2.5, 7.0, 0.05, 30.0], dtype="float32")
+    return _each_seed(paddle, lambda: [paddle.standard_gamma(paddle.to_tensor(a)),
+                                       paddle.standard_gamma(paddle.to_tensor(a.astype("float64")))], SEEDS[:3])
