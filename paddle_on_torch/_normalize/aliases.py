@@ -11,13 +11,16 @@ from .._api import paddle_aliases
 def alias_map(fn, *apis):
     """{alias: parameter} of the recorded aliases of `apis` that `fn` can take (the parameter is fn's, the alias
     is not); {} when fn takes **kwargs (it sees every keyword itself) or has no readable signature."""
+    recorded = paddle_aliases(*apis)
+    if not recorded:  # (most names: no signature to read at import)
+        return {}
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return {}
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
         return {}
-    return {a: t for a, t in paddle_aliases(*apis).items() if t in params and a not in params and a != t}
+    return {a: t for a, t in recorded.items() if t in params and a not in params and a != t}
 
 
 def with_aliases(fn, *apis, qualname=None):
