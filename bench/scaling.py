@@ -3,6 +3,8 @@
     python bench/scaling.py                      # every workload, threads 1, 2 and os.cpu_count()
     python bench/scaling.py gpt_train small_ops  # just these
     python bench/scaling.py --threads 1,2 --rounds 5
+    python bench/scaling.py --profile gpt_train --threads 2   # aten ops by self CPU time, shim beside torch: which
+                                                              # kernels gain from the threads on one side only
 
 Each workload is written twice, in Paddle (run on paddle_on_torch) and as its plain-torch twin, same shapes and
 the same optimizer family:
@@ -24,8 +26,11 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+if sys.path and os.path.abspath(sys.path[0] or ".") == HERE:  # bench/ holds modules named like stdlib ones
+    sys.path.pop(0)
+sys.path.append(HERE)
 from timing import best_per_call  # noqa: E402
 
 WORKLOADS = ["mlp_train", "lenet_train", "gpt_train", "pinn_poisson", "small_ops", "rmsnorm_seed"]
@@ -308,7 +313,40 @@ def worker(side, names):
     print(json.dumps(out))
 
 
+def profile_worker(side, name, rows=20):
+    """torch.profiler over 5 steps of one workload of one side: ops by self CPU time (what the threads changed)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
+    if side == "shim":
+        sys.path.insert(0, ROOT)
+        import paddle_on_torch
+
+        paddle_on_torch.install()
+        import paddle
+
+        step = paddle_workload(paddle, name)
+    else:
+        step = torch_workload(torch, name)
+    for _ in range(3):
+        step()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(5):
+            step()
+    print(f"--- {side}, {name}, {os.environ['OMP_NUM_THREADS']} threads, load average {os.getloadavg()[0]:.1f}")
+    print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=rows))
+
+
 def main(argv):
+    if "--profile" in argv:
+        name = argv[argv.index("--profile") + 1]
+        threads = argv[argv.index("--threads") + 1].split(",") if "--threads" in argv else ["1", "2"]
+        for t in threads:
+            for side in ("shim", "torch"):
+                env = dict(os.environ, OMP_NUM_THREADS=t, PYTHONWARNINGS="ignore")
+                subprocess.run([sys.executable, __file__, "--profile-worker", side, name], env=env)
+        return
     names = [a for a in argv if not a.startswith("--") and a in WORKLOADS] or WORKLOADS
     threads = [1, 2, os.cpu_count()]
     rounds = 3
@@ -352,5 +390,7 @@ def main(argv):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--worker":
         worker(sys.argv[2], sys.argv[3].split(","))
+    elif len(sys.argv) == 4 and sys.argv[1] == "--profile-worker":
+        profile_worker(sys.argv[2], sys.argv[3])
     else:
         main(sys.argv[1:])
