@@ -653,6 +653,89 @@ at::Tensor standard_gamma(at::Tensor state, at::Tensor x) {
   return out;
 }
 
+// binomial(count, prob) per element as Paddle's CPU kernel computes it: Hormann's BTRS rejection where the mean
+// (of the smaller of p, 1 - p) is at least 10, else inversion by geometric jumps.  The constants are double and
+// the arithmetic mixes T and double exactly where Paddle's expressions do (same promotions, same order).
+template <typename T>
+T stirling_tail(int64_t k) {
+  const T table[] = {0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                     0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                     0.00925546218271273, 0.00833056343336287};
+  if (k <= 9) return table[k];
+  const T kp1sq = (k + 1) * (k + 1);
+  return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1);
+}
+
+template <typename T>
+int64_t binomial_btrs(Engine& e, const T n, const T p) {
+  const T stddev = std::sqrt(n * p * (1 - p));
+  const T b = 1.15 + 2.53 * stddev;
+  const T a = -0.0873 + 0.0248 * b + 0.01 * p;
+  const T c = n * p + 0.5;
+  const T v_r = 0.92 - 4.2 / b;
+  const T r = p / (1 - p);
+  const T alpha = (2.83 + 5.1 / b) * stddev;
+  const T m = std::floor((n + 1) * p);
+  for (;;) {
+    const T U = canonical<T>(e()) - 0.5;
+    T V = canonical<T>(e());
+    const T us = 0.5 - std::abs(U);
+    const int64_t k = static_cast<int64_t>(std::floor((2 * a / us + b) * U + c));
+    if (k < 0 || k > n) continue;
+    if (us >= 0.07 && V <= v_r) return k;
+    V = std::log(V * alpha / (a / (us * us) + b));
+    const T bound = ((m + 0.5) * std::log((m + 1) / (r * (n - m + 1))) + (n + 1) * std::log((n - m + 1) / (n - k + 1)) +
+                     (k + 0.5) * std::log(r * (n - k + 1) / (k + 1)) + stirling_tail<T>(m) + stirling_tail<T>(n - m) -
+                     stirling_tail<T>(k) - stirling_tail<T>(n - k));
+    if (V <= bound) return k;
+  }
+}
+
+template <typename T>
+int64_t binomial_inversion(Engine& e, const T n, const T p) {
+  T geom_sum = 0.0;
+  int64_t count = 0;
+  const T logprob = std::log1p(-p);
+  for (;;) {
+    const T unif = canonical<T>(e());
+    const T geom = std::ceil(std::log(unif) / logprob);
+    geom_sum += geom;
+    if (geom_sum > n) break;
+    count = count + 1;
+  }
+  return count;
+}
+
+template <typename T>
+int64_t binomial_one(Engine& e, const T n, const T p) {
+  if (n <= 0.0 || p <= 0.0) return 0;
+  if (p >= 1.0) return static_cast<int64_t>(n);
+  if (p <= 0.5) return n * p >= 10.0 ? binomial_btrs<T>(e, n, p) : binomial_inversion<T>(e, n, p);
+  const T q = 1.0 - p;
+  return static_cast<int64_t>(n) - (n * q >= 10.0 ? binomial_btrs<T>(e, n, q) : binomial_inversion<T>(e, n, q));
+}
+
+at::Tensor binomial(at::Tensor state, at::Tensor count, at::Tensor prob) {
+  count = count.contiguous();
+  prob = prob.contiguous();
+  TORCH_CHECK(count.scalar_type() == prob.scalar_type() && count.numel() == prob.numel(),
+              "pot_random.binomial: count and prob of one dtype and size");
+  at::Tensor out = at::empty(count.sizes(), at::kLong);
+  int64_t* o = out.data_ptr<int64_t>();
+  const int64_t n = count.numel();
+  Drawing d(state);
+  if (count.scalar_type() == at::kFloat) {
+    const float *c = count.data_ptr<float>(), *p = prob.data_ptr<float>();
+    for (int64_t i = 0; i < n; ++i) o[i] = binomial_one<float>(d.e, c[i], p[i]);
+  } else if (count.scalar_type() == at::kDouble) {
+    const double *c = count.data_ptr<double>(), *p = prob.data_ptr<double>();
+    for (int64_t i = 0; i < n; ++i) o[i] = binomial_one<double>(d.e, c[i], p[i]);
+  } else {
+    TORCH_CHECK(false, "pot_random.binomial: unsupported dtype ", count.scalar_type());
+  }
+  return out;
+}
+
 // The inverse error function Paddle's truncated normal uses (a rational approximation in three pieces),
 // with its mix of float and double steps where T is float.
 template <typename T>
@@ -748,6 +831,7 @@ TORCH_LIBRARY(pot_random, m) {
   m.def("multinomial(Tensor(a!) state, Tensor x, int samples, bool replacement) -> Tensor");
   m.def("poisson(Tensor(a!) state, Tensor x) -> Tensor");
   m.def("standard_gamma(Tensor(a!) state, Tensor x) -> Tensor");
+  m.def("binomial(Tensor(a!) state, Tensor count, Tensor prob) -> Tensor");
   m.def("exponential_(Tensor(a!) state, Tensor(b!) out, float lam) -> ()");
   m.def("truncated_normal_(Tensor(a!) state, Tensor(b!) out, float mean, float std, float a, float b) -> ()");
 }
@@ -765,6 +849,7 @@ TORCH_LIBRARY_IMPL(pot_random, CPU, m) {
   m.impl("multinomial", &multinomial);
   m.impl("poisson", &poisson);
   m.impl("standard_gamma", &standard_gamma);
+  m.impl("binomial", &binomial);
   m.impl("exponential_", &exponential_);
   m.impl("truncated_normal_", &truncated_normal_);
 }

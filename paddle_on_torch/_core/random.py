@@ -57,6 +57,7 @@ def _register_fakes():
     torch.library.register_fake(lib + "bernoulli")(lambda state, x: torch.empty_like(x))
     torch.library.register_fake(lib + "poisson")(lambda state, x: torch.empty_like(x))
     torch.library.register_fake(lib + "standard_gamma")(lambda state, x: torch.empty_like(x))
+    torch.library.register_fake(lib + "binomial")(lambda state, n, p: n.new_empty(n.shape, dtype=torch.int64))
     torch.library.register_fake(lib + "dropout_mask")(lambda state, n, p: state.new_empty([n], dtype=torch.uint8))
     torch.library.register_fake(lib + "dropout")(
         lambda state, x, p, upscale: (torch.empty_like(x), x.new_empty(x.shape, dtype=torch.uint8)))
@@ -246,6 +247,13 @@ def standard_gamma(x):
     if not exact(x) or x.dtype not in (torch.float32, torch.float64):
         return torch._standard_gamma(x)
     return ops().standard_gamma(default_cpu().state, x.detach())
+
+
+def binomial(count, prob):
+    """Paddle's binomial of (count, prob), both of prob's float dtype and one shape: int64 draws."""
+    if not exact(prob) or prob.dtype not in (torch.float32, torch.float64):
+        return torch.binomial(count, prob).to(torch.int64)
+    return ops().binomial(default_cpu().state, count.detach(), prob.detach())
 
 
 def exponential_(t, lam=1.0):

@@ -5,7 +5,7 @@ CPU generator with Paddle's kernels (ext/random.cpp), in the order Paddle's Pyth
 from torch's generator (other numbers, the same distributions).  Shapes, dtypes and argument checks agree with
 Paddle 3.3.1: float factories take float dtypes only, randint / randperm take integer (randperm also float)
 dtypes, uniform draws from [0, 1) by default, and normal / log_normal with Tensor mean or std follow that tensor's
-dtype.  binomial and random_() without bounds still draw from torch's generator.
+dtype.  random_() without bounds still draws from torch's generator.
 """
 
 import torch
@@ -232,7 +232,8 @@ def bernoulli(x: TensorLike, p=None, name=None):
 @op
 def binomial(count: TensorLike, prob: TensorLike, name=None):
     """Binomial(count, prob) samples as int64."""
-    return torch.binomial(count.to(prob.dtype), prob).to(torch.int64)
+    count, prob = torch.broadcast_tensors(count.to(prob.dtype), prob)
+    return _rng.binomial(count, prob)
 
 
 @op

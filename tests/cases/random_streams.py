@@ -465,3 +465,11 @@ def standard_gamma_values(paddle):
     a = np.array([0.3, 0.9, 1.0, 2.5, 7.0, 0.05, 30.0], dtype="float32")
     return _each_seed(paddle, lambda: [paddle.standard_gamma(paddle.to_tensor(a)),
                                        paddle.standard_gamma(paddle.to_tensor(a.astype("float64")))], SEEDS[:3])
+
+
+@case(exact=True)
+def binomial_values(paddle):
+    count = paddle.to_tensor([10, 20, 5, 100, 1000, 0, 7, 50, 3])
+    prob = np.array([0.3, 0.6, 0.5, 0.05, 0.5, 0.4, 1.0, 0.9, 0.0], dtype="float32")
+    return _each_seed(paddle, lambda: [paddle.binomial(count, paddle.to_tensor(prob)),
+                                       paddle.binomial(count, paddle.to_tensor(prob.astype("float64")))], SEEDS[:3])
