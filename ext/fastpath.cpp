@@ -211,11 +211,11 @@ PyObject* binary(int op, PyObject* x, PyObject* y) {
   if (!plain_mode()) return nullptr;
   PyObject* tx = torch_of(x);
   if (tx == nullptr) return nullptr;
-  const at::Tensor& a = THPVariable_Unpack(tx);
+  at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
   if (!floating(a)) return nullptr;
   const BinaryOp& o = kBinary[op];
   if (PyObject* ty = torch_of(y)) {
-    const at::Tensor& b = THPVariable_Unpack(ty);
+    at::Tensor b = THPVariable_Unpack(ty);
     if (b.scalar_type() != a.scalar_type()) return nullptr;
     int64_t n = std::max(a.numel(), b.numel());
     return reflected ? call([&] { return o.fn(b, a); }, n) : call([&] { return o.fn(a, b); }, n);
@@ -239,7 +239,7 @@ PyObject* getitem(PyObject* x, PyObject* index) {
     PyErr_Clear();
     return nullptr;
   }
-  const at::Tensor& a = THPVariable_Unpack(tx);
+  at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
   if (a.dim() == 0) return nullptr;
   return call([&] { return at::select(a, 0, static_cast<int64_t>(i)); }, 0);
 }
@@ -278,7 +278,7 @@ PyObject* function_binary(PyObject* opobj, PyObject* const* args, Py_ssize_t nar
 PyObject* function_unary(PyObject* opobj, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs == 1 && plain_mode()) {
     if (PyObject* tx = torch_of(args[0])) {
-      const at::Tensor& a = THPVariable_Unpack(tx);
+      at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
       if (floating(a)) {
         Unary fn = kUnary[PyLong_AsLong(opobj)].fn;
         if (PyObject* r = call([&] { return fn(a); }, a.numel())) return r;
@@ -308,7 +308,7 @@ PyObject* function_reshape(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
       }
       if (PyErr_Occurred()) PyErr_Clear();
       if (ok) {
-        const at::Tensor& a = THPVariable_Unpack(tx);
+        at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
         if (PyObject* r = call([&] { return at::reshape(a, shape); }, 0)) return r;
         if (PyErr_Occurred()) return nullptr;
       }
