@@ -57,12 +57,13 @@ ALLOW = {
     "keyword paddle.jit.TranslatedLayer: *": "TranslatedLayer is built by paddle.jit.load from the shim's own "
                                              "saved format, not from Paddle's programs",
     "keyword paddle.Tensor.*: input": _METHOD_INPUT,
-    "keyword paddle.permute: input": "NOT YET: permute's generated wrapper takes the tensor as `x` and its dims "
-                                     "as *args; the alias needs the varargs form in the generator",
+    "default paddle.permute: input = *": "Paddle names permute's tensor `input`; here `x` with input= beside it, "
+                                         "both defaulting to None (leaving both out is a TypeError in both)",
     "keyword paddle.Tensor.backward: dump_backward_graph_path": "a debugging dump of Paddle's C++ backward graph",
     "keyword paddle.Tensor.create_tensor: *": "Paddle's C++ tensor factory method (static-graph internals)",
     "keyword paddle.Tensor.pin_memory: blocking": "NOT YET",
-    "keyword paddle.Tensor.where: condition": "NOT YET",
+    "keyword paddle.Tensor.where: condition": "Tensor.where's tensor is its condition (Paddle binds self to "
+                                              "`condition`): condition= names the tensor itself, as input= elsewhere",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",

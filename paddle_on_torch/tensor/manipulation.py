@@ -197,7 +197,11 @@ def transpose(x: TensorLike, perm=None, name=None, *, dim0=None, dim1=None):
     return x.permute(norm + list(range(len(norm), nd)))
 
 
-def permute(x, *perm, name=None, dims=None):
+def permute(x=None, *perm, name=None, dims=None, input=None):
+    if x is None:  # (torch's input= for x, Paddle 3.3's alias)
+        if input is None:
+            raise TypeError("permute() missing 1 required positional argument: 'x'")
+        x = input
     perm = dims if dims is not None else perm[0] if len(perm) == 1 and not isinstance(perm[0], int) else perm
     return transpose(x, perm if isinstance(perm, _normalize.Tensor) else list(perm))
 

@@ -233,3 +233,8 @@ def new_factories_and_repeat_keywords(paddle):
     return [[t.shape, str(t.dtype)] for t in made] + [
         paddle.ones([2, 3]).repeat(repeats=[2, 1]), paddle.ones([2, 3]).repeat([2, 1, 1]),
         paddle.Tensor.repeat(input=paddle.ones([2]), repeats=2)]
+
+
+@case
+def permute_input_keyword(paddle):
+    return [paddle.permute(input=paddle.ones([2, 3]), dims=[1, 0]), paddle.permute(paddle.ones([2, 3, 4]), 2, 0, 1)]
