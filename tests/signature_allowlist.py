@@ -61,7 +61,6 @@ ALLOW = {
                                          "both defaulting to None (leaving both out is a TypeError in both)",
     "keyword paddle.Tensor.backward: dump_backward_graph_path": "a debugging dump of Paddle's C++ backward graph",
     "keyword paddle.Tensor.create_tensor: *": "Paddle's C++ tensor factory method (static-graph internals)",
-    "keyword paddle.Tensor.pin_memory: blocking": "NOT YET",
     "keyword paddle.Tensor.where: condition": "Tensor.where's tensor is its condition (Paddle binds self to "
                                               "`condition`): condition= names the tensor itself, as input= elsewhere",
     "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
@@ -80,7 +79,6 @@ ALLOW = {
     "order paddle.jit.TranslatedLayer: *": "as the TranslatedLayer keywords",
     "order paddle.distributed.*": _OUTSIDE_THE_FACE,
     "order paddle.nn.SyncBatchNorm.forward: *": "as the SyncBatchNorm keyword",
-    "order paddle.Tensor.pin_memory: *": "as the pin_memory keyword",
     # ---------------------------------------------------------------- defaults
     "default paddle.*_: y = *": _DERIVED_INPLACE,
     "default paddle.Tensor.*_: y = *": _DERIVED_INPLACE,

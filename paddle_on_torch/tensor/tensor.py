@@ -449,7 +449,7 @@ class Tensor:
     def cuda(self, device_id=None, blocking=True):
         return _normalize.wrap(self._t.cuda(device_id, non_blocking=not blocking))
 
-    def pin_memory(self):
+    def pin_memory(self, blocking=True):  # (blocking: Paddle 3.3's; the copy here is always blocking)
         return _normalize.wrap(self._t.pin_memory())
 
     def is_contiguous(self):
