@@ -21,6 +21,9 @@ import subprocess
 import sys
 import time
 
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)  # bench/ holds modules named like the standard library's (random.py)
+
 SMALL_PARAMS, SMALL_STEPS, OPS_PER_PARAM = 16, 200, 12
 CHAIN_REPEAT = 30
 
