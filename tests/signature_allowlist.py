@@ -63,7 +63,6 @@ ALLOW = {
     "keyword paddle.Tensor.create_tensor: *": "Paddle's C++ tensor factory method (static-graph internals)",
     "keyword paddle.Tensor.where: condition": "Tensor.where's tensor is its condition (Paddle binds self to "
                                               "`condition`): condition= names the tensor itself, as input= elsewhere",
-    "keyword paddle.from_dlpack: *": "NOT YET: device / copy (DLPack v1's keywords)",
     "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",
     "keyword paddle.nn.*Loss: size_average": "as reduce",

@@ -17,10 +17,18 @@ def to_dlpack(x):
     return torch.utils.dlpack.to_dlpack(x._t.detach())
 
 
-def from_dlpack(dlpack):
+def from_dlpack(dlpack, device=None, copy=None):
+    """`device` / `copy` (Paddle 3.3's, the array API's): the result on that device; copy=True a copy, never the
+    producer's memory."""
     if is_tensor(dlpack):  # a paddle Tensor is also a DLPack producer
-        return wrap(dlpack._t.detach())
-    if not (hasattr(dlpack, "__dlpack__") or type(dlpack).__name__ == "PyCapsule"):
+        t = dlpack._t.detach()
+    elif not (hasattr(dlpack, "__dlpack__") or type(dlpack).__name__ == "PyCapsule"):
         raise ValueError(f"(InvalidArgument) The type of 'dlpack' in from_dlpack must be PyCapsule object or an object with "
                         f"__dlpack__, but received {type(dlpack)}.")
-    return wrap(torch.from_dlpack(dlpack))
+    else:
+        t = torch.from_dlpack(dlpack)
+    if device is not None:
+        from .._core.place import to_torch_device
+
+        t = t.to(to_torch_device(device))
+    return wrap(t.clone() if copy else t)

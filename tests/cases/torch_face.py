@@ -238,3 +238,12 @@ def new_factories_and_repeat_keywords(paddle):
 @case
 def permute_input_keyword(paddle):
     return [paddle.permute(input=paddle.ones([2, 3]), dims=[1, 0]), paddle.permute(paddle.ones([2, 3, 4]), 2, 0, 1)]
+
+
+@case
+def from_dlpack_device_copy(paddle):
+    src = paddle.to_tensor([1.0, 2.0, 3.0])
+    a = paddle.from_dlpack(src, device="cpu")
+    b = paddle.from_dlpack(src, copy=True)
+    src[0] = 9.0
+    return [a, b]
