@@ -1,7 +1,7 @@
 """Paddle's CPU random streams (ext/random.cpp) against torch's CPU kernels and real Paddle.
 
-    python bench/random.py                       # shim and torch
-    python bench/random.py --paddle-python ~/oracle/bin/python   # and real Paddle
+    python bench/random_streams.py                       # shim and torch
+    python bench/random_streams.py --paddle-python ~/oracle/bin/python   # and real Paddle
 
 Each side runs in its own subprocess at one thread (OMP_NUM_THREADS=1, torch.set_num_threads(1)), best of
 --repeats timings of: paddle.randn([4096, 4096]) (torch.randn), paddle.rand (torch.rand) and a dropout forward
