@@ -67,7 +67,6 @@ ALLOW = {
                                        "deprecation ValueError ('use reduction='); here they are a TypeError",
     "keyword paddle.nn.*Loss: size_average": "as reduce",
     "keyword paddle.nn.SyncBatchNorm.forward: x": "the shim's SyncBatchNorm is BatchNorm's forward (`input`)",
-    "keyword paddle.sparse.reshape: input": "NOT YET",
     # ---------------------------------------------------------------- positional order
     "order paddle.*bitwise_*_shift: *": "`out` is keyword-only here (the generator's out=); Paddle's positional "
                                         "out after is_arithmetic is never passed positionally in practice",

@@ -46,3 +46,12 @@ def with_aliases(fn, *apis, qualname=None):
     renamed.__signature__ = inspect.signature(fn)
     renamed.__paddle_aliases__ = amap
     return renamed
+
+
+def accept_recorded_aliases_in(namespace_globals, namespace, names):
+    """Rebind each plain function `names` lists in a namespace module's globals to take its recorded aliases
+    (`namespace`: its Paddle name, paddle.sparse)."""
+    for name in names:
+        fn = namespace_globals.get(name)
+        if inspect.isfunction(fn):
+            namespace_globals[name] = with_aliases(fn, f"{namespace}.{name}", qualname=name)

@@ -20,6 +20,15 @@ __all__ = ["sparse_coo_tensor", "sparse_csr_tensor", "sin", "tan", "asin", "atan
 _unsupported_getattr = _report.module_getattr("paddle.sparse")
 
 
+def _accept_recorded_aliases():
+    from .._normalize.aliases import accept_recorded_aliases_in
+
+    accept_recorded_aliases_in(globals(), "paddle.sparse", __all__)  # (Paddle 3.3's reshape(input=), ...)
+
+
+_accept_recorded_aliases()
+
+
 def __getattr__(name):
     if name == "nn":  # loaded on first touch: it builds on paddle.nn (Tensor's sparse methods need only this one)
         return _importlib.import_module(f"{__name__}.nn")

@@ -247,3 +247,9 @@ def from_dlpack_device_copy(paddle):
     b = paddle.from_dlpack(src, copy=True)
     src[0] = 9.0
     return [a, b]
+
+
+@case
+def sparse_reshape_input_keyword(paddle):
+    x = paddle.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_coo(2)
+    return paddle.sparse.reshape(input=x, shape=[4]).to_dense()
