@@ -44,8 +44,10 @@ def _cpp_extension():
 
             before = cpp.source_hash(os.path.join(HERE, "ext"))
             info_path = os.path.join(os.path.dirname(self.get_ext_fullpath(e.name)), cpp.BUILD_INFO)
-            if os.path.exists(info_path):
-                os.remove(info_path)  # until this build is done, whatever is there is not described by it
+            stale = os.path.join(HERE, "kernels", cpp.BUILD_INFO)
+            for path in (info_path, stale):  # until this build is done, whatever is there is not described by it
+                if os.path.exists(path):
+                    os.remove(path)
             super().build_extension(e)
             if cpp.source_hash(os.path.join(HERE, "ext")) != before:
                 print("paddle_on_torch: ext/ changed during the build; kernels/_C.json not written", flush=True)
@@ -53,6 +55,21 @@ def _cpp_extension():
             info = {"source_hash": before, "capability": cpp.capability(), "torch": torch.__version__.split("+")[0]}
             with open(info_path, "w") as f:
                 json.dump(info, f)
+
+        def copy_extensions_to_source(self):
+            """An in-place or editable build compiles into build_lib and copies the extension alone into the source
+            tree: the info goes with it."""
+            import shutil
+
+            super().copy_extensions_to_source()
+            build_py = self.get_finalized_command("build_py")
+            for e in self.extensions:
+                package = ".".join(e.name.split(".")[:-1])
+                built = os.path.join(self.build_lib, *package.split("."), cpp.BUILD_INFO)
+                src = build_py.get_package_dir(package)
+                if os.path.exists(built):
+                    shutil.copyfile(built, os.path.join(src if os.path.isabs(src) else os.path.join(HERE, src),
+                                                        cpp.BUILD_INFO))
 
     return [ext], {"build_ext": BuildWithInfo}
 
