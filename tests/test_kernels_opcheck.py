@@ -20,7 +20,7 @@ if not torch.cuda.is_available():
 import paddle_on_torch as paddle  # noqa: E402,F401  (registers the custom ops)
 from paddle_on_torch.kernels import cpp as ext  # noqa: E402
 from paddle_on_torch.kernels import cross_entropy  # noqa: E402,F401  (registers softmax_ce)
-from paddle_on_torch.kernels import dispatch, norm, rope, swiglu  # noqa: E402
+from paddle_on_torch.kernels import norm, rope, swiglu  # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 CPP = pytest.mark.skipif(ext.load() is None, reason="C++ kernels could not be built here")
