@@ -264,3 +264,20 @@ def _nan_to_num(w, node, args):
     y = w.op1("where", [w.op1("equal", [x, x], [], keep), x, like(nan)], [], t)
     y = w.op1("where", [w.op1("not_equal", [y, like(math.inf)], [], keep), y, like(posinf)], [], t)
     return w.op1("where", [w.op1("not_equal", [y, like(-math.inf)], [], keep), y, like(neginf)], [], t)
+
+
+def _swiglu(w, node, args):
+    """paddle_on_torch's fused swiglu(x, y) (PaddleNLP's LLaMA MLP): silu(x) * y, written as those two ops, which
+    every Paddle build runs (Paddle's own program has its fused swiglu op)."""
+    x, y = args[0], args[1]
+    t = _out(node)
+    return w.op1("multiply", [w.op1("silu", [w.cast(x, t[0])], [], t), w.cast(y, t[0])], [], t)
+
+
+try:  # the op exists once its kernel module is imported
+    from ...kernels import swiglu as _swiglu_kernel  # noqa: F401
+
+    _register_custom = torch.ops.paddle_on_torch.swiglu.default
+    pir(_register_custom)(_swiglu)
+except (ImportError, AttributeError, RuntimeError):
+    pass
