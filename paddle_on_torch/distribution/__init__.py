@@ -4,7 +4,11 @@ Written with paddle_on_torch's own functions (so dtypes, shapes and stop_gradien
 rules), sampling on torch's generators.  See docs/compatibility.md for where results differ.
 """
 from .. import _report
-from . import transform  # noqa: F401
+# Paddle's submodules, loaded with the package as in Paddle (paddle.distribution.gumbel.Gumbel)
+from . import (bernoulli, beta, binomial, categorical, cauchy, chi2, continuous, continuous_bernoulli, dirichlet,
+               discrete, distribution, exponential, exponential_family, gamma, geometric, gumbel,
+               independent, kl, laplace, lkj_cholesky, lognormal, multinomial, multivariate_normal,
+               normal, poisson, student_t, transform, transformed_distribution, uniform)  # noqa: F401,E501
 from .continuous import (Beta, Cauchy, Chi2, Dirichlet, Exponential, Gamma, Gumbel, Laplace,  # noqa: F401
                          LogNormal, Normal, StudentT, Uniform)
 from .discrete import (Bernoulli, Binomial, Categorical, ContinuousBernoulli, Geometric,  # noqa: F401
