@@ -47,8 +47,9 @@ def _rows(x, begin_norm_axis, weight, api):
         raise ValueError(f"begin_norm_axis must be in range [0, {rank}), but got {begin_norm_axis}")
     n = math.prod(x.shape[a:])
     if weight is not None and weight.numel() != n:
-        raise ValueError(f"{api}: the normalized size of Input(X) must equal the size of Weight, but received "
-                         f"normalized size of Input(X) is [{n}], received size of Weight is [{weight.numel()}]")
+        raise ValueError(f"(InvalidArgument) {api}: the normalized size of Input(X) must equal the size of Weight, "
+                         f"but received normalized size of Input(X) is [{n}], received size of Weight is "
+                         f"[{weight.numel()}]")
     return math.prod(x.shape[:a]), n
 
 
