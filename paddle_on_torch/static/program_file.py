@@ -45,7 +45,9 @@ _OP_MODULES = frozenset(f"paddle_on_torch.{m}" for m in (
     "nn.functional.loss", "nn.functional.norm", "nn.functional.pooling", "nn.functional.vision",
     "nn.quant.quantized_linear", "signal", "special", "tensor.attribute", "tensor.creation", "tensor.linalg",
     "tensor.logic", "tensor.manipulation", "tensor.math", "tensor.random", "tensor.search", "tensor.stat",
-    "text.viterbi_decode", "vision.ops"))
+    "text.viterbi_decode", "vision.ops", "vision.ops.box_coder", "vision.ops.deform_conv", "vision.ops.fpn",
+    "vision.ops.image", "vision.ops.legacy_detection", "vision.ops.nms", "vision.ops.proposals", "vision.ops.roi",
+    "vision.ops.yolo"))  # (vision.ops: programs saved before it became a package of modules)
 
 _OPERATORS = frozenset(("getitem", "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "neg", "pos", "abs",
                         "eq", "ne", "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "not_", "matmul"))
