@@ -153,9 +153,9 @@ def test_check_reports_missing_and_coverage(capsys):
     assert main(["check", "--json", CLI_DATA]) == 0
     result = json.loads(capsys.readouterr().out)
     missing = result["files"][os.path.join(CLI_DATA, "missing.py")]["apis"]
-    assert missing["paddle.static.IpuStrategy"] == {"count": 1, "lines": [7], "supported": False, "known_to_paddle": True,
-                                           "unsupported": True,
-                                           "detail": "paddle.static.IpuStrategy is not supported by paddle_on_torch yet"}
+    assert missing["paddle.static.IpuStrategy"] == {
+        "count": 1, "lines": [7], "supported": False, "known_to_paddle": True, "unsupported": True,
+        "detail": "paddle.static.IpuStrategy is not supported by paddle_on_torch yet"}
     assert missing["paddle.set_device"]["supported"] is True
     assert missing["paddle.not_a_paddle_api"]["known_to_paddle"] is False
     assert not missing["paddle.not_a_paddle_api"]["supported"]
@@ -163,7 +163,8 @@ def test_check_reports_missing_and_coverage(capsys):
     assert total["files"] == 2 and 0 < total["coverage"] < 100
     assert main(["check", "--fail-under", "99", CLI_DATA]) == 1
     out = capsys.readouterr().out
-    assert "unsupported paddle.static.IpuStrategy  (1 use, line 7)" in out and out.rstrip().splitlines()[-1].startswith("total:")
+    assert "unsupported paddle.static.IpuStrategy  (1 use, line 7)" in out
+    assert out.rstrip().splitlines()[-1].startswith("total:")
 
 
 def test_check_unparsable_and_absent_files(tmp_path, capsys):
