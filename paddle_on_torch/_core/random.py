@@ -208,10 +208,12 @@ def bernoulli(p):
 def dropout_keep(shape, p, device="cpu", seed=0):
     """The keep mask (bool) of Paddle's dropout kernel over `shape`: one float uniform draw per element, kept
     where it is not below p."""
-    n = math.prod(shape)
     if not exact(device):
         return torch.rand(shape, device=device) >= p
-    return ops().dropout_mask(_state_for(seed), n, float(p)).view(shape).bool()
+    if not all(type(d) is int for d in shape):  # sizes known only when it runs (a static program being recorded):
+        # the dropout op, sized by a tensor, draws the same mask and keeps the sizes symbolic
+        return ops().dropout(_state_for(seed), torch.empty(shape, device=device), float(p), False)[1].bool()
+    return ops().dropout_mask(_state_for(seed), math.prod(shape), float(p)).view(shape).bool()
 
 
 def dropout(x, p, upscale, seed=0):
