@@ -277,15 +277,22 @@ def _device_to_place(device):
             return typed_place(_current[0])
         raise ValueError(f"The device must be a string, an int or a Place, but received {type(device).__name__}")
     if isinstance(device, int):
-        if device < 0:
-            raise ValueError(f"Device index must be non-negative, got {device}")
-        cur = get_device()
-        if cur == "cpu":
-            if device != 0:
-                raise ValueError(f"CPU device only supports index 0, got {device}")
-            return CPUPlace()
-        return _place_from_string(f"{cur.split(':')[0]}:{device}")
+        name = indexed_device(device)
+        return CPUPlace() if name == "cpu" else _place_from_string(name)
     return _place_from_string(device)
+
+
+def indexed_device(index):
+    """An int device as Paddle reads it: 'cpu' (index 0 while on the CPU), else index `index` of the current
+    device type ('gpu:1')."""
+    if index < 0:
+        raise ValueError(f"Device index must be non-negative, got {index}")
+    cur = get_device()
+    if cur == "cpu":
+        if index != 0:
+            raise ValueError(f"CPU device only supports index 0, got {index}")
+        return "cpu"
+    return f"{cur.split(':')[0]}:{index}"
 
 
 def set_device(device):

@@ -13,9 +13,9 @@ import torch
 from .. import _report
 from .._core import place as _place
 from .._core.place import (  # noqa: F401
-    Place as _Place, get_device as _get_device, is_compiled_with_cinn, is_compiled_with_cuda,
-    is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm, is_compiled_with_xpu,
-    set_device)
+    Place as _Place, get_device as _get_device, indexed_device as _indexed_device, is_compiled_with_cinn,
+    is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_rocm,
+    is_compiled_with_xpu, set_device)
 from ..tensor.creation import (  # noqa: F401
     BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor,
     ShortTensor)
@@ -144,15 +144,7 @@ def get_device_module(device=None):
     import importlib
 
     if isinstance(device, int):
-        if device < 0:
-            raise ValueError(f"Device index must be non-negative, got {device}")
-        current = _get_device()
-        if current == "cpu":
-            if device != 0:
-                raise ValueError(f"CPU device only supports index 0, got {device}")
-            device = "cpu"
-        else:
-            device = f"{current.split(':')[0]}:{device}"
+        device = _indexed_device(device)
     elif device is None:
         device = _get_device()
     if isinstance(device, str):
