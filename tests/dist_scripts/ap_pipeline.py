@@ -118,7 +118,9 @@ def run(case):
     params = model.parameters()
     for p, w in zip(params, want_params):
         if rank in p.process_mesh.process_ids:
-            np.testing.assert_allclose(p._local_value().numpy(), w, rtol=1e-5, atol=1e-6, err_msg=f"{case} {p.name}")
+            # (weights after AdamW: its m / sqrt(v) step turns the micro-batches' float32 summation order into
+            # ~1e-5 on single elements, as in vpp's interleaved accumulation)
+            np.testing.assert_allclose(p._local_value().numpy(), w, rtol=1e-5, atol=2e-5, err_msg=f"{case} {p.name}")
     print(f"OK {case} rank={rank} loss={[None if v is None else round(float(v), 6) for v in got]}", flush=True)
 
 
