@@ -35,20 +35,14 @@ sys.path.insert(0, ROOT)
 os.environ.setdefault("GLOG_minloglevel", "3")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+from tools.record_pir_roundtrip import _flat  # noqa: E402  (a model's outputs as a flat list)
+
 GOLDEN = os.path.join(ROOT, "tests", "golden", "pir_corpus.json")
 SHIM = os.environ.get("PADDLE_ON_TORCH_PYTHON", "/work/venv/bin/python")
 PADDLE = os.environ.get("PADDLE_PYTHON", "/root/oracle/bin/python")
 VENV_SITE = os.environ.get("PADDLE_ON_TORCH_SITE", "/work/venv/lib/python3.11/site-packages")
 TOL = 1e-4  # relative to the largest eager output
 WRITE_TIMEOUT, CHECK_TIMEOUT = 1500, 1500
-
-
-def _flat(out):
-    if isinstance(out, (list, tuple)):
-        return [t for o in out for t in _flat(o)]
-    if isinstance(out, dict):
-        return [t for k in sorted(out) for t in _flat(out[k])]
-    return [out]
 
 
 def _rel(got, want):
