@@ -65,6 +65,12 @@ def test_training_save_and_load_match_the_cpu(run):
     assert dev["opt_state_keys"] == cpu["opt_state_keys"] > 0
 
 
+def test_dropout_on_the_device_repeats_under_a_seed(run):
+    first, again = run["dropout"]
+    assert first == again
+    assert not np.allclose(first, run["train"]["custom"]["losses"])  # the masks dropped something
+
+
 def test_amp_runs_in_float16_on_the_device(run):
     """auto_cast O1 float16: the device computes in float16 (Paddle turns AMP off on the CPU, so the CPU run is the
     float32 reference) and stays within float16's rounding of it."""

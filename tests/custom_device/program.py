@@ -34,9 +34,14 @@ class Net(paddle.nn.Layer):
         return self.fc2(self.drop(paddle.nn.functional.relu(self.norm(self.fc1(x)))))
 
 
-def _model():
+def _model(device):
+    """The same initial weights on each device: built on the CPU from Paddle's seeded CPU stream, then moved
+    (a device draws from its own generator, in Paddle as here)."""
+    paddle.set_device("cpu")
     paddle.seed(1)
-    return Net()
+    model = Net()
+    paddle.set_device(device)
+    return model.to(device)
 
 
 def _params(model):
@@ -67,10 +72,11 @@ def _compile_backend():
     return backends.get(custom_device.NAME).torch_compile_backend()
 
 
-def train(device, steps=4):
-    """Adam on a small model with BatchNorm and dropout (its masks from the host generator, seeded)."""
-    paddle.set_device(device)
-    model = _model()
+def train(device, steps=4, dropout=0.0):
+    """Adam on a small model with BatchNorm, and dropout when asked.  Dropout's masks come from the device's
+    generator, so only a run without it can match the CPU's; with it, a seeded run repeats itself."""
+    model = _model(device)
+    model.drop.p = dropout
     opt = paddle.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
     x, y = paddle.to_tensor(X), paddle.to_tensor(Y)
     losses = []
@@ -99,8 +105,7 @@ def train(device, steps=4):
 
 def amp(device, steps=3):
     """O1 float16 auto_cast with a GradScaler (on the CPU Paddle turns AMP off, with a warning)."""
-    paddle.set_device(device)
-    model = _model()
+    model = _model(device)
     model.drop.p = 0.0
     opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
     scaler = paddle.amp.GradScaler(init_loss_scaling=1024)
@@ -123,8 +128,7 @@ def amp(device, steps=3):
 
 def to_static(device, steps=3):
     """to_static on the model: its eval output and a few SGD steps through the compiled forward."""
-    paddle.set_device(device)
-    model = _model()
+    model = _model(device)
     model.drop.p = 0.0
     static = paddle.jit.to_static(model)
     opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
@@ -155,6 +159,7 @@ def main(out_path):
     device = f"{custom_device.NAME}:0"
     for name, fn in (("train", train), ("amp", amp), ("to_static", to_static)):
         results[name] = {"cpu": fn("cpu"), "custom": fn(device)}
+    results["dropout"] = [train(device, dropout=0.2)["losses"] for _ in range(2)]
     with open(out_path, "w") as f:
         json.dump(results, f)
 

@@ -818,9 +818,15 @@ class Layer:
                     pt, stop_gradient = p._t, p.stop_gradient
                     with torch.no_grad():
                         pt.requires_grad_(False)  # torch refuses integer data under requires_grad
-                        pt.data = convert(pt.data)
-                        if pt.grad is not None:
-                            pt.grad = convert(pt.grad)
+                        data, grad = convert(pt.data), None if pt.grad is None else convert(pt.grad)
+                        # `.data =` keeps the tensor's identity, but only between tensors of one TensorImpl
+                        # kind: a move to an out-of-tree device (PrivateUse1) gets a new leaf, as in
+                        # torch.nn.Module._apply
+                        if not torch._has_compatible_shallow_copy_type(pt, data):
+                            pt = p._t = data
+                        else:
+                            pt.data = data
+                        pt.grad = grad
                     p.stop_gradient = stop_gradient
             for b in layer._buffers.values():
                 if b is not None:
