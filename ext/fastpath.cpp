@@ -27,6 +27,7 @@
 #include <ATen/ATen.h>
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/TensorIndexing.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/extension.h>
@@ -184,6 +185,8 @@ const UnaryOp kUnary[] = {
     {"tanh", at::tanh},       {"exp", at::exp},   {"sqrt", at::sqrt}, {"rsqrt", at::rsqrt}, {"sigmoid", at::sigmoid},
     {"log", at::log},         {"sin", at::sin},   {"cos", at::cos},   {"abs", at::abs},     {"neg", at::neg},
     {"relu", at::relu},
+    // full reductions: paddle.sum / mean of a floating tensor with every other argument at its default
+    {"sum", [](const at::Tensor& a) { return at::sum(a); }}, {"mean", [](const at::Tensor& a) { return at::mean(a); }},
 };
 
 template <typename F>
@@ -228,19 +231,44 @@ PyObject* binary(int op, PyObject* x, PyObject* y) {
 // ------------------------------------------------------------------ operators: methods of Tensor
 PyObject* g_fallback[kOperators + 1] = {};
 
-// x[i] for a Python int i: torch's own indexing does select(0, i) (Paddle's getitem passes such an index to it)
+// A slice bound as Paddle's getitem passes it to torch unchanged: None or an int (not a bool).
+inline bool slice_bound(PyObject* o, c10::optional<c10::SymInt>& out) {
+  if (o == Py_None) return true;
+  if (!PyLong_CheckExact(o)) return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  out = c10::SymInt(static_cast<int64_t>(v));
+  return true;
+}
+
+// x[i] for a Python int i, x[a:b:c] for a slice of int bounds and a positive step: what Paddle's getitem passes to
+// torch's own indexing (tensor/indexing.py: _basic), here torch's get_item itself (select / slice on dim 0)
 PyObject* getitem(PyObject* x, PyObject* index) {
-  if (!PyLong_CheckExact(index) || !plain_mode()) return nullptr;
+  const bool is_slice = PySlice_Check(index);
+  if ((!is_slice && !PyLong_CheckExact(index)) || !plain_mode()) return nullptr;
   PyObject* tx = torch_of(x);
   if (tx == nullptr) return nullptr;
+  at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
+  if (a.dim() == 0) return nullptr;
+  if (is_slice) {
+    auto* sl = reinterpret_cast<PySliceObject*>(index);
+    c10::optional<c10::SymInt> start, stop, step;
+    if (!slice_bound(sl->start, start) || !slice_bound(sl->stop, stop) || !slice_bound(sl->step, step)) return nullptr;
+    if (step.has_value() && step->expect_int() <= 0) return nullptr;  // Paddle's negative steps: the Python path
+    return call([&] {
+      return at::indexing::get_item(a, {at::indexing::TensorIndex(at::indexing::Slice(start, stop, step))});
+    }, 0);
+  }
   int overflow = 0;
   long long i = PyLong_AsLongLongAndOverflow(index, &overflow);
   if (overflow || (i == -1 && PyErr_Occurred())) {
     PyErr_Clear();
     return nullptr;
   }
-  at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
-  if (a.dim() == 0) return nullptr;
   return call([&] { return at::select(a, 0, static_cast<int64_t>(i)); }, 0);
 }
 

@@ -110,7 +110,7 @@ def test_unary_functions_and_methods_match(paddle, both, name):
     assert fast == slow
 
 
-def test_relu_matmul_reshape_getitem_neg_match(paddle, both):
+def test_relu_matmul_reshape_getitem_reductions_neg_match(paddle, both):
     F = paddle.nn.functional
     m, v = paddle.rand([3, 4]), paddle.rand([4])
     m64 = paddle.rand([4, 2], dtype="float64")
@@ -119,6 +119,12 @@ def test_relu_matmul_reshape_getitem_neg_match(paddle, both):
                lambda: m.reshape([4, 3]), lambda: m.reshape([-1]), lambda: m.reshape([0, 2, 2]),
                lambda: m.reshape((2, 6)), lambda: paddle.reshape(m, [5, 5]), lambda: m.reshape([2.0, 6]),
                lambda: m[1], lambda: m[-1], lambda: m[3], lambda: m[0][2], lambda: m[0][2][0], lambda: m[1:],
+               lambda: m[1:3], lambda: m[:], lambda: m[-2:], lambda: m[::2], lambda: m[5:9], lambda: m[2:1],
+               lambda: m[0:3:-1], lambda: m[::0], lambda: m[True:], lambda: m[0.5:], lambda: m[:2][0][1:3],
+               lambda: paddle.to_tensor(1.0)[0:1], lambda: paddle.to_tensor([1, 2, 3])[1:],
+               lambda: m.sum(), lambda: paddle.sum(m64), lambda: m.mean(), lambda: paddle.mean(m64),
+               lambda: m.sum(0), lambda: m.mean(keepdim=True), lambda: paddle.to_tensor([1, 2]).sum(),
+               lambda: paddle.to_tensor([1, 2]).mean(), lambda: paddle.to_tensor(2.5).sum(),
                lambda: -m, lambda: paddle.to_tensor([1, 2]).reshape([2, 1])):
         fast, slow = both(fn)
         assert fast == slow
@@ -137,7 +143,7 @@ def test_gradients_and_stop_gradient(paddle, both):
         w = paddle.create_parameter([3], "float32")
         w.set_value(paddle.to_tensor([0.5, -1.0, 2.0]))
         y = paddle.tanh(x * w + 1.0) / (2.0 - x)
-        z = (y @ w).reshape([1])[0]
+        z = (y @ w).reshape([1])[0] + y[1:].sum() - x[:2].mean()
         z.backward()
         return y, z, x.grad, w.grad
 

@@ -19,7 +19,7 @@ FUNCTIONS = {"paddle.add": 2, "paddle.subtract": 2, "paddle.multiply": 2, "paddl
              "paddle.maximum": 2, "paddle.minimum": 2, "paddle.matmul": 2, "paddle.reshape": 2,
              "paddle.tanh": 1, "paddle.exp": 1, "paddle.sqrt": 1, "paddle.rsqrt": 1, "paddle.sigmoid": 1,
              "paddle.log": 1, "paddle.sin": 1, "paddle.cos": 1, "paddle.abs": 1, "paddle.neg": 1,
-             "paddle.nn.functional.relu": 1}
+             "paddle.nn.functional.relu": 1, "paddle.sum": 1, "paddle.mean": 1}
 
 _MODULE = None       # the C++ module while the fast path is installed
 _NAMESPACES = {}     # public name -> the generated wrapper's globals (its `_fast` is the C++ entry or None)
