@@ -140,9 +140,6 @@ def _compute_ops(block, out):
         outs = op.get("O", [])
         if outs and all(_is_size(r.get("TT")) for r in outs):
             continue  # arithmetic on sizes
-        attrs = {a["N"]: _attr(a["AT"]) for a in op.get("A", [])}
-        if op["#"] == "1.dropout" and attrs.get("is_test") == "bool:True" and "upscale_in_train" in attrs.get("mode", ""):
-            continue  # the identity at test time (Paddle writes it, torch's eval-mode trace has nothing)
         out[(op["#"], tuple(_type(r.get("TT")) for r in outs))] += 1
         for r in op.get("regions", []) or []:
             for b in r["blocks"]:

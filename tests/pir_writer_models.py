@@ -426,6 +426,14 @@ class DropBN(nn.Layer):
         return self.out(self.drop(F.relu(self.bn(self.fc(x)))))
 
 
+class DropDownscale(DropBN):
+    """DropBN with `downscale_in_infer` dropout (test time scales by 1 - p) as F.dropout in the forward."""
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.fc(x)))
+        return self.out(F.dropout(h, 0.1, training=self.training, mode="downscale_in_infer"))
+
+
 SYMBOLIC = {
     "levit_like": (LeViTLike, [InputSpec([None, 8, 4, 4], "float32", "x")], lambda r: [_f(r, [2, 8, 4, 4])]),
     "mobilevit_like": (MobileViTLike, [InputSpec([None, 8, 4, 4], "float32", "x")],
@@ -445,8 +453,18 @@ OTHER_INPUTS["counted_loop"] = lambda: [np.full([3, 4], -0.5, "float32")]
 TRAIN_MODE = {
     "dropbn_train": (DropBN, [InputSpec([None, 4], "float32", "x")], lambda r: [_f(r, [3, 4])]),
     "llama_train": (LlamaBlock, [InputSpec([None, 6], "int64", "ids")], lambda r: [_ids(r, [2, 6], 32)]),
+    "dropdown_train": (DropDownscale, [InputSpec([None, 4], "float32", "x")], lambda r: [_f(r, [3, 4])]),
 }
 ROUNDTRIP.update(TRAIN_MODE)
+# The same dropout models saved in eval mode: Paddle writes the same `dropout` op (is_test) and its batch_norm_
+# says use_global_stats=True
+EVAL_DROPOUT = {
+    "dropbn_eval": (DropBN, [InputSpec([None, 4], "float32", "x")], lambda r: [_f(r, [3, 4])]),
+    "dropdown_eval": (DropDownscale, [InputSpec([None, 4], "float32", "x")], lambda r: [_f(r, [3, 4])]),
+}
+ROUNDTRIP.update(EVAL_DROPOUT)
+# Test-time dropout in both modes, saved in train and in eval mode: written op for op as Paddle writes them
+DROPOUT_STRUCTURE = ["dropbn_train", "dropdown_train", "dropbn_eval", "dropdown_eval"]
 
 
 # Compared with the programs real Paddle's own jit.save writes (tools/record_pir_programs.py), up to repeated

@@ -47,7 +47,7 @@ def _io(name):
 # the PIR reader check runs on every recorded model
 STABILITY = ["vit", "bert", "bigru", "lstm_tagger", "unet", "llama_block", "cf_nested", "cf_break_continue",
              "cf_for_range", "shape_ops", "tensor_shape_ops", "cswin_like", "llama_seq", "counted_loop",
-             "dropbn_train"]
+             "dropbn_train", "dropdown_train", "dropdown_eval"]
 
 
 def test_real_paddle_loaded_the_zoo():
@@ -56,7 +56,8 @@ def test_real_paddle_loaded_the_zoo():
     control = {"branchy", "cf_elif_chain", "cf_early_return", "cf_while_carry", "cf_for_range", "cf_break_continue",
                "cf_logic", "cf_nested", "cf_sublayer"}
     assert set(M.ROUNDTRIP) == set(REPORT)
-    assert {"mlp", "cnn", "block", "llama_block"} | zoo | control | set(M.SYMBOLIC) | set(M.TRAIN_MODE) <= \
+    assert {"mlp", "cnn", "block", "llama_block"} | zoo | control | set(M.SYMBOLIC) | set(M.TRAIN_MODE) | \
+        set(M.EVAL_DROPOUT) <= \
         set(MATCHED)
     for name in MATCHED:
         assert REPORT[name]["jit_max_diff"] <= TOL and REPORT[name]["predictor_max_diff"] <= TOL

@@ -225,6 +225,26 @@ def test_sizes_and_train_mode_as_paddle_writes_them(name, tmp_path):
 
 
 @pytest.mark.compile
+@pytest.mark.parametrize("name", M.DROPOUT_STRUCTURE)
+def test_test_time_dropout_as_paddle_writes_it(name, tmp_path):
+    """Paddle's jit.save writes F.dropout as a `dropout` op with is_test=True (its mode, seed 0, fix_seed False,
+    the probability a [1] float32 `full`, a uint8 mask result) whether the Layer was in train or eval mode, and
+    batch_norm_ with use_global_stats = not training: the written program is Paddle's op for op."""
+    prefix = str(tmp_path / "model")
+    paddle.jit.save(M.mode_for_save(name, M.build(name)), prefix, input_spec=M.ROUNDTRIP[name][1])
+    assert S.differences(os.path.join(DATA, name, "model.json"), prefix + ".json") == []
+    with open(prefix + ".json") as f:
+        ops = f.read()
+    assert ops.count('"1.dropout"') == 1
+    for xs, ys in _io(name):
+        for o, y in zip(model_format.load(prefix)(*[torch.from_numpy(x) for x in xs]), ys):
+            np.testing.assert_allclose(o.numpy(), y, rtol=1e-5, atol=1e-6)
+        with paddle.no_grad():
+            out = paddle.jit.load(prefix)(*[paddle.to_tensor(x) for x in xs])
+        np.testing.assert_allclose(out.numpy(), ys[0], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.compile
 def test_a_to_static_model_saved_mid_training(tmp_path):
     """A to_static model trained a few steps in train mode (dropout, batch norm) and saved then, from its last
     call's inputs: the inference program, as Paddle's jit.save writes it, running on the updated running

@@ -4,8 +4,8 @@
     /work/oracle/bin/python tools/record_pir_programs.py mlp cnn    # just these
 
 For each model of tests/pir_writer_models.STRUCTURE (an MLP, a CNN with batch norm and pooling, a transformer
-block, a model with a data-dependent `if` and `while`) and SHAPE_STRUCTURE (sizes read from the input, a model
-saved in train mode), built with the weights both sides give it, real
+block, a model with a data-dependent `if` and `while`), SHAPE_STRUCTURE (sizes read from the input, a model
+saved in train mode) and DROPOUT_STRUCTURE (test-time dropout in both modes, saved in train and eval mode), built with the weights both sides give it, real
 `paddle.jit.save` writes tests/data/pir_writer/<name>/model.json + model.pdiparams, and io.npz holds the inputs
 (input<i>; input<i>b for the other branch) with real Paddle's predictor outputs (output<i>, output<i>b).
 tests/test_pir_writer.py compares the program paddle_on_torch's writer produces for the same model with these,
@@ -72,5 +72,5 @@ def record(name):
 
 
 if __name__ == "__main__":
-    for n in sys.argv[1:] or list(M.STRUCTURE) + list(M.SHAPE_STRUCTURE):
+    for n in sys.argv[1:] or list(dict.fromkeys(list(M.STRUCTURE) + M.SHAPE_STRUCTURE + M.DROPOUT_STRUCTURE)):
         record(n)

@@ -336,10 +336,12 @@ def save(layer, path, input_spec=None, **configs):
     module = _Exportable(convert_call(call), tensors, consts, flat=True)
     weights = [t._t.detach() for t in tensors]
     from .dy2static import patched_forwards
+    from . import _infer_ops
 
     training = bool(getattr(owner, "training", False))
     try:
-        with patched_forwards(owner) if owner is not None else contextlib.nullcontext(), _inference_mode(owner):
+        with patched_forwards(owner) if owner is not None else contextlib.nullcontext(), _inference_mode(owner), \
+                _infer_ops.save_trace():
             ep = torch.export.export(module, (weights, examples),
                                      dynamic_shapes=([None] * len(weights), dyn), strict=False)
     except Exception as e:  # noqa: BLE001 - export failures name the construct; keep torch's message
@@ -603,6 +605,13 @@ class _Artifact:
         self.manifest = m = _read_manifest(path)
         model_file = model_file or path + PROGRAM_SUFFIX
         params_file = params_file or path + PARAMS_SUFFIX
+        # Paddle's program written beside ours (format 3; a format 2 `path.json` is our manifest): the loaded Layer
+        # runs it on inputs of shapes the torch program was not traced for (TranslatedLayer._run_paddle_program)
+        paddle_json = m.get("paddle_program") and os.path.join(os.path.dirname(os.path.abspath(path)),
+                                                                m["paddle_program"])
+        self.paddle_files = (paddle_json, params_file if m["weights"] else None) \
+            if m["format_version"] == FORMAT_VERSION and paddle_json and os.path.isfile(paddle_json) else None
+        self.paddle_model = None  # read on first use
         if m["weights"] or os.path.exists(params_file):
             with open(params_file, "rb") as f:
                 arrays = read_combined_params(f.read(), params_file)
@@ -620,7 +629,7 @@ class _Artifact:
                 raise ValueError(f"paddle.jit.load: {params_file}: tensor '{w.get('name')}' is {list(t.shape)} "
                                  f"{_dtypes.dtype_name(t.dtype)}, the manifest says {w['shape']} {w['dtype']}")
             self.weights.append(t)
-        from . import safe_export
+        from . import _infer_ops, safe_export  # noqa: F401 - _infer_ops: the program's own operators
         from ..framework.safe_pickle import UnsafePickleError
 
         try:
@@ -699,11 +708,22 @@ def _as_list(v):
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
+def _fits(shape, want):
+    """Whether `shape` is one the program shape `want` declares (-1: any size)."""
+    return len(shape) == len(want) and all(w == -1 or d == w for d, w in zip(shape, want))
+
+
+def _first_line(e):
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+
+
 class TranslatedLayer(Layer):
     """A Layer loaded by paddle.jit.load: runs the saved program on its own Parameters.
 
     `program` is the torch.export ExportedProgram: the inference program jit.save traced (in eval mode,
-    whatever the Layer's mode was); `train()` / `eval()` set the flag only.
+    whatever the Layer's mode was).  `train()` / `eval()` set the flag only: real Paddle's TranslatedLayer runs
+    the saved program's is_test ops in both modes, so it computes the same in each (docs/jit.md).  Inputs of a
+    shape the torch program was not traced for run Paddle's own program (`_run_paddle_program`).
     """
 
     def __init__(self, artifact):
@@ -718,6 +738,7 @@ class TranslatedLayer(Layer):
                 p._t.copy_(t)
             p.stop_gradient = not w.get("trainable", True)
             p.name = f"{w.get('paddle_name', w.get('name'))}_0"
+            p.__dict__["_grad_from_program"] = True  # its gradients report stop_gradient=True, as Paddle's
             self.add_parameter(f"param_{i}", p)
         self.eval()
 
@@ -746,16 +767,21 @@ class TranslatedLayer(Layer):
         args = [_normalize.to_torch(v) for v in inputs]
         from .._core import dtype as _dtypes
 
+        traced_for = True  # the torch program takes these shapes (its static dims, its rank)
         for a, s in zip(args, specs):
-            want = s["program_shape"]
-            if a.dim() != len(want) or any(w != -1 and d != w for d, w in zip(a.shape, want)):
-                raise ValueError(f"The saved model's input '{s['name']}' has shape {want} (-1: any size), "
-                                 f"but received {list(a.shape)}.")
             if _dtypes.dtype_name(a.dtype) != s["dtype"]:
                 raise ValueError(f"The saved model's input '{s['name']}' has dtype {s['dtype']}, but received "
                                  f"{_dtypes.dtype_name(a.dtype)}.")
+            want = s["program_shape"]
+            if not _fits(a.shape, want):
+                traced_for = False
+                shape_error = (f"The saved model's input '{s['name']}' has shape {want} (-1: any size), but "
+                               f"received {list(a.shape)}.")
         weights = [p._t for p in self.__dict__["_parameters"].values()]
-        out = self.__dict__["_module"](weights, args)
+        if traced_for:
+            out = self.__dict__["_module"](weights, args)
+        else:  # Paddle runs its program on any shape its ops take: so does this Layer, on Paddle's program
+            out = self._run_paddle_program(weights, args, shape_error)
         if manifest.get("_v1_structure"):
             from ..inference import _flatten_values
 
@@ -763,6 +789,28 @@ class TranslatedLayer(Layer):
         outs = [_normalize.wrap(t) for t in out]
         self._set_stop_gradient(outs, weights + args)
         return outs[0] if len(outs) == 1 else outs
+
+    def _run_paddle_program(self, weights, args, shape_error):
+        """Paddle's own program (path.json, read by static/model_format: each op computes as Paddle's does, on
+        the shapes it is given) on this Layer's Parameters, for inputs the torch program was not traced for
+        (another rank, another size where the InputSpec fixed one).  An op that cannot take the shapes raises
+        Paddle's ValueError (InvalidArgument).  Without Paddle's program (a torch_fallback save), the shapes
+        are refused."""
+        artifact = self.__dict__["_artifact"]
+        if artifact.paddle_files is None:
+            raise ValueError(shape_error)
+        if artifact.paddle_model is None:
+            from ..static import model_format
+
+            artifact.paddle_model = model_format.load(artifact.paddle_files)
+        model = artifact.paddle_model
+        names = [w.get("paddle_name", w.get("name")) for w in artifact.manifest["weights"]]
+        tensors = {model.param_attr[n]: t for n, t in zip(names, weights) if n in model.param_attr}
+        try:
+            return list(torch.func.functional_call(model.graph_module, tensors, tuple(args)))
+        except (RuntimeError, IndexError) as e:
+            raise ValueError(f"(InvalidArgument) {shape_error} The saved program cannot run on it: "
+                             f"{_first_line(e)}") from None
 
     def _set_stop_gradient(self, outs, leaves):
         """Paddle's flags: an output is stop_gradient=False when the program computes it from a trainable weight
@@ -826,6 +874,7 @@ class ProgramLayer(TranslatedLayer):
                     p._t.copy_(t)
                 p.name = n
                 p.stop_gradient = n in model.program.frozen
+                p.__dict__["_grad_from_program"] = True  # its gradients report stop_gradient=True, as Paddle's
                 self.add_parameter(f"param_{i}", p)
             else:  # integer tables (index buffers saved as parameters) cannot require gradients
                 self.register_buffer(f"param_{i}", _normalize.wrap(t.clone()))
@@ -859,13 +908,16 @@ class ProgramLayer(TranslatedLayer):
             raise ValueError(f"The loaded model takes {len(specs)} inputs ({[s.name for s in specs]}), but "
                              f"received {len(inputs)}.")
         args = [_normalize.to_torch(v) for v in inputs]
-        for a, s in zip(args, specs):
-            if a.dim() != len(s.shape) or any(w != -1 and d != w for d, w in zip(a.shape, s.shape)):
-                raise ValueError(f"The loaded model's input '{s.name}' has shape {s.shape} (-1: any size), "
-                                 f"but received {list(a.shape)}.")
         tables = {**self.__dict__["_parameters"], **self.__dict__["_buffers"]}
         weights = {attr: tables[name]._t for name, attr in self.__dict__["_attrs"]}
-        out = torch.func.functional_call(model.graph_module, weights, tuple(args))
+        try:  # as Paddle: any shape its ops take (the feed shapes are not checked), else their ValueError
+            out = torch.func.functional_call(model.graph_module, weights, tuple(args))
+        except (RuntimeError, IndexError) as e:
+            if all(_fits(a.shape, s.shape) for a, s in zip(args, specs)):
+                raise
+            raise ValueError(f"(InvalidArgument) The loaded model's inputs have shapes {[s.shape for s in specs]} "
+                             f"(-1: any size), the program cannot run on {[list(a.shape) for a in args]}: "
+                             f"{_first_line(e)}") from None
         outs = [_normalize.wrap(o) for o in out]
         return outs[0] if len(outs) == 1 else outs
 

@@ -1,8 +1,9 @@
-"""Creation ops (full, arange, *_like), no-op copies, dropout (eval), casts, one_hot."""
+"""Creation ops (full, arange, *_like), no-op copies, test-time dropout, casts, one_hot."""
 import torch
 
 from ..._report import unsupported
-from ..pir_writer import _DTYPES, _Sym, _api, _out, _register, a_dtype, a_place, pir
+from .. import _infer_ops
+from ..pir_writer import _DTYPES, _Sym, _api, _out, _register, a_bool, a_dtype, a_i32, a_place, a_str, pir
 
 
 def _dtype_arg(node, default):
@@ -94,6 +95,18 @@ def _dropout(w, node, args):
     if len(args) > 2 and args[2]:
         raise unsupported(_api(), " (Paddle program): dropout in training mode (save in eval mode)")
     return args[0]
+
+
+@pir(_infer_ops.DROPOUT_INFER)
+def _dropout_infer(w, node, args):
+    """Paddle's F.dropout as jit.save writes it (in either mode): `dropout` with is_test, its probability a
+    [1] float32 `full`, no seed tensor; its second result is the (unused) uint8 mask."""
+    x, p, downscale = args[:3]
+    xt = w.type(x)
+    mode = "downgrade_in_infer" if downscale else "upscale_in_train"
+    return w.emit("pd_op.dropout", [x, 0, w.full([1], p, "float32")],
+                  [("is_test", a_bool(True)), ("mode", a_str(mode)), ("seed", a_i32(0)), ("fix_seed", a_bool(False))],
+                  [xt, ("uint8", xt[1])], sg=[w.sg.get(x, True)] * 2)[0]
 
 
 @pir(torch.ops.aten._to_copy.default, torch.ops.aten.to.dtype, torch.ops.aten.to.dtype_layout,

@@ -1,6 +1,7 @@
 """paddle.nn.functional: common ops (linear, dropout, pad, interpolate, fold/unfold, similarity)."""
 import math
 import numbers
+import sys
 
 import numpy as np
 import torch
@@ -53,6 +54,13 @@ def _f32(v):
     return float(np.float32(v))
 
 
+def _saved_program():
+    """jit.save's operators (paddle_on_torch.jit._infer_ops) while it traces a program, else None: without an
+    import, since nothing is being saved until jit.save has loaded that module."""
+    ops = sys.modules.get("paddle_on_torch.jit._infer_ops")
+    return ops if ops is not None and ops.saving() else None
+
+
 @op
 def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",
             name=None):
@@ -64,10 +72,13 @@ def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplac
         raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
     if axis is not None and not isinstance(axis, (int, list, tuple)):
         raise TypeError("datatype of axis argument should be int or list")
+    if p == 0:  # Paddle returns x itself, in any mode (no op in a saved program)
+        return x
+    if axis is None and _saved_program():
+        # jit.save's trace: Paddle's program holds test-time dropout (is_test) in either mode, as one dropout op
+        return _saved_program().dropout_infer(x, float(p), mode == "downscale_in_infer")
     if not training:
         return x * (1.0 - p) if mode == "downscale_in_infer" else x
-    if p == 0:
-        return x
     upscale = mode == "upscale_in_train"
     if axis is None:
         if p == 1:  # the kernel writes zeros without drawing
