@@ -49,3 +49,29 @@ def test_version_1_artifacts_still_load(paddle, tmp_path):
     (tmp_path / "m.pot.json").write_text(json.dumps(m))
     x = paddle.ones([5, 3])
     np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), net(x).numpy(), rtol=1e-6)
+
+
+def test_shapes_outside_the_spec_run_paddles_program(paddle, tmp_path):
+    """A loaded program takes any shape its ops take, as Paddle's (tests/cases/jit_loaded_modes.py has Paddle's
+    answers): our artifact runs Paddle's own program for shapes the torch program was not traced for, and a
+    real Paddle program (read by static/model_format) is not checked against its feed shapes; where an op cannot
+    take them, Paddle's ValueError (InvalidArgument).  Without a Paddle program (torch_fallback) they are refused."""
+    from tests import pir_writer_models as M
+
+    net = _save_mlp(paddle, str(tmp_path / "ours"))
+    x3 = paddle.to_tensor(np.linspace(-1, 1, 18, dtype="float32").reshape(2, 3, 3))
+    loaded = paddle.jit.load(str(tmp_path / "ours"))
+    np.testing.assert_allclose(loaded(x3).numpy(), net(x3).numpy(), rtol=1e-6, atol=1e-7)
+    with pytest.raises(ValueError, match=r"^\(InvalidArgument\)"):
+        loaded(paddle.ones([2, 5]))
+    paddles = paddle.jit.load(os.path.join(os.path.dirname(__file__), "data", "pir_writer", "mlp", "model"))
+    mlp = M.build("mlp")
+    x4 = paddle.to_tensor(np.linspace(-1, 1, 24, dtype="float32").reshape(2, 3, 4))
+    np.testing.assert_allclose(paddles(x4).numpy(), mlp(x4).numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match=r"^\(InvalidArgument\)"):
+        paddles(paddle.ones([2, 5]))
+    (loaded(x3).sum() + paddles(x4).sum()).backward()
+    assert all(p.grad.stop_gradient for p in loaded.parameters() + paddles.parameters())  # Paddle's flags
+    os.remove(str(tmp_path / "ours.json"))  # as a torch_fallback save leaves it: the torch program only
+    with pytest.raises(ValueError, match="has shape"):
+        paddle.jit.load(str(tmp_path / "ours"))(x3)

@@ -192,7 +192,10 @@ class Tensor:
         if g is None:
             return None
         g = _normalize.wrap(g)
-        g.__dict__["_claims_grad"] = True  # Paddle reports a gradient with stop_gradient=False
+        # Paddle reports a gradient with stop_gradient=False; one its run_program op computed for a loaded
+        # program's parameter (paddle.jit.load's TranslatedLayer) with True
+        if not self.__dict__.get("_grad_from_program"):
+            g.__dict__["_claims_grad"] = True
         return g
 
     @grad.setter

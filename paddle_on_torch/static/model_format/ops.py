@@ -716,6 +716,9 @@ def _rt_same_pads(x, kernel, strides, dilations):
 
 
 def _rt_conv(x, w, bias, strides, paddings, dilations, groups, algo, channels_last, nd):
+    if nd in (2, 3) and x.dim() not in (4, 5):  # Paddle's check (torch's conv would take an unbatched input)
+        raise ValueError(f"(InvalidArgument) The input of Op(Conv) should be a 4-D or 5-D Tensor. But received: "
+                         f"input's dimension is {x.dim()}, input's shape is {list(x.shape)}.")
     if channels_last:
         x = torch.movedim(x, -1, 1)
     if algo == "VALID":
