@@ -53,7 +53,7 @@ def ppcls_backbones():
 
 def _clas(name, size=224):
     def build(paddle):
-        return getattr(ppcls_backbones(), name)(class_num=10)
+        return getattr(ppcls_backbones(), name)(pretrained=False, class_num=10)  # UniFormer's default downloads
     return Entry("paddleclas", build, *_img(3, size), "tool", name in _CLAS_CALIBRATE)
 
 
