@@ -286,3 +286,19 @@ def legacy_batchnorm_act_strings(paddle):
     except ValueError as e:
         out.append(type(e).__name__)
     return out
+
+
+@case
+def layer_norm_epsilon_at_its_bound(paddle):
+    x = paddle.to_tensor(np.arange(8, dtype="float32").reshape(2, 4) / 3)
+    return [paddle.nn.functional.layer_norm(x, 4, epsilon=0.001), paddle.nn.functional.layer_norm(x, 4, epsilon=0.0)]
+
+
+@case
+def layer_norm_epsilon_above_its_bound(paddle):
+    paddle.nn.LayerNorm(4, epsilon=0.01)(paddle.ones([2, 4]))
+
+
+@case
+def layer_norm_negative_epsilon(paddle):
+    paddle.nn.functional.layer_norm(paddle.ones([2, 4]), 4, epsilon=-0.1)

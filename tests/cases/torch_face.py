@@ -253,3 +253,26 @@ def from_dlpack_device_copy(paddle):
 def sparse_reshape_input_keyword(paddle):
     x = paddle.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_coo(2)
     return paddle.sparse.reshape(input=x, shape=[4]).to_dense()
+
+
+@case
+def activation_layer_aliases(paddle):
+    x = paddle.to_tensor([[-1.0, 0.2, 0.4], [0.1, 0.6, -0.3]])
+    nn = paddle.nn
+    return [nn.Hardshrink(lambd=0.3)(x), nn.Softshrink(lambd=0.15)(x), nn.GLU(dim=0)(x), nn.Maxout(3, axis=1)(
+        x.reshape([1, 6, 1, 1])), str(nn.Softmax(0, "sm")), str(nn.LeakyReLU(negative_slope=0.2))]
+
+
+@case
+def softmax_layer_refuses_dim(paddle):
+    paddle.nn.Softmax(dim=0)
+
+
+@case
+def maxout_layer_needs_groups(paddle):
+    paddle.nn.Maxout()
+
+
+@case
+def conv_transpose_refuses_an_unknown_keyword(paddle):
+    paddle.nn.Conv2DTranspose(2, 3, 3, dims=2)

@@ -105,6 +105,8 @@ def _last_axis_only(x, normalized_shape, weight, bias):
 @op
 def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, bias: OptionalTensor = None,
                epsilon=1e-05, name=None):
+    if not 0.0 <= epsilon <= 0.001:  # (every usual epsilon passes this one comparison)
+        _check_layer_norm_epsilon(epsilon)
     if _last_axis_only(x, normalized_shape, weight, bias):  # what LayerNorm(dim) passes
         if x.numel() >= _LAYER_NORM_OP_FROM and plain_eager(x, weight, bias) and _sized(x.shape[-1], weight, bias):
             return _fused_norm()(x, None, None, weight, bias, float(epsilon), 1.0, False, x.dim() - 1)[0]
@@ -127,6 +129,18 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
         weight = None if weight is None else weight.reshape(normalized_shape)
         bias = None if bias is None else bias.reshape(normalized_shape)
     return TF.layer_norm(x, normalized_shape, weight, bias, epsilon)
+
+
+_EPSILON_MAX = float(torch.tensor(0.001, dtype=torch.float32))  # Paddle's bound, 0.001f
+
+
+def _check_layer_norm_epsilon(epsilon):
+    """Paddle's layer_norm takes epsilon in [0, 0.001] only (its shape inference checks the float32 attribute)."""
+    e = float(torch.tensor(float(epsilon), dtype=torch.float32))
+    if not 0.0 <= e <= _EPSILON_MAX:
+        raise ValueError(f"(InvalidArgument) 'epsilon' in Op(LayerNorm) should be between0.0 and 0.001, But "
+                         f"received [{e:g}].\n  [Hint: Expected epsilon >= 0.0f && epsilon <= 0.001f == true, but "
+                         "received epsilon >= 0.0f && epsilon <= 0.001f:0 != true:1.]")
 
 
 @op

@@ -74,23 +74,21 @@ class _Param(Layer):
         return ", ".join(f"{a}={getattr(self, '_' + a)}" for a in self._args) + _suffix(self)
 
 
-def _param_layer(cls_name, fn, args, defaults):
-    def __init__(self, *a, name=None, **kw):
-        Layer.__init__(self)
-        vals = dict(zip(args, defaults))
-        names = list(args)
-        if len(a) > len(names):  # the trailing positional is `name`
-            name = a[len(names)]
-            a = a[:len(names)]
-        vals.update(zip(names, a))
-        vals.update(kw)
-        for k, v in vals.items():
-            setattr(self, "_" + k, v)
-        self._name = name
+_REQUIRED = object()  # a constructor argument without a default (Maxout's groups)
 
-    return type(cls_name, (_Param,), {"__init__": __init__, "_fn": staticmethod(fn), "_args": tuple(args),
-                                      "_attrs": tuple("_" + a for a in args),
-                                      "__module__": __name__})
+
+def _param_layer(cls_name, fn, args, defaults):
+    """A _Param layer whose constructor takes `args` (with `defaults`) and `name`, as a real signature: an unknown
+    keyword is Python's TypeError, and Paddle 3.3's recorded aliases (GLU(dim=), Hardshrink(lambd=)) reach it
+    through nn/layer/_aliases.py, which reads the signature."""
+    params = ", ".join(a if d is _REQUIRED else f"{a}={d!r}" for a, d in zip(args, defaults))
+    body = "".join(f"    self._{a} = {a}\n" for a in args)
+    ns = {"Layer": Layer}
+    exec(f"def __init__(self, {params}, name=None):\n    Layer.__init__(self)\n{body}    self._name = name\n", ns)
+    init = ns["__init__"]
+    init.__qualname__, init.__module__ = f"{cls_name}.__init__", __name__  # (Python's errors name the class)
+    return type(cls_name, (_Param,), {"__init__": init, "_fn": staticmethod(fn), "_args": tuple(args),
+                                      "_attrs": tuple("_" + a for a in args), "__module__": __name__})
 
 
 CELU = _param_layer("CELU", F.celu, ["alpha"], [1.0])
@@ -105,7 +103,7 @@ Softplus = _param_layer("Softplus", F.softplus, ["beta", "threshold"], [1, 20])
 ThresholdedReLU = _param_layer("ThresholdedReLU", F.thresholded_relu, ["threshold", "value"], [1.0, 0.0])
 Softmax = _param_layer("Softmax", F.softmax, ["axis"], [-1])
 LogSoftmax = _param_layer("LogSoftmax", F.log_softmax, ["axis"], [-1])
-Maxout = _param_layer("Maxout", F.maxout, ["groups", "axis"], [None, 1])
+Maxout = _param_layer("Maxout", F.maxout, ["groups", "axis"], [_REQUIRED, 1])
 
 
 class SELU(Layer):

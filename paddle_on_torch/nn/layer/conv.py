@@ -98,6 +98,8 @@ def _conv_t_cls(name, dims, fn, default_format):
         vals = {"dilation": 1, "groups": 1}
         vals.update(zip(order, rest[:2]))
         vals.update({k: kw.pop(k) for k in list(kw) if k in vals})
+        if kw:  # (the keywords Paddle's signature has besides these are named above)
+            raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{next(iter(kw))}'")
         rest = rest[2:]
         if rest:
             weight_attr = rest[0]
