@@ -73,6 +73,14 @@ def _probe_accepts(call, keyword):
     return accepts(call, keyword) is not False
 
 
+def _sink(call):
+    """Whether a callable taking **kwargs runs with a keyword no Paddle API has (a call that fails, on a missing
+    argument say, tells nothing)."""
+    from tests.signature_probe import LAST_ERROR, accepts
+
+    return accepts(call, _NO_SUCH_KEYWORD) is True and LAST_ERROR[0] is None
+
+
 def _positional(ps):
     return [p[0] for p in ps if p[1] in ("pos", "posonly") and p[0] not in _NOT_ORDERED]
 
@@ -98,6 +106,9 @@ def _same_default(a, b):
     if isinstance(a, dict) and "seq" in a and isinstance(b, dict) and "seq" in b:
         return a["seq"] == b["seq"]
     return False
+
+
+_NO_SUCH_KEYWORD = "no_such_keyword_in_paddle"
 
 
 def compare(api, golden, ours, call, drop_first=False):
@@ -126,6 +137,8 @@ def compare(api, golden, ours, call, drop_first=False):
         if varkw and call is not None and _probe_accepts(call, k):
             continue
         gaps.append(f"keyword {api}: {k}")
+    if varkw and call is not None and not any(p[1] == "varkw" for p in gps) and _sink(call):
+        gaps.append(f"keyword sink {api}: takes keywords Paddle refuses")  # (one silently ignored: a wrong answer)
     ops = _our_params(ours, drop_first=drop_first)
     if ops is not None and gps:
         a, b = _positional(gps), _positional(ops)

@@ -1,6 +1,7 @@
 """Signature parity with real Paddle 3.3.1 (issue 28): every public callable Paddle has (tests/golden/signatures.json,
 recorded by tools/record_signatures.py: signatures, the keyword aliases Paddle's decorators and C++ parsers take,
-Layers' constructors and forward, Tensor methods) is here, takes every keyword and alias Paddle takes, binds its
+Layers' constructors and forward, Tensor methods) is here, takes every keyword and alias Paddle takes (and, where
+it takes **kwargs and Paddle does not, refuses a keyword Paddle refuses), binds its
 positional parameters in Paddle's order and has Paddle's defaults; tests/signature_allowlist.py lists, with a reason
 each, what stays out.  `python -m tests.signature_parity` prints the report."""
 import pytest
