@@ -6,6 +6,7 @@
     python tools/pir_corpus.py --table                 # print docs/jit.md's table from the golden file
     python tools/pir_corpus.py --verdicts              # predictor_verdict again from the recorded evidence
     PADDLE_ON_TORCH_PYTHON=/work/venv/bin/python PADDLE_PYTHON=/root/oracle/bin/python  (the defaults)
+The driver imports the corpus, hence a `paddle`: run it with real Paddle's interpreter (/root/oracle/bin/python).
 
 Per model, two child processes (a crash or a timeout is recorded, not fatal):
 1. under paddle_on_torch (`--write NAME DIR`): build the model (tests/pir_corpus_models.build), `paddle.jit.to_static(
