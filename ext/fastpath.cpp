@@ -73,19 +73,26 @@ inline PyObject* torch_of(PyObject* o) {
 
 inline bool floating(const at::Tensor& t) { return at::isFloatingType(t.scalar_type()); }
 
+// A Python int (not a bool) that fits in int64_t; false, with no error set, for anything else.
+inline bool int64_of(PyObject* o, int64_t& out) {
+  if (!PyLong_CheckExact(o)) return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  out = static_cast<int64_t>(v);
+  return true;
+}
+
 // A Python float or int as torch's binding passes it for a Tensor parameter: a CPU 0-D wrapped number.
 inline bool scalar_operand(PyObject* o, at::Tensor& out) {
   at::Scalar s;
   if (PyFloat_CheckExact(o)) {
     s = at::Scalar(PyFloat_AS_DOUBLE(o));
-  } else if (PyLong_CheckExact(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
-    s = at::Scalar(static_cast<int64_t>(v));
+  } else if (int64_t v; int64_of(o, v)) {
+    s = at::Scalar(v);
   } else {
     return false;
   }
@@ -116,17 +123,10 @@ inline bool reflected_operand(PyObject* o, const at::Tensor& like, at::Tensor& o
     out = as_tensor(at::Scalar(PyFloat_AS_DOUBLE(o)), c10::get_default_dtype_as_scalartype());
     return true;
   }
-  if (PyLong_CheckExact(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
-    out = as_tensor(at::Scalar(static_cast<int64_t>(v)), at::kLong);
-    return true;
-  }
-  return false;
+  int64_t v;
+  if (!int64_of(o, v)) return false;
+  out = as_tensor(at::Scalar(v), at::kLong);
+  return true;
 }
 
 PyObject* wrap(at::Tensor r) {
@@ -234,14 +234,9 @@ PyObject* g_fallback[kOperators + 1] = {};
 // A slice bound as Paddle's getitem passes it to torch unchanged: None or an int (not a bool).
 inline bool slice_bound(PyObject* o, c10::optional<c10::SymInt>& out) {
   if (o == Py_None) return true;
-  if (!PyLong_CheckExact(o)) return false;
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-  if (overflow || (v == -1 && PyErr_Occurred())) {
-    PyErr_Clear();
-    return false;
-  }
-  out = c10::SymInt(static_cast<int64_t>(v));
+  int64_t v;
+  if (!int64_of(o, v)) return false;
+  out = c10::SymInt(v);
   return true;
 }
 
@@ -263,13 +258,9 @@ PyObject* getitem(PyObject* x, PyObject* index) {
       return at::indexing::get_item(a, {at::indexing::TensorIndex(at::indexing::Slice(start, stop, step))});
     }, 0);
   }
-  int overflow = 0;
-  long long i = PyLong_AsLongLongAndOverflow(index, &overflow);
-  if (overflow || (i == -1 && PyErr_Occurred())) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  return call([&] { return at::select(a, 0, static_cast<int64_t>(i)); }, 0);
+  int64_t i;
+  if (!int64_of(index, i)) return nullptr;
+  return call([&] { return at::select(a, 0, i); }, 0);
 }
 
 template <int OP>
@@ -329,12 +320,10 @@ PyObject* function_reshape(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
       c10::SmallVector<int64_t, 8> shape;
       bool ok = n <= 64;
       for (Py_ssize_t i = 0; ok && i < n; ++i) {
-        int overflow = 0;
-        long long v = PyLong_CheckExact(items[i]) ? PyLong_AsLongLongAndOverflow(items[i], &overflow) : 0;
-        ok = v != 0 && !overflow;
-        shape.push_back(static_cast<int64_t>(v));
+        int64_t v = 0;
+        ok = int64_of(items[i], v) && v != 0;
+        shape.push_back(v);
       }
-      if (PyErr_Occurred()) PyErr_Clear();
       if (ok) {
         at::Tensor a = THPVariable_Unpack(tx);  // (owned: the call may let other threads run)
         if (PyObject* r = call([&] { return at::reshape(a, shape); }, 0)) return r;
