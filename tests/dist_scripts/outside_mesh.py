@@ -33,6 +33,12 @@ def probe(rank, name, fn):
     print(json.dumps({"rank": rank, "probe": name, "answer": out}), flush=True)
 
 
+def to_local(t):
+    from paddle.distributed.auto_parallel.api import dtensor_to_local
+
+    return dtensor_to_local(t, t.process_mesh, t.placements)
+
+
 def main():
     dist.init_parallel_env()
     rank = dist.get_rank()
@@ -46,6 +52,8 @@ def main():
         probe(rank, f"{name}._local_value", lambda: t._local_value())
         probe(rank, f"{name}.item", lambda: t.item())
         probe(rank, f"{name}.tolist", lambda: t.tolist())
+        probe(rank, f"{name}.dtensor_to_local", lambda: to_local(t))
+        probe(rank, f"{name}.dtensor_to_local.numpy", lambda: to_local(t).numpy())
     probe(rank, "loss.bool", lambda: bool(loss))
     probe(rank, "loss.float", lambda: float(loss))
     probe(rank, "loss.int", lambda: int(loss))

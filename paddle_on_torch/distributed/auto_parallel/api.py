@@ -141,7 +141,19 @@ def dtensor_to_local(dist_tensor, mesh=None, placements=None):
     t = dist_tensor._t
     if not _is_dt(t):
         raise ValueError("The input should be a distributed tensor.")
+    if not holds_piece(t):  # a process outside the mesh: Paddle's uninitialised tensor of the global shape
+        return _valueless(t)
     return wrap(t.to_local())
+
+
+def _valueless(t, out=None):
+    """What a process outside DTensor `t`'s mesh gets for its value: a dense Tensor of the global shape without
+    a value (a meta tensor, as Paddle's uninitialised one: numpy() empty, float() an AssertionError naming the
+    mesh).  `out`: the Tensor to mark (a new one over the meta tensor when None)."""
+    if out is None:
+        out = wrap(torch.empty(t.shape, dtype=t.dtype, device="meta"))
+    out.__dict__["_unheld_mesh"] = core_mesh_of(t.device_mesh)  # (float() and int() name the mesh)
+    return out
 
 
 def _redistribute(dt, dm, dst):
@@ -449,9 +461,7 @@ def unshard_dtensor(dist_tensor):
         out._setup(full.detach(), not dist_tensor.stop_gradient, name=dist_tensor.name)
     else:
         out = wrap(full.detach())  # Paddle's is a new Tensor over the gathered value: it stops gradients
-    if not held:  # (float() and int() name the mesh)
-        out.__dict__["_unheld_mesh"] = core_mesh_of(t.device_mesh)
-    return out
+    return out if held else _valueless(t, out)
 
 
 def is_dist_tensor(tensor):
