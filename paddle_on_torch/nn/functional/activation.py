@@ -67,7 +67,7 @@ def hardshrink(x: TensorLike, threshold: ScalarLike = 0.5, name=None):
     # Paddle zeroes the open interval (-threshold, threshold): a value at the bound is kept (torch's
     # hardshrink zeroes it), and a zeroed negative value is -0.0 (x * 0)
     if type(threshold) not in (int, float, bool):
-        raise TypeError(f"(InvalidType) hardshrink(): argument 'threshold' (position 2) must be double, but got "
+        raise TypeError(f"(InvalidType) hardshrink(): argument (position 2) must be double, but got "
                         f"{type(threshold).__name__}")
     return x * ((x <= -threshold) | (x >= threshold))
 
