@@ -111,8 +111,7 @@ _NO_DEFAULT = inspect.Parameter.empty
 def generate_all():
     """Generate every wrapper not generated yet: torch.compile (to_static) traces the Python code of the ops it
     meets, and must meet the generated code, not the first-call step (which compiles source: dynamo cannot
-    trace that)."""
-    fastpath.uninstall()  # (the C++ fast path: dynamo cannot trace into it)
+    trace that).  (The C++ fast path is switched off around each trace: fastpath.suspended.)"""
     for stub in list(_PENDING.values()):
         stub.materialize()
 

@@ -7,11 +7,14 @@ when the kernels module has the fast path.  From then on:
 - the generated wrapper of each function in `FUNCTIONS` starts with the prologue below: when every argument
   other than the operands is at its default, the C++ entry is tried first and its answer returned unless it
   is `_MISS` (then the wrapper goes on as before).
-`uninstall()` puts the Python operators back and turns the prologues off (`_fast = None`): torch.compile must
-trace Python code (dynamo cannot look into a C++ function), so `generate_all()` calls it before to_static
-traces.  Both paths compute the same thing (the C++ one takes only calls whose meaning is the same: floating
+`uninstall()` puts the Python operators back and turns the prologues off (`_fast = None`).  torch.compile must
+trace Python code (dynamo cannot look into a C++ function: a graph break), so to_static runs every call that may
+trace (compile) inside `suspended()`; its calls that only run the compiled code keep the fast path, and so does
+eager code around them.  Both paths compute the same thing (the C++ one takes only calls whose meaning is the same: floating
 dtypes, one dtype per call, Python numbers as torch passes them); tests/test_fastpath.py compares them.
 """
+import contextlib
+
 OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__", "__matmul__", "__radd__", "__rsub__", "__rmul__",
              "__rtruediv__", "__getitem__")
 # public name -> number of tensor operands the C++ entry takes positionally
@@ -89,3 +92,17 @@ def uninstall():
 
 def installed():
     return _MODULE is not None
+
+
+@contextlib.contextmanager
+def suspended():
+    """The Python path for the duration (a torch.compile trace), then the fast path again if it was on."""
+    module = _MODULE
+    if module is None:
+        yield
+        return
+    uninstall()
+    try:
+        yield
+    finally:
+        install(module, _TENSOR[0])

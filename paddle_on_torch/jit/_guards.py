@@ -20,6 +20,7 @@ from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 from torch.utils._ordered_set import OrderedSet
 
 from .. import _normalize
+from .._normalize import fastpath as _fastpath
 from ..nn.layer import layers as _layers
 
 _DEFAULT_STANCE = _eval_frame._stance
@@ -103,7 +104,8 @@ class CompiledEntry:
                 return out
             finally:
                 _eval_frame._stance = stance
-        out = self.compiled(*args, **kwargs)
+        with _fastpath.suspended():  # this call may trace, and dynamo must meet Python code (the pruned call
+            out = self.compiled(*args, **kwargs)  # above cannot: it refuses to compile)
         entries = _debug_get_cache_entry_list(self.code)
         if not _same_entries(entries, self.entries):  # something was compiled: prune again
             self.entries = entries
