@@ -16,7 +16,8 @@ Per model, two child processes (a crash or a timeout is recorded, not fatal):
    eager outputs at batch 3;
 2. under real Paddle 3.3.1 (`--check NAME DIR`): builds the same model, loads those weights, and at batch 1, 3 and 7
    compares Paddle's eager outputs with `paddle.jit.load` of the files and with `paddle.inference.create_predictor`
-   (CPU, one thread, default passes);
+   (CPU, one thread, default passes), and where that is wrong, the predictor again without oneDNN and without
+   Paddle's inplace pass (predictor_variants: what the failure needs);
 3. where the predictor disagrees or dies (`--own NAME DIR`): Paddle's own jit.save of the same model run through
    jit.load and the predictor (paddle_own; with the batch fixed where Paddle's to_static cannot convert a dynamic
    one); `predictor_verdict` says, batch by batch, whether our predictor failure is the one Paddle's own program
@@ -129,13 +130,22 @@ def _paddle_with_libraries():
     return paddle
 
 
-def _predictor(paddle, prefix):
+def _predictor(paddle, prefix, variant=None):
     from paddle import inference
 
     config = inference.Config(prefix + ".json", prefix + ".pdiparams")
     config.disable_gpu()
     config.set_cpu_math_library_num_threads(1)
+    if variant == "without_onednn":
+        config.disable_mkldnn()
+    elif variant == "without_inplace_pass":
+        config.delete_pass("inplace_pass")
     return inference.create_predictor(config)
+
+
+# where our predictor result is wrong: the same program again without oneDNN and without Paddle's inplace pass
+# (diagnostics: which part of Paddle Inference the failure needs; PaddleNLP LLaMA / Qwen2 need both)
+PREDICTOR_VARIANTS = ("without_onednn", "without_inplace_pass")
 
 
 def _predict(pred, xs):
@@ -196,6 +206,19 @@ def check(name, d):
                 rec["predictor"][b] = _worst([_rel(g, w) for g, w in zip(outs, eager[b])])
             except Exception as e:  # noqa: BLE001
                 rec["predictor"][b] = f"{type(e).__name__}: {str(e)[:400]}"
+        note()
+        if not _matched(rec["predictor"]):
+            stage = "predictor variants"
+            rec["predictor_variants"] = {}
+            for variant in PREDICTOR_VARIANTS:
+                rels = rec["predictor_variants"][variant] = {}
+                try:
+                    pred = _predictor(paddle, prefix, variant)
+                    for b in C.BATCHES:
+                        rels[b] = _worst([_rel(g, w) for g, w in zip(_predict(pred, C.inputs(entry, b)), eager[b])])
+                except Exception as e:  # noqa: BLE001
+                    rels["error"] = f"{type(e).__name__}: {str(e)[:400]}"
+                note()
     except Exception as e:  # noqa: BLE001 - recorded per model
         rec["error"] = f"{locals().get('stage', 'build')}: {type(e).__name__}: {str(e)[:1500]}"
     note()
@@ -337,6 +360,8 @@ def run_one(name, entry):
                 else {}
             rec.update(loaded=c.get("loaded", False), jit=c.get("jit", {}), predictor=c.get("predictor", {}),
                        shim_eager=c.get("shim_eager"))
+            if "predictor_variants" in c:
+                rec["predictor_variants"] = c["predictor_variants"]
             if died or c.get("error"):
                 rec["error"] = died or c.get("error")
             if rec["loaded"] and not _matched(rec["predictor"]):  # is Paddle's predictor right on Paddle's own?
