@@ -191,4 +191,8 @@ def test_to_static_traces_the_python_path_and_eager_keeps_the_fast_one(paddle):
     for n in (2, 3, 5):
         x = paddle.arange(1, n + 1, dtype="float32")
         np.testing.assert_allclose(f(x).numpy(), np.tanh(3.0 * np.arange(1, n + 1)) - 1.0, atol=1e-6)
-        assert fastpath.installed()
+        assert fastpath.installed() and paddle.tanh.__globals__["_fast"] is not None
+    graphs = dict(torch._dynamo.utils.counters["stats"])
+    for _ in range(3):  # the same shape again, with the fast path on between calls: no recompile
+        f(x)
+    assert dict(torch._dynamo.utils.counters["stats"]) == graphs

@@ -45,7 +45,7 @@ def prologue(api, params, ns):
     rest = [f"{name} is _d_{name}" for name, _, default in pos[n:]
             if name != "name" and default is not _MISSING and not _is_required(default)]
     _NAMESPACES[api] = ns
-    ns["_fast"] = _MODULE.fastpath_function(api.rsplit(".", 1)[1]) if _MODULE is not None else None
+    ns["_fast"] = _entry(api) if _MODULE is not None and not _FUNCTIONS_OFF[0] else None
     ns["_MISS"] = _MODULE.fastpath_miss if _MODULE is not None else None
     cond = " and ".join(["_fast is not None"] + rest)
     return [f"if {cond}:",
@@ -62,20 +62,45 @@ def _is_required(default):
 def install(module, tensor_cls):
     """Give the Tensor operators and the function wrappers the C++ entries of `module` (the kernels module)."""
     global _MODULE
+    if _BUILT_FOR[0] is not module:  # the C++ entries are made once per module; switching is then a swap
+        _FAST_OPERATORS.clear()
+        _FAST_ENTRIES.clear()
+        for name in OPERATORS:
+            python_op = _PYTHON_OPERATORS.get(name) or tensor_cls.__dict__[name]
+            method = module.fastpath_operator(name, python_op)
+            if method is not None:
+                _PYTHON_OPERATORS[name] = python_op
+                _FAST_OPERATORS[name] = method
+        _BUILT_FOR[0] = module
     _MODULE = module
-    for name in OPERATORS:
-        python_op = _PYTHON_OPERATORS.get(name) or tensor_cls.__dict__[name]
-        method = module.fastpath_operator(name, python_op)
-        if method is not None:
-            _PYTHON_OPERATORS[name] = python_op
-            setattr(tensor_cls, name, method)
-    for api, ns in _NAMESPACES.items():
-        ns["_fast"] = module.fastpath_function(api.rsplit(".", 1)[1])
-        ns["_MISS"] = module.fastpath_miss
     _TENSOR[0] = tensor_cls
+    _switch_on()
 
 
 _TENSOR = [None]
+_BUILT_FOR = [None]     # the module whose entries the two tables hold
+_FAST_OPERATORS = {}    # operator name -> its C++ method descriptor
+_FAST_ENTRIES = {}      # public name -> its C++ function entry
+
+
+def _entry(api):
+    fn = _FAST_ENTRIES.get(api)
+    if fn is None:
+        fn = _FAST_ENTRIES[api] = _MODULE.fastpath_function(api.rsplit(".", 1)[1])
+    return fn
+
+
+def _switch_on():
+    for name, method in _FAST_OPERATORS.items():
+        setattr(_TENSOR[0], name, method)
+    if not _FUNCTIONS_OFF[0]:
+        _functions_to_entries()
+
+
+def _functions_to_entries():
+    for api, ns in _NAMESPACES.items():
+        ns["_fast"] = _entry(api)
+        ns["_MISS"] = _MODULE.fastpath_miss
 
 
 def uninstall():
@@ -97,6 +122,7 @@ def installed():
 @contextlib.contextmanager
 def suspended():
     """The Python path for the duration (a torch.compile trace), then the fast path again if it was on."""
+    global _MODULE
     module = _MODULE
     if module is None:
         yield
@@ -105,4 +131,27 @@ def suspended():
     try:
         yield
     finally:
-        install(module, _TENSOR[0])
+        _MODULE = module
+        _switch_on()
+
+
+_FUNCTIONS_OFF = [False]
+
+
+def functions_off():
+    """Turn the function wrappers' C++ entries off, not Tensor's operators (switching a type's special methods
+    costs ~10 us: it updates its subclasses' slots).  Returns a token for functions_on."""
+    if _MODULE is None or _FUNCTIONS_OFF[0]:
+        return False
+    _FUNCTIONS_OFF[0] = True
+    for ns in _NAMESPACES.values():
+        ns["_fast"] = None
+    return True
+
+
+def functions_on(token):
+    """Undo functions_off (given what it returned)."""
+    if token:
+        _FUNCTIONS_OFF[0] = False
+        if _MODULE is not None:
+            _functions_to_entries()

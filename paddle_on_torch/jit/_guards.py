@@ -87,6 +87,15 @@ class CompiledEntry:
         self.fast_ok = True  # False once the function graph-breaks
 
     def __call__(self, *args, **kwargs):
+        # the C++ fast path is on for eager code and off inside: the compiled code's guards read the function
+        # wrappers' `_fast` globals (None when traced), and a call that may trace switches Tensor's operators too
+        fast = _fastpath.functions_off()
+        try:
+            return self._call(args, kwargs)
+        finally:
+            _fastpath.functions_on(fast)
+
+    def _call(self, args, kwargs):
         mutations = _layers.MUTATIONS[0]
         stance = _eval_frame._stance
         if mutations == self.checked_at and (stance is _DEFAULT_STANCE or stance == _DEFAULT_STANCE):
@@ -104,8 +113,8 @@ class CompiledEntry:
                 return out
             finally:
                 _eval_frame._stance = stance
-        with _fastpath.suspended():  # this call may trace, and dynamo must meet Python code (the pruned call
-            out = self.compiled(*args, **kwargs)  # above cannot: it refuses to compile)
+        with _fastpath.suspended():  # this call may trace: dynamo must meet Python code
+            out = self.compiled(*args, **kwargs)
         entries = _debug_get_cache_entry_list(self.code)
         if not _same_entries(entries, self.entries):  # something was compiled: prune again
             self.entries = entries
