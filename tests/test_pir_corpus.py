@@ -52,6 +52,16 @@ def test_recorded_models_load_and_match_in_real_paddle():
     assert not bad, bad
 
 
+def test_predictor_verdicts_follow_from_the_recorded_evidence():
+    """Each predictor_verdict is what the tool derives from the measurements recorded beside it (ours and Paddle's
+    own program under real Paddle), so an excuse cannot be written into the record by hand."""
+    from tools.pir_corpus import predictor_verdict
+
+    differ = {m: rec.get("predictor_verdict") for m, rec in _golden().items()
+              if rec.get("predictor_verdict") != predictor_verdict(rec)}
+    assert not differ, differ
+
+
 def _ci_models():
     try:
         return sorted(n for n, r in _golden().items() if r["lane"] == "ci")
