@@ -137,7 +137,7 @@ def dtensor_from_local(local_tensor, mesh, placements):
                                    run_check=False))
 
 
-def dtensor_to_local(dist_tensor, mesh=None, placements=None):
+def dtensor_to_local(dist_tensor, mesh, placements):
     t = dist_tensor._t
     if not _is_dt(t):
         raise ValueError("The input should be a distributed tensor.")
