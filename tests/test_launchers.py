@@ -18,12 +18,23 @@ needs_accelerate = pytest.mark.skipif(importlib.util.find_spec("accelerate") is 
 dist_job = pytest.mark.dist
 
 
-def _run(cmd, tmp_path, nranks):
-    out_dir = tmp_path / f"out{nranks}"
-    out_dir.mkdir()
-    env = dict(os.environ, OUT_DIR=str(out_dir), PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1",
-               HF_HOME=str(tmp_path / "hf"))  # accelerate looks for its config under HF_HOME
-    p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+# A rank that has written its results sometimes aborts while the process exits ("terminate called without an
+# active exception", SIGABRT, no Python frame left), about one launch in ten with the cores loaded, under
+# accelerate's launcher only (its static rendezvous puts the store's server in rank 0's process); the cause is
+# not found yet (docs/compatibility.md).  Such a launch is run once more; any other failure fails the test.
+_EXIT_ABORT = "terminate called without an active exception"
+
+
+def _run(cmd, tmp_path, nranks, attempts=2):
+    for attempt in range(attempts):
+        out_dir = tmp_path / f"out{nranks}_{attempt}"
+        out_dir.mkdir()
+        env = dict(os.environ, OUT_DIR=str(out_dir), PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   OMP_NUM_THREADS="1", HF_HOME=str(tmp_path / "hf"))  # accelerate looks for its config there
+        p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+        written = all((out_dir / f"rank{r}.txt").exists() for r in range(nranks))
+        if p.returncode == 0 or not (written and _EXIT_ABORT in p.stderr) or attempt == attempts - 1:
+            break
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
     return [_numbers((out_dir / f"rank{r}.txt").read_text()) for r in range(nranks)]
 
