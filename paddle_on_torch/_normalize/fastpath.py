@@ -8,10 +8,11 @@ when the kernels module has the fast path.  From then on:
   other than the operands is at its default, the C++ entry is tried first and its answer returned unless it
   is `_MISS` (then the wrapper goes on as before).
 `uninstall()` puts the Python operators back and turns the prologues off (`_fast = None`).  torch.compile must
-trace Python code (dynamo cannot look into a C++ function: a graph break), so to_static runs every call that may
-trace (compile) inside `suspended()`; its calls that only run the compiled code keep the fast path, and so does
-eager code around them.  Both paths compute the same thing (the C++ one takes only calls whose meaning is the same: floating
-dtypes, one dtype per call, Python numbers as torch passes them); tests/test_fastpath.py compares them.
+trace Python code (dynamo cannot look into a C++ function: a graph break), and a compiled entry's guards read
+the prologues' `_fast`; so a to_static call turns the function entries off for its duration (`functions_off`),
+and one that may trace puts the Python operators back as well (`suspended()`).  Eager code keeps the fast path.
+Both paths compute the same thing (the C++ one takes only calls whose meaning is the same: floating dtypes, one
+dtype per call, Python numbers as torch passes them); tests/test_fastpath.py compares them.
 """
 import contextlib
 
@@ -27,6 +28,11 @@ FUNCTIONS = {"paddle.add": 2, "paddle.subtract": 2, "paddle.multiply": 2, "paddl
 _MODULE = None       # the C++ module while the fast path is installed
 _NAMESPACES = {}     # public name -> the generated wrapper's globals (its `_fast` is the C++ entry or None)
 _PYTHON_OPERATORS = {}  # operator name -> the generated Python method it replaced
+_TENSOR = [None]        # the Tensor class whose operators are switched
+_BUILT_FOR = [None]     # the module whose entries the two tables below hold (made once, then swapped in and out)
+_FAST_OPERATORS = {}    # operator name -> its C++ method descriptor
+_FAST_ENTRIES = {}      # public name -> its C++ function entry
+_FUNCTIONS_OFF = [False]  # inside functions_off(): the prologues' entries stay None
 
 
 def prologue(api, params, ns):
@@ -62,7 +68,7 @@ def _is_required(default):
 def install(module, tensor_cls):
     """Give the Tensor operators and the function wrappers the C++ entries of `module` (the kernels module)."""
     global _MODULE
-    if _BUILT_FOR[0] is not module:  # the C++ entries are made once per module; switching is then a swap
+    if _BUILT_FOR[0] is not module:
         _FAST_OPERATORS.clear()
         _FAST_ENTRIES.clear()
         for name in OPERATORS:
@@ -75,12 +81,6 @@ def install(module, tensor_cls):
     _MODULE = module
     _TENSOR[0] = tensor_cls
     _switch_on()
-
-
-_TENSOR = [None]
-_BUILT_FOR = [None]     # the module whose entries the two tables hold
-_FAST_OPERATORS = {}    # operator name -> its C++ method descriptor
-_FAST_ENTRIES = {}      # public name -> its C++ function entry
 
 
 def _entry(api):
@@ -134,8 +134,6 @@ def suspended():
         _MODULE = module
         _switch_on()
 
-
-_FUNCTIONS_OFF = [False]
 
 
 def functions_off():
