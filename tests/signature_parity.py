@@ -73,6 +73,9 @@ def _probe_accepts(call, keyword):
     return accepts(call, keyword) is not False
 
 
+_NO_SUCH_KEYWORD = "no_such_keyword_in_paddle"
+
+
 def _sink(call):
     """Whether a callable taking **kwargs runs with a keyword no Paddle API has (a call that fails, on a missing
     argument say, tells nothing)."""
@@ -106,9 +109,6 @@ def _same_default(a, b):
     if isinstance(a, dict) and "seq" in a and isinstance(b, dict) and "seq" in b:
         return a["seq"] == b["seq"]
     return False
-
-
-_NO_SUCH_KEYWORD = "no_such_keyword_in_paddle"
 
 
 def compare(api, golden, ours, call, drop_first=False):

@@ -19,9 +19,9 @@ dist_job = pytest.mark.dist
 
 
 # A rank that has written its results sometimes aborts while the process exits ("terminate called without an
-# active exception", SIGABRT, no Python frame left), about one launch in ten with the cores loaded, under
-# accelerate's launcher only (its static rendezvous puts the store's server in rank 0's process); the cause is
-# not found yet (docs/compatibility.md).  Such a launch is run once more; any other failure fails the test.
+# active exception", SIGABRT, no Python frame left), about one launch in ten with the cores loaded, seen
+# under accelerate's launcher (its static rendezvous puts the store's server in rank 0's process), not under
+# torchrun in 12 launches; the cause is not found yet (docs/compatibility.md).  Such a launch is run once more; any other failure fails the test.
 _EXIT_ABORT = "terminate called without an active exception"
 
 

@@ -7,6 +7,7 @@ import torch.nn.functional as TF
 
 from ..._normalize import OptionalTensor, TensorLike, op
 from ...kernels.eager import plain_eager
+from .common import _f32
 
 __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "normalize",
            "rms_norm"]
@@ -131,13 +132,10 @@ def layer_norm(x: TensorLike, normalized_shape, weight: OptionalTensor = None, b
     return TF.layer_norm(x, normalized_shape, weight, bias, epsilon)
 
 
-_EPSILON_MAX = float(torch.tensor(0.001, dtype=torch.float32))  # Paddle's bound, 0.001f
-
-
 def _check_layer_norm_epsilon(epsilon):
     """Paddle's layer_norm takes epsilon in [0, 0.001] only (its shape inference checks the float32 attribute)."""
-    e = float(torch.tensor(float(epsilon), dtype=torch.float32))
-    if not 0.0 <= e <= _EPSILON_MAX:
+    e = _f32(epsilon)
+    if not 0.0 <= e <= _f32(0.001):
         raise ValueError(f"(InvalidArgument) 'epsilon' in Op(LayerNorm) should be between0.0 and 0.001, But "
                          f"received [{e:g}].\n  [Hint: Expected epsilon >= 0.0f && epsilon <= 0.001f == true, but "
                          "received epsilon >= 0.0f && epsilon <= 0.001f:0 != true:1.]")
