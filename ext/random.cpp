@@ -14,6 +14,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/cpu/vec/vec.h>
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 #include <torch/library.h>
@@ -247,55 +248,64 @@ void uniform_(at::Tensor state, at::Tensor out, double lo, double hi) {
   }
 }
 
-// normal_distribution<T>(mean, std) into out[0, n).  Each trial of the polar method takes two successive draws,
-// so the trials are the draw stream cut in pairs and a rejection only skips a pair: the draws are made in bulk,
-// `pairs - accepted` trials at a time (never more than needed, so the engine stops where Paddle's does), and
-// the accepted pairs kept without branching.  Their logarithms and square roots (most of the time: glibc's logf)
-// are then taken in parallel, a cache-sized block of pairs at a time.  `buf` (2 * ceil(n/2) values of T, out
-// itself where it is of T and n is even) first holds each pair's (y, x), then the two values.
-template <typename T>
-void normal_into(Engine& e, T* buf, int64_t n, T mean, T std) {
+// normal_distribution<T>(mean, std) into out[0, n) (Out: T, or float16 / bfloat16 rounded from T = float).
+// Each trial of the polar method takes two successive draws, so the trials are the draw stream cut in pairs and a
+// rejection only skips a pair: the draws are made in bulk, `count - k` trials at a time (never more than needed,
+// so the engine stops where Paddle's does), and the accepted pairs kept in a cache-sized scratch block.  The
+// passes are split so that all but the engine and glibc's logarithm (Paddle's bits: its logf / log) vectorize:
+// uniforms and acceptance flags over a batch of trials, then the accepted pairs' compaction (scalar, no branch),
+// then per piece of a block the squared radii, their logarithms (scalar calls), the multipliers (division and
+// square root: exact in any width) and the scaled values, written once into out.  The first value of a pair is
+// y's, the second (kept for the next call) x's.
+template <typename T, typename Out>
+void normal_into(Engine& e, Out* out, int64_t n, const T mean, const T std) {
+  using Vec = at::vec::Vectorized<T>;
   const int64_t pairs = (n + 1) / 2;
-  constexpr int64_t kTrials = kChunk / 2, kBlock = 1 << 16;
+  constexpr int64_t kTrials = kChunk / 2, kBlock = 1 << 15, kPiece = 256;
   uint64_t raw[kChunk];
   T v[kChunk];
+  uint8_t keep[kTrials];
+  std::vector<T> scratch(2 * std::min(pairs, kBlock));
+  T* buf = scratch.data();  // the block's accepted pairs, (y, x)
   for (int64_t block = 0; block < pairs; block += kBlock) {
-    const int64_t block_end = std::min(pairs, block + kBlock);
-    int64_t k = block;
-    while (k < block_end) {
-      const int64_t trials = std::min(kTrials, block_end - k);
+    const int64_t count = std::min(pairs - block, kBlock);
+    for (int64_t k = 0; k < count;) {
+      const int64_t trials = std::min(kTrials, count - k);
       e.fill(raw, 2 * trials);
       for (int64_t j = 0; j < 2 * trials; ++j) v[j] = T(2) * canonical<T>(raw[j]) - T(1);
       for (int64_t t = 0; t < trials; ++t) {
-        const T x = v[2 * t], y = v[2 * t + 1];
-        const T r2 = x * x + y * y;
-        buf[2 * k] = y;  // the first value of a pair is y's, the second (kept for the next call) x's
-        buf[2 * k + 1] = x;
-        k += !(r2 > T(1) || r2 == T(0));
+        const T x = v[2 * t], y = v[2 * t + 1], r2 = x * x + y * y;
+        keep[t] = (r2 <= T(1)) & (r2 != T(0));  // `&`, not `&&`: no branch to mispredict
+      }
+      for (int64_t t = 0; t < trials; ++t) {
+        buf[2 * k] = v[2 * t + 1];
+        buf[2 * k + 1] = v[2 * t];
+        k += keep[t];
       }
     }
-    at::parallel_for(block, block_end, 8192, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        const T y = buf[2 * i], x = buf[2 * i + 1];
-        const T mult = Polar<T>::multiplier(x * x + y * y);
-        buf[2 * i] = y * mult * std + mean;
-        buf[2 * i + 1] = x * mult * std + mean;
+    const int64_t pieces = (count + kPiece - 1) / kPiece;
+    at::parallel_for(0, pieces, 16, [&, mean, std](int64_t first, int64_t last) {
+      T r2[kPiece], lg[kPiece], mult[kPiece];
+      for (int64_t piece = first; piece < last; ++piece) {
+        const int64_t s = piece * kPiece, m = std::min(kPiece, count - s);
+        const T* b = buf + 2 * s;
+        for (int64_t i = 0; i < m; ++i) r2[i] = b[2 * i + 1] * b[2 * i + 1] + b[2 * i] * b[2 * i];
+        for (int64_t i = 0; i < m; ++i) lg[i] = std::log(r2[i]);
+        int64_t i = 0;  // sqrt(-2 * log(r2) / r2), as Polar::multiplier (the compiler keeps std::sqrt scalar)
+        for (; i + Vec::size() <= m; i += Vec::size())
+          (Vec(T(-2)) * Vec::loadu(lg + i) / Vec::loadu(r2 + i)).sqrt().store(mult + i);
+        for (; i < m; ++i) mult[i] = std::sqrt(T(-2) * lg[i] / r2[i]);
+        Out* o = out + 2 * (block + s);
+        const bool odd_end = block + s + m == pairs && n % 2;  // the last pair's x value is not asked for
+        const int64_t whole = odd_end ? m - 1 : m;
+        for (int64_t j = 0; j < whole; ++j) {
+          o[2 * j] = static_cast<Out>(b[2 * j] * mult[j] * std + mean);
+          o[2 * j + 1] = static_cast<Out>(b[2 * j + 1] * mult[j] * std + mean);
+        }
+        if (odd_end) o[2 * whole] = static_cast<Out>(b[2 * whole] * mult[whole] * std + mean);
       }
     });
   }
-}
-
-template <typename T, typename Out>
-void normal_out(Engine& e, Out* out, int64_t n, T mean, T std) {
-  if (std::is_same<T, Out>::value && n % 2 == 0) {
-    normal_into<T>(e, reinterpret_cast<T*>(out), n, mean, std);
-    return;
-  }
-  std::vector<T> buf(2 * ((n + 1) / 2));
-  normal_into<T>(e, buf.data(), n, mean, std);
-  at::parallel_for(0, n, 32768, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) out[i] = static_cast<Out>(buf[i]);
-  });
 }
 
 // Paddle's gaussian kernels: float / double in their own type, float16 / bfloat16 from floats; complex64 /
@@ -306,10 +316,10 @@ void normal_(at::Tensor state, at::Tensor out, double mean, double std) {
   Drawing d(state);
   const int64_t n = out.numel();
   switch (out.scalar_type()) {
-    case at::kFloat: normal_out<float>(d.e, out.data_ptr<float>(), n, fm, fs); break;
-    case at::kDouble: normal_out<double>(d.e, out.data_ptr<double>(), n, double(fm), double(fs)); break;
-    case at::kHalf: normal_out<float>(d.e, out.data_ptr<at::Half>(), n, fm, fs); break;
-    case at::kBFloat16: normal_out<float>(d.e, out.data_ptr<at::BFloat16>(), n, fm, fs); break;
+    case at::kFloat: normal_into<float>(d.e, out.data_ptr<float>(), n, fm, fs); break;
+    case at::kDouble: normal_into<double>(d.e, out.data_ptr<double>(), n, double(fm), double(fs)); break;
+    case at::kHalf: normal_into<float>(d.e, out.data_ptr<at::Half>(), n, fm, fs); break;
+    case at::kBFloat16: normal_into<float>(d.e, out.data_ptr<at::BFloat16>(), n, fm, fs); break;
     default: TORCH_CHECK(false, "pot_random.normal_: unsupported dtype ", out.scalar_type());
   }
 }
