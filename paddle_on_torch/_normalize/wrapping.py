@@ -58,6 +58,12 @@ def _register(impl):
     return ns
 
 
+def static_mode():
+    """Whether ops are being recorded into a static Program (paddle.enable_static): Paddle checks some arguments
+    in Python there, with other errors than its dynamic kernels'."""
+    return _IMPL_HOOK is not None
+
+
 def plain_mode():
     """Ops run their implementations as written: no static-mode recording, no auto_cast."""
     return _IMPL_HOOK is None and _amp_state._state is None

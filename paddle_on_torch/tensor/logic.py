@@ -9,9 +9,13 @@ Settled against Paddle 3.3.1:
   ValueError, a shape mismatch a RuntimeError for allclose / isclose and
   simply False for equal_all.
 """
+import numbers
+
+import numpy as np
 import torch
 
-from .._normalize import ScalarLike, TensorLike, binary_operands, op
+from .._normalize import TensorLike, binary_operands, op
+from .._normalize.wrapping import static_mode
 
 __all__ = [
     "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal", "less", "greater",
@@ -64,7 +68,7 @@ def _bitwise_operand(v, api, arg, pos):
     if isinstance(v, torch.Tensor):
         return v
     raise ValueError(f"(InvalidArgument) {api}(): argument '{arg}' (position {pos}) must be Tensor, but got "
-                     f"{type(v).__name__}")
+                     f"{_type_name(v)}")
 
 
 def _check_bitwise(t, api):
@@ -112,11 +116,14 @@ def _same_dtype(x, y, api):
                          f"{str(x.dtype).replace('torch.', '')} and {str(y.dtype).replace('torch.', '')}.")
 
 
-def _same_shape(x, y, api):
-    if x.shape != y.shape:
-        # (worded so that the @op wrapper's error translation leaves it a RuntimeError, as Paddle's is)
-        raise RuntimeError(f"(PreconditionNotMet) {api}: x and y differ in extent ({list(x.shape)} and "
-                           f"{list(y.shape)}); {api} does not broadcast.")
+def _same_shape(x, y):
+    """Paddle's shape check of allclose / isclose (no broadcasting), in its words."""
+    if x.dim() != y.dim():
+        raise RuntimeError("(PreconditionNotMet) Input(Input) and Input(Other) must have the same dimension size.")
+    for i, (a, b) in enumerate(zip(x.shape, y.shape)):
+        if a != b:
+            raise RuntimeError(f"(PreconditionNotMet) The value at dim {i} of Input(Input) is not equal to the "
+                               f"Input(Other): {a} != {b}.")
 
 
 @op
@@ -126,23 +133,114 @@ def equal_all(x: TensorLike, y: TensorLike, name=None):
     return torch.tensor(x.shape == y.shape and bool(torch.equal(x, y)), device=x.device)
 
 
+def _tolerance(v, api, pos):
+    """(value, Paddle's dtype name of it) for rtol / atol: a Python or numpy number, or a 1-element Tensor (kept a
+    tensor, so that static programs record it)."""
+    if is_tensor(v) or isinstance(v, torch.Tensor):
+        t = v._t if is_tensor(v) else v
+        if t.numel() != 1:
+            raise ValueError("(InvalidArgument) The Scalar only supports Tensor with 1 element, but now Tensor has "
+                             f"`{t.numel()}` elements")
+        return t.reshape([]), str(t.dtype).replace("torch.", "")
+    if v is None:
+        raise TypeError(f"(InvalidType) {api}(): argument (position {pos}) must be int, float, bool or Tensor, "
+                        "but got NoneType")
+    if isinstance(v, (bool, np.bool_)):
+        return float(v), "bool"
+    if isinstance(v, (np.integer, np.floating)):
+        return float(v), str(v.dtype)
+    if isinstance(v, numbers.Integral):
+        return float(v), "int64"
+    return float(v), "float64"
+
+
+_ALLCLOSE_STATIC_DTYPES = ['bool', 'int32', 'int64', 'float16', 'float32', 'float64']
+
+
+def _static_allclose_args(x, y, rtol, atol, equal_nan):
+    """The checks Paddle's allclose makes in Python while a static Program is built (TypeErrors)."""
+    for v in (x, y):
+        if not is_tensor(v):
+            raise TypeError("The type of 'input' in allclose must be (<class 'paddle.base.libpaddle.pir.Value'>, "
+                            f"<class 'paddle.pir.core.ParameterMeta'>), but received {type(v)}.")
+        kind = str(v._t.dtype).replace("torch.", "")
+        if kind not in _ALLCLOSE_STATIC_DTYPES:
+            raise TypeError(f"The data type of 'input' in allclose must be {_ALLCLOSE_STATIC_DTYPES}, but received "
+                            f"{kind}.")
+    for which, v in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(v, float) and not is_tensor(v):
+            raise TypeError(f"Type of input {which} must be float, but received type {type(v)}")
+    if not isinstance(equal_nan, bool):
+        raise TypeError(f"The type of 'equal_nan' in allclose must be <class 'bool'>, but received "
+                        f"{type(equal_nan)}.")
+
+
+def _type_name(v):
+    """A type's name as Paddle's argument parser writes it (numpy.ndarray, float)."""
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def _close_args(api, x, y, rtol, atol, equal_nan):
+    """allclose / isclose's arguments checked in Paddle's order: the tensors and equal_nan as its argument parser
+    does, the shapes, then the tolerances' types (the kernel's check), then y's dtype.  In a static Program
+    Paddle's Python checks come first and the kernel's tolerance check is not made (isclose converts them)."""
+    static = static_mode()
+    if static and api == "allclose":
+        _static_allclose_args(x, y, rtol, atol, equal_nan)
+    x, y = _bitwise_operand(x, api, "x", 0), _bitwise_operand(y, api, "y", 1)
+    rtol, rtol_type = _tolerance(rtol, api, 3)
+    atol, atol_type = _tolerance(atol, api, 4)
+    if type(equal_nan) is not bool:
+        raise TypeError(f"(InvalidType) {api}(): argument (position 5) must be bool, but got {_type_name(equal_nan)}")
+    _same_shape(x, y)
+    if static:
+        pass
+    elif api == "allclose":  # its kernel takes float or double tolerances, rtol checked first
+        for which, kind in (("Rtol", rtol_type), ("Atol", atol_type)):
+            if kind not in ("float32", "float64"):
+                raise ValueError(f"(InvalidArgument) Input ({which}) type must be double or float, but get {kind}.")
+    else:  # isclose's takes double only, atol checked first
+        for which, kind in (("Atol", atol_type), ("Rtol", rtol_type)):
+            if kind != "float64":
+                raise ValueError(f"(InvalidArgument) Input({which}) type must be double")
+    if x.dtype is not y.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                         f"({str(x.dtype).replace('torch.', '')}) does not match the type of data "
+                         f"({str(y.dtype).replace('torch.', '')}) currently contained in the container.")
+    return x, y, rtol, atol
+
+
+def _close(x, y, rtol, atol, equal_nan):
+    """Paddle's elementwise test: |x - y| <= atol + rtol * |y| (the bound formed in double and stored in x's dtype,
+    no finiteness test: -inf is close to inf), or x == y, or the two sides within 1e-15; a NaN is close only to a
+    NaN, under equal_nan.  Tensor ops only (no host read): static programs and to_static record it."""
+    if x.dtype is torch.bool:
+        x, y = x.to(torch.int64), y.to(torch.int64)
+    if x.is_complex():
+        left, right = (x - y).abs(), atol + rtol * y.abs()
+    else:
+        left = (x - y).abs()
+        right = (atol + rtol * y.abs().to(torch.float64)).to(x.dtype)
+    close = (x == y) | (left <= right) | ((left - right).abs() <= 1e-15)
+    if x.is_floating_point() or x.is_complex():
+        nx, ny = torch.isnan(x), torch.isnan(y)
+        close = torch.where(nx | ny, (nx & ny) if equal_nan else torch.zeros_like(close), close)
+    return close
+
+
 @op
-def allclose(x: TensorLike, y: TensorLike, rtol: ScalarLike = 1e-05, atol: ScalarLike = 1e-08, equal_nan=False,
-             name=None):
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """|x - y| <= atol + rtol * |y| everywhere (a 0-D bool Tensor)."""
-    _same_dtype(x, y, "allclose")
-    _same_shape(x, y, "allclose")
-    # one tensor op, not torch.allclose's Python bool: static programs and to_static record it (no host read)
-    return torch.isclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan).all()
+    x, y, rtol, atol = _close_args("allclose", x, y, rtol, atol, equal_nan)
+    return _close(x, y, rtol, atol, equal_nan).all()
 
 
 @op
-def isclose(x: TensorLike, y: TensorLike, rtol: ScalarLike = 1e-05, atol: ScalarLike = 1e-08, equal_nan=False,
-            name=None):
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise |x - y| <= atol + rtol * |y| (a bool Tensor)."""
-    _same_dtype(x, y, "isclose")
-    _same_shape(x, y, "isclose")
-    return torch.isclose(x, y, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan)
+    x, y, rtol, atol = _close_args("isclose", x, y, rtol, atol, equal_nan)
+    return _close(x, y, rtol, atol, equal_nan)
 
 
 @op

@@ -1,6 +1,7 @@
 """Shape and layout manipulation (paddle.tensor.manipulation)."""
 import builtins
 import functools
+import numbers
 
 import torch
 
@@ -976,30 +977,47 @@ def atleast_3d(*inputs, name=None):
 @op
 def tensordot(x: TensorLike, y: TensorLike, axes=2, name=None):
     if x.dtype != y.dtype:
-        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve ({_dtypes.dtype_name(x.dtype)})"
-                         f" does not match the type of data ({_dtypes.dtype_name(y.dtype)}) currently contained in "
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve ({_dtypes.dtype_name(y.dtype)})"
+                         f" does not match the type of data ({_dtypes.dtype_name(x.dtype)}) currently contained in "
                          "the container.")
+    ax, ay = _tensordot_axes(axes, x.dim())
+    for a, b in zip(ax, ay):
+        sx, sy = list(x.shape)[a], list(y.shape)[b]  # a list's IndexError past the rank, as Paddle's
+        if sx == 1:  # Paddle contracts a size-1 axis against the other side's sum over its axis
+            y = y.sum(b, keepdim=True)
+        elif sy == 1:
+            x = x.sum(a, keepdim=True)
+        elif sx != sy:
+            raise AssertionError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, "
+                                 f"but 'x' has size {sx} in dim {a} while 'y' has size {sy} in dim {b}.")
+    for t, axs in ((x, ax), (y, ay)):
+        kept = t.dim() - len({a % t.dim() for a in axs})
+        if kept + len(axs) > t.dim():  # an axis named twice: Paddle's transpose gets a longer perm
+            raise ValueError("(InvalidArgument) The input tensor's dimension should be equal to or greater than the "
+                             f"axis's size. But received input tensor's dimension is {t.dim()}, axis's size is "
+                             f"{kept + len(axs)}")
+    return torch.tensordot(x, y, dims=(ax, ay))
+
+
+def _tensordot_axes(axes, ndim):
+    """tensordot's axes as Paddle reads them: an int n (the last n of x, the first n of y), one list (the same axes
+    of both), or two lists, the shorter extended by the other's tail; anything else fails as Python does there."""
+    if isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
+        if axes < 0:
+            raise AssertionError(f"The 'axes' in tensordot should not be negative, but received axes={axes}.")
+        return list(range(ndim - axes, ndim)), list(range(axes))
+    ax, ay = [], []
     if isinstance(axes, _normalize.Tensor):
         axes = axes.tolist()
-    if isinstance(axes, (list, tuple)):
-        axes = [a.tolist() if isinstance(a, _normalize.Tensor) else a for a in axes]
-        if len(axes) and all(isinstance(a, int) for a in axes):
-            axes = [list(axes), list(axes)]  # one list: the same axes of x and y
-        elif len(axes) == 1:
-            axes = [list(axes[0]), list(axes[0])]
-        elif len(axes) == 0:
-            axes = [[], []]
-        else:
-            # Paddle extends the shorter list with the other's trailing axes
-            ax, ay = list(axes[0]), list(axes[1])
-            ax, ay = ax + ay[len(ax):], ay + ax[len(ay):]
-            axes = [ax, ay]
-        for a, b in zip(*axes):
-            if x.shape[a] != y.shape[b]:
-                raise AssertionError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, "
-                                     f"but 'x' has size {x.shape[a]} in dim {a} while 'y' has size {y.shape[b]} "
-                                     f"in dim {b}.")
-    return torch.tensordot(x, y, dims=axes)
+    if not axes or isinstance(axes[0], numbers.Integral):
+        ax = axes
+    else:
+        ax = axes[0]
+        if len(axes) > 1:
+            ay = axes[1]
+    ax, ay = (a.tolist() if isinstance(a, _normalize.Tensor) else a for a in (ax, ay))
+    ax, ay = list(ax), list(ay)
+    return ax + ay[len(ax):], ay + ax[len(ay):]
 
 
 # ---------------------------------------------------------------- in-place fills (Tensor methods)

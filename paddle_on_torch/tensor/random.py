@@ -12,6 +12,7 @@ import torch
 
 from .._normalize import (DTypeLike, OptionalPlace, PlaceLike, RequiresGrad, ScalarLike, ShapeArgs, ShapeLike,
                           TensorLike, int_arg, is_tensor, op)
+from .._normalize.wrapping import static_mode
 from .._core import dtype as _dtypes
 from .._core import random as _rng
 from .._core.place import current_torch_device
@@ -147,14 +148,22 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
     return drawn.to(dtype or x.dtype)  # Paddle draws int64 on the current place and casts
 
 
+_RANDPERM_DTYPES = (torch.int32, torch.int64, torch.float32, torch.float64)
+
+
 @op
 def randperm(n, dtype: DTypeLike = "int64", name=None, *, out=None, device: PlaceLike = None,
              requires_grad: RequiresGrad = False, pin_memory=False):
     """A random permutation of 0 .. n-1."""
+    if isinstance(n, (bool, float, str)) or n is None:  # Paddle's parser takes an int or an integer Tensor only
+        raise TypeError(f"(InvalidType) randperm(): argument (position 1) must be int, but got {type(n).__name__}")
     n = int_arg(n, api="randperm")
     if n < 0:
         raise RuntimeError(f"(PreconditionNotMet) randperm: n is negative ({n}).")
-    if dtype not in _INTS + (torch.float32, torch.float64):
+    if dtype not in _RANDPERM_DTYPES:
+        if static_mode():  # a static Program checks the dtype while it is built
+            raise TypeError(f"(InvalidType) Check data type error for op: randperm, dtype: "
+                            f"{_dtypes.dtype_name(dtype)}, and expected_dtype: float32, float64, int32, int64, ")
         raise _no_kernel("randperm", dtype)
     device = torch.device(device) if device is not None else current_torch_device()
     return _rng.randperm(n, device).to(device=device, dtype=dtype)

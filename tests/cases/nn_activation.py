@@ -1,4 +1,6 @@
 """nn activations: functional ops, layers, reprs, gradients, errors."""
+import numpy as np
+
 from tests.cases import case, data
 
 _NAMES = ["relu", "relu6", "elu", "celu", "selu", "gelu", "leaky_relu", "hardshrink", "softshrink", "tanhshrink",
@@ -166,6 +168,33 @@ def shrink_bounds_and_zero_signs(paddle):
 @case
 def hardshrink_string_threshold(paddle):
     return paddle.nn.functional.hardshrink(paddle.ones([2]), "0.6")
+
+
+@case
+def hardtanh_string_min(paddle):
+    return paddle.nn.functional.hardtanh(paddle.ones([2]), "-0.5", "0.5")
+
+
+@case
+def hardtanh_string_max_keyword(paddle):
+    return paddle.nn.functional.hardtanh(paddle.ones([2]), max="1")
+
+
+@case
+def hardtanh_layer_string_bound(paddle):
+    return paddle.nn.Hardtanh(-1.0, "0.5")(paddle.ones([2]))
+
+
+@case
+def hardtanh_none_bound(paddle):
+    return paddle.nn.functional.hardtanh(paddle.ones([2]), None, 1.0)
+
+
+@case
+def hardtanh_numpy_bounds_and_layer_min_above_max(paddle):
+    x = paddle.to_tensor([-2.0, -0.5, 0.0, 0.5, 2.0])
+    return [paddle.nn.functional.hardtanh(x, np.float32(-0.5), np.int64(1)), paddle.nn.Hardtanh(min=0.5, max=-0.5)(x),
+            paddle.nn.functional.hardtanh(x, True, 2)]
 
 
 @case

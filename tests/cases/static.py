@@ -545,6 +545,67 @@ def data_dependent_results_recorded(paddle):
         paddle.disable_static()
 
 
+def _build(paddle, fn):
+    """What building a Program with fn(x, y) raises (the checks Paddle makes in Python while building)."""
+    with _static(paddle):
+        x = paddle.static.data("x", [2, 3], "float32")
+        y = paddle.static.data("y", [2, 3], "float32")
+        return fn(x, y)
+
+
+@case
+def allclose_int_rtol_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.allclose(x, y, rtol=1))
+
+
+@case
+def allclose_int_atol_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.allclose(x, y, atol=0))
+
+
+@case
+def allclose_int_equal_nan_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.allclose(x, y, equal_nan=1))
+
+
+@case
+def allclose_numpy_operand_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.allclose(np.ones([2, 3], "float32"), y))
+
+
+@case
+def allclose_int8_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.allclose(x.astype("int8"), y.astype("int8")))
+
+
+@case
+def randperm_float16_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.randperm(6, dtype="float16"))
+
+
+@case
+def randperm_bool_dtype_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.randperm(6, dtype="bool"))
+
+
+@case
+def close_tolerances_in_a_program(paddle):
+    """A float64 Tensor rtol in a Program; isclose's int rtol is converted there (eager it is refused)."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [3], "float32")
+        y = paddle.static.data("y", [3], "float32")
+        outs = [paddle.allclose(x, y, rtol=paddle.full([], 0.1, "float64")), paddle.isclose(x, y, rtol=1),
+                paddle.isclose(x, y, atol=0.5), paddle.randperm(4).shape]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.array([1, 2, 3], "float32"), "y": np.array([1, 2.5, -3], "float32")}
+        return exe.run(main, feed=feed, fetch_list=outs[:3]) + [outs[3]]
+    finally:
+        paddle.disable_static()
+
+
 @case
 def reshape_to_a_fed_shape(paddle):
     """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each

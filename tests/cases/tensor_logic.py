@@ -132,6 +132,122 @@ def isclose_float64_2d(paddle):
     return paddle.isclose(x, x + 1e-6, rtol=0.0, atol=1e-5)
 
 
+_CLOSE_X = [1.0, 2.0, float("nan"), float("inf"), -float("inf"), 0.0, 100.0, 3.0]
+_CLOSE_Y = [1.0, 2.5, float("nan"), float("inf"), float("inf"), 1e-9, 100.001, 3.00003]
+
+
+@case
+def isclose_paddles_rule(paddle):
+    """Paddle's kernel: x == y, or |x - y| <= atol + rtol * |y| with no finiteness test (-inf is close to inf
+    where the bound is inf), negative tolerances taken as given; a NaN only to a NaN under equal_nan."""
+    x, y = paddle.to_tensor(_CLOSE_X), paddle.to_tensor(_CLOSE_Y)
+    x64, y64 = x.astype("float64"), y.astype("float64")
+    return [paddle.isclose(x, y), paddle.isclose(x, y, equal_nan=True), paddle.isclose(x, y, rtol=-1.0),
+            paddle.isclose(x, y, rtol=0.5, atol=-1.0), paddle.isclose(x, y, rtol=-0.5, atol=-1.0),
+            paddle.isclose(x64, y64, rtol=0.3), paddle.isclose(x, y, rtol=1e-5, atol=0.0),
+            paddle.isclose(x, y, rtol=paddle.to_tensor(0.1, "float64")), paddle.isclose(x, y, rtol="0.1"),
+            paddle.isclose(paddle.to_tensor(1.0), paddle.to_tensor(1.5), atol=0.6),
+            paddle.isclose(paddle.zeros([0]), paddle.zeros([0]))]
+
+
+@case
+def allclose_paddles_rule(paddle):
+    x, y = paddle.to_tensor(_CLOSE_X[3:5]), paddle.to_tensor(_CLOSE_Y[3:5])
+    a, b = paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.1])
+    ints = paddle.to_tensor([3, -5], "int32"), paddle.to_tensor([1, -2], "int32")
+    bools = paddle.to_tensor([True]), paddle.to_tensor([False])
+    return [paddle.allclose(x, y), paddle.allclose(a, a, rtol=-1.0), paddle.allclose(a, b, rtol=-1.0, atol=5.0),
+            paddle.allclose(a, b, rtol=paddle.to_tensor(0.1)), paddle.allclose(a, b, rtol=np.float32(0.1)),
+            paddle.allclose(a, b, rtol=np.float64(0.01)), paddle.allclose(*ints, rtol=0.5, atol=0.6),
+            paddle.allclose(*ints, atol=3.0), paddle.allclose(*bools), paddle.allclose(*bools, rtol=0.0, atol=0.0),
+            paddle.allclose(paddle.to_tensor([1, 5]), paddle.to_tensor([1, 2]), atol=2.9999)]
+
+
+@case
+def allclose_int_rtol(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), rtol=1)
+
+
+@case
+def allclose_bool_atol(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), atol=True)
+
+
+@case
+def allclose_int_tensor_rtol(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), rtol=paddle.to_tensor(1))
+
+
+@case
+def allclose_two_element_rtol(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), rtol=paddle.to_tensor([0.1, 0.2]))
+
+
+@case
+def allclose_none_atol(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), atol=None)
+
+
+@case
+def allclose_int_equal_nan(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2]), equal_nan=1)
+
+
+@case
+def allclose_list_operand(paddle):
+    return paddle.allclose(paddle.ones([2]), [1.0, 1.0])
+
+
+@case
+def allclose_numpy_operand(paddle):
+    return paddle.allclose(np.ones([2], "float32"), paddle.ones([2]))
+
+
+@case
+def allclose_rank_mismatch(paddle):
+    return paddle.allclose(paddle.ones([2, 2]), paddle.ones([2]))
+
+
+@case
+def allclose_shape_before_tolerance_and_dtype(paddle):
+    return paddle.allclose(paddle.ones([3]), paddle.ones([2], "float64"), rtol=1)
+
+
+@case
+def allclose_tolerance_before_dtype(paddle):
+    return paddle.allclose(paddle.ones([2]), paddle.ones([2], "float64"), rtol=1)
+
+
+@case
+def allclose_dtype_mismatch(paddle):
+    return paddle.allclose(paddle.ones([2], "int32"), paddle.ones([2], "int64"))
+
+
+@case
+def isclose_float32_tensor_rtol(paddle):
+    return paddle.isclose(paddle.ones([2]), paddle.ones([2]), rtol=paddle.to_tensor(0.1))
+
+
+@case
+def isclose_int_tolerances(paddle):
+    return paddle.isclose(paddle.ones([2]), paddle.ones([2]), rtol=1, atol=1)
+
+
+@case
+def isclose_numpy_bool_equal_nan(paddle):
+    return paddle.isclose(paddle.ones([2]), paddle.ones([2]), equal_nan=np.bool_(True))
+
+
+@case
+def isclose_scalar_operand(paddle):
+    return paddle.isclose(paddle.ones([2]), 1.0)
+
+
+@case
+def isclose_extent_mismatch(paddle):
+    return paddle.isclose(paddle.ones([3]), paddle.ones([2]))
+
+
 @case
 def logical_ops_bool(paddle):
     a = paddle.to_tensor([True, False, True, False])

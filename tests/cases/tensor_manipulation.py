@@ -566,6 +566,52 @@ def tolist_and_tensordot(paddle):
 
 
 @case
+def tensordot_size_one_axis_contracts_a_sum(paddle):
+    # Paddle pairs a size-1 axis with the other side's axis summed (torch would refuse the lists' sizes)
+    x, y = _a(paddle, 2, 1, 4), _a(paddle, 3, 4, 5)
+    x.stop_gradient = y.stop_gradient = False
+    out = paddle.tensordot(x, y, [[1, 2], [0, 1]])
+    out.sum().backward()
+    return [out, x.grad, y.grad, paddle.tensordot(_a(paddle, 2, 3, 1), y, [[1], [0, 2]]),
+            paddle.tensordot(_a(paddle, 2, 3), _a(paddle, 1, 4), 1)]
+
+
+@case
+def tensordot_axes_spellings(paddle):
+    x, y = _a(paddle, 2, 3, 4), _a(paddle, 3, 4, 5)
+    return [paddle.tensordot(x, y, np.int64(2)), paddle.tensordot(x, y, [[-2, -1], [0, 1]]),
+            paddle.tensordot(x, y, [paddle.to_tensor([1, 2]), paddle.to_tensor([0, 1])]),
+            paddle.tensordot(x, y, paddle.to_tensor([[1, 2], [0, 1]])), paddle.tensordot(x, y, [[1, 2], [0]]),
+            paddle.tensordot(_a(paddle, 3, 3, 4), y, [1]), paddle.tensordot(x, y, [[], []]),
+            paddle.tensordot(x, y, dims=((1, 2), (0, 1)))]
+
+
+@case
+def tensordot_axis_named_twice(paddle):
+    return paddle.tensordot(_a(paddle, 3, 3), _a(paddle, 3, 3), [[0, -2], [0, 1]])
+
+
+@case
+def tensordot_negative_axes_count(paddle):
+    return paddle.tensordot(_a(paddle, 2, 3), _a(paddle, 3, 4), -1)
+
+
+@case
+def tensordot_axes_count_past_rank(paddle):
+    return paddle.tensordot(_a(paddle, 2, 3), _a(paddle, 3, 4), 3)
+
+
+@case
+def tensordot_zero_d_tensor_axes(paddle):
+    return paddle.tensordot(_a(paddle, 2, 3), _a(paddle, 3, 4), paddle.to_tensor(1))
+
+
+@case
+def tensordot_mixed_dtypes(paddle):
+    return paddle.tensordot(_a(paddle, 2, 3), _a(paddle, 3, 2, dtype="float64"), 1)
+
+
+@case
 def block_diag_cases(paddle):
     return paddle.block_diag([paddle.to_tensor([[1, 2], [3, 4]]), paddle.to_tensor([[5]]), paddle.to_tensor([6, 7])])
 

@@ -74,6 +74,26 @@ def randperm_negative(paddle):
     return paddle.randperm(-1)
 
 
+@case
+def randperm_bool_n(paddle):
+    return paddle.randperm(True)
+
+
+@case
+def randperm_float_n(paddle):
+    return paddle.randperm(3.0)
+
+
+@case
+def randperm_none_n(paddle):
+    return paddle.randperm(None)
+
+
+@case(random=True)
+def randperm_tensor_n_and_dtypes(paddle):
+    return [paddle.randperm(paddle.to_tensor(3)), paddle.randperm(3, dtype=np.int32), paddle.randperm(3, "float32")]
+
+
 @case(random=True)
 def normal_cases(paddle):
     m = paddle.to_tensor([0.0, 1.0, 2.0])

@@ -86,6 +86,10 @@ def tanhshrink(x: TensorLike, name=None):
 
 @op
 def hardtanh(x: TensorLike, min: ScalarLike = -1.0, max: ScalarLike = 1.0, name=None):
+    for pos, bound in ((2, min), (3, max)):
+        if type(bound) not in (int, float, bool):  # Paddle's parser: a number (a 0-D Tensor became one above)
+            raise TypeError(f"(InvalidType) hardtanh(): argument (position {pos}) must be double, but got "
+                            f"{type(bound).__name__}")
     if min > max:  # Paddle clips to min, then to max (every value becomes max); torch's hardtanh refuses
         return torch.clamp(x, min, max)
     return TF.hardtanh(x, min, max)
