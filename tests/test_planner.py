@@ -102,8 +102,9 @@ def test_marked_parameters_are_kept(paddle):
     assert next(lf for lf in p.leaves if lf["name"] == "l2.weight")["why"] == "marked"
 
 
-@pytest.mark.parametrize("shape,batch,limit", [([4], 512, None), ([4], 512, 60e6), ([2, 2], 256, None),
-                                               ([2, 2], 4096, 40e6)])
+@pytest.mark.parametrize("shape,batch,limit", [([4], 512, None), ([4], 512, 60e6),
+                                               pytest.param([2, 2], 256, None, marks=pytest.mark.slow),
+                                               pytest.param([2, 2], 4096, 40e6, marks=pytest.mark.slow)])
 def test_search_matches_brute_force(paddle, shape, batch, limit):
     """The heuristic search reaches the brute-force optimum on small graphs; the exact solver
     (enumeration) agrees with an independent enumeration of the same objective."""
@@ -175,6 +176,7 @@ def test_explain_save_load(paddle, tmp_path, capsys):
     assert q.activations == p.activations
 
 
+@pytest.mark.slow  # (7 s: planning over 1,024 ranks)
 def test_1024_rank_mesh_plans_without_processes(paddle):
     import torch.distributed as tdist
 

@@ -427,6 +427,7 @@ def _check_refusal(kind, label, words, err):
         assert "refuse" in msg and all(w in msg for w in words), (words, msg)
 
 
+@pytest.mark.slow  # (7 s: every loader over every crafted file)
 def test_crafted_files_run_no_code_in_any_loader(tmp_path, monkeypatch, artifact, capsys):
     marks = tmp_path / "marks"
     marks.mkdir()
