@@ -2,7 +2,10 @@
 
 Static mode here has one IR (torch.fx graphs standing in for PIR programs), and Paddle 3.3's default is PIR, so
 the PIR guards do what Paddle's do under its default flags: IrGuard runs the block in static mode (from dynamic
-mode), DygraphPirGuard changes nothing.  The legacy-IR guards raise UnsupportedAPIError.
+mode), DygraphPirGuard changes nothing.  The legacy-IR guards do what Paddle's do with the flag: OldIrGuard runs
+the block in static mode with FLAGS_enable_pir_api off (in_pir_mode() False), DygraphOldIrGuard turns the flag
+off; programs built inside are the same programs (the Paddle 2.x static APIs that Paddle 3.3 runs only on its
+legacy IR run here as they do on PIR: tests/cases/static_legacy.py).
 """
 from . import _report
 
@@ -43,17 +46,42 @@ class DygraphPirGuard:
         return None
 
 
-class OldIrGuard:
+class DygraphOldIrGuard:
+    """FLAGS_enable_pir_api off inside the block (restored after)."""
+
     def __enter__(self):
-        raise _legacy("OldIrGuard")
+        from .framework import flags
+
+        self.old_flag = flags.get_flags("FLAGS_enable_pir_api")["FLAGS_enable_pir_api"]
+        if self.old_flag:
+            flags.set_flags({"FLAGS_enable_pir_api": False})
 
     def __exit__(self, exc_type, exc_val, exc_tb):
-        return None
+        if self.old_flag:
+            from .framework import flags
+
+            flags.set_flags({"FLAGS_enable_pir_api": True})
 
 
-class DygraphOldIrGuard(OldIrGuard):
+class OldIrGuard(DygraphOldIrGuard):
+    """Run the block in static mode (entering it from dynamic mode) with FLAGS_enable_pir_api off."""
+
     def __enter__(self):
-        raise _legacy("DygraphOldIrGuard")
+        from .base import framework
+
+        self.in_dygraph_outside = framework.in_dygraph_mode()
+        if self.in_dygraph_outside:
+            from . import enable_static
+
+            enable_static()
+        super().__enter__()
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if self.in_dygraph_outside:
+            from . import disable_static
+
+            disable_static()
+        super().__exit__(exc_type, exc_val, exc_tb)
 
 
 def bind_datatype():
@@ -69,7 +97,7 @@ def _switch_to_pir_():
 
 
 def _switch_to_old_ir_():
-    raise _legacy("_switch_to_old_ir_")
+    """Paddle's switch to legacy programs: static mode here builds its one kind (the flag says which is asked)."""
 
 
 __getattr__ = _report.module_getattr("paddle.pir_utils")

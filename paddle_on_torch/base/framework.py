@@ -22,7 +22,15 @@ in_dynamic_mode = in_dygraph_mode
 
 
 def in_pir_mode():
-    return _static is not None
+    """Static mode, unless FLAGS_enable_pir_api is off (pir_utils.OldIrGuard): Paddle's legacy IR is then in
+    force for it, and programs are built the one way static mode builds them here."""
+    return _static is not None and _pir_api_enabled()
+
+
+def _pir_api_enabled():
+    from ..framework import flags
+
+    return flags.get_flags("FLAGS_enable_pir_api")["FLAGS_enable_pir_api"]
 
 
 def in_dynamic_or_pir_mode():

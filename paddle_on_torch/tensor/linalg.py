@@ -403,7 +403,12 @@ def slogdet(x: TensorLike, name=None):
 @op
 def pinv(x: TensorLike, rcond: ScalarOrTensor = 1e-15, hermitian=False, name=None):
     _kernel_dtype(x, "svd")
-    return torch.linalg.pinv(x, rtol=rcond, hermitian=hermitian)
+    out = torch.linalg.pinv(x, rtol=rcond, hermitian=hermitian)
+    if out.is_complex() and not hermitian:
+        # Paddle's SVD path transposes U and Vh without conjugating them: it returns the conjugate (a quirk
+        # reproduced, docs/compatibility.md)
+        out = out.conj().resolve_conj()
+    return out
 
 
 @op

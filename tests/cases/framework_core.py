@@ -9,6 +9,8 @@ import tarfile
 import tempfile
 import zipfile
 
+import numpy as np
+
 from tests.cases import case
 
 
@@ -336,6 +338,30 @@ def pir_guards(paddle):
     with DygraphPirGuard():
         out.append(paddle.in_dynamic_mode())
     out += [paddle.pir.Program is paddle.static.Program, isinstance(paddle.to_tensor([1.0]), paddle.pir.Value)]
+    return out
+
+
+@case
+def old_ir_guards(paddle):
+    """OldIrGuard runs its block in static mode with FLAGS_enable_pir_api off (in_pir_mode() False there); a
+    Program built inside runs; DygraphOldIrGuard only turns the flag off; both restore it."""
+    from paddle.pir_utils import DygraphOldIrGuard, OldIrGuard
+
+    flag = lambda: paddle.get_flags("FLAGS_enable_pir_api")["FLAGS_enable_pir_api"]  # noqa: E731
+    out = []
+    with OldIrGuard():
+        out += [paddle.in_dynamic_mode(), paddle.framework.in_pir_mode(), flag()]
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3], "float32")
+            y = paddle.nn.functional.relu(x * 2 - 3) + 1
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        out += exe.run(main, feed={"x": np.arange(6, dtype="float32").reshape(2, 3)}, fetch_list=[y])
+    out += [paddle.in_dynamic_mode(), flag()]
+    with DygraphOldIrGuard():
+        out += [paddle.in_dynamic_mode(), flag(), paddle.to_tensor([1.0, 2.0]) * 2]
+    out.append(flag())
     return out
 
 

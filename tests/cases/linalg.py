@@ -200,6 +200,22 @@ def pinv_cases(paddle):
             paddle.linalg.pinv(paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]]), rcond=1e-5), r.pinv()]
 
 
+@case(rtol=1e-4, atol=1e-5)
+def pinv_rcond_forms(paddle):
+    """rcond as a cutoff relative to the largest singular value: a float, a 0-D Tensor, one per batch matrix
+    (broadcast as Paddle's), with hermitian=True; a complex matrix's result is the conjugate of the
+    pseudo-inverse (Paddle transposes U and Vh without conjugating them), unless hermitian."""
+    r = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    b = paddle.to_tensor(np.arange(12, dtype="float32").reshape(2, 3, 2) / 10 + 1)
+    c = paddle.to_tensor([[1 + 1j, 2], [3, 4j]], "complex64")
+    h = paddle.to_tensor([[2, 1 + 1j], [1 - 1j, 3]], "complex64")
+    return [paddle.linalg.pinv(r, rcond=0.5), paddle.linalg.pinv(r, rcond=paddle.to_tensor(0.5)),
+            paddle.linalg.pinv(r.astype("float64"), rcond=0.1), paddle.linalg.pinv(b, rcond=paddle.to_tensor([0.1, 0.5])),
+            paddle.linalg.pinv(paddle.to_tensor([[2.0, 1.0], [1.0, 2.0]]), hermitian=True, rcond=0.5),
+            paddle.linalg.pinv(c, rcond=0.1), paddle.linalg.pinv(c.astype("complex128")),
+            paddle.linalg.pinv(h, hermitian=True)]
+
+
 @case(rtol=1e-5)
 def matrix_power_cases(paddle):
     x = _gen(paddle)

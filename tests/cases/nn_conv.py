@@ -120,6 +120,46 @@ def conv_transpose_bias_broadcast_at_channels(paddle):
             F.conv1d_transpose(x1.transpose([0, 2, 1]), w1, bias=b, data_format="NLC")]
 
 
+@case(rtol=1e-5, atol=1e-5)  # conv summation order
+def conv_bias_shapes_as_paddle_adds_them(paddle):
+    """A convolution's bias that is not [C] is added as Paddle adds it: conv1d on its 2-D result at the channel
+    axis ([C, 1], [1], a [C, L'] bias growing the result), conv2d with the bias placed at the channels and unit
+    axes after (a [C, 1, 1] bias makes a 6-D result), a depthwise conv2d and conv3d reshaped to the channels."""
+    F = paddle.nn.functional
+    x1, w1 = paddle.to_tensor(data([1, 2, 3], 1)), paddle.to_tensor(data([3, 2, 2], 2))
+    x2, w2 = paddle.to_tensor(data([1, 2, 3, 3], 3)), paddle.to_tensor(data([3, 2, 2, 2], 4))
+    b = paddle.to_tensor([[0.5], [1.0], [-2.0]])
+    b.stop_gradient = False
+    outs = [F.conv1d(x1, w1, bias=b), F.conv1d(x1, w1, bias=paddle.to_tensor([3.0])),
+            F.conv1d(x1, w1, bias=paddle.to_tensor(data([3, 2], 5))), F.conv1d(x1, w1, bias=b.reshape([1, 3, 1])),
+            F.conv1d(x1.transpose([0, 2, 1]), w1, bias=paddle.to_tensor([3.0]), data_format="NLC"),
+            F.conv2d(x2, w2, bias=b), F.conv2d(x2, w2, bias=b.reshape([3, 1, 1])),
+            F.conv2d(x2, w2, bias=b.reshape([1, 3, 1, 1])),
+            F.conv2d(x2.transpose([0, 2, 3, 1]), w2, bias=paddle.to_tensor([1.0]), data_format="NHWC"),
+            F.conv2d(x2, paddle.to_tensor(data([4, 1, 2, 2], 6)), bias=paddle.to_tensor(data([4, 1], 7)), groups=2),
+            F.conv3d(x2.unsqueeze(2), w2.unsqueeze(2), bias=b), F.conv3d(x2.unsqueeze(2), w2.unsqueeze(2),
+                                                                         bias=paddle.to_tensor([2.0]))]
+    paddle.add_n([o.sum() for o in outs]).backward()
+    return outs + [b.grad]
+
+
+@case
+def conv1d_bias_not_at_channels(paddle):
+    return paddle.nn.functional.conv1d(paddle.ones([1, 2, 3]), paddle.ones([3, 2, 2]), bias=paddle.ones([2]))
+
+
+@case
+def conv1d_nlc_bias_column(paddle):
+    return paddle.nn.functional.conv1d(paddle.ones([1, 3, 2]), paddle.ones([3, 2, 2]), bias=paddle.ones([3, 1]),
+                                       data_format="NLC")
+
+
+@case
+def conv2d_depthwise_bias_not_at_channels(paddle):
+    return paddle.nn.functional.conv2d(paddle.ones([1, 2, 3, 3]), paddle.ones([4, 1, 2, 2]), bias=paddle.ones([2]),
+                                       groups=2)
+
+
 @case
 def conv_transpose_bias_not_at_channels(paddle):
     return paddle.nn.functional.conv1d_transpose(paddle.ones([1, 2, 5]), paddle.ones([2, 3, 3]),

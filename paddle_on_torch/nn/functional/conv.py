@@ -104,6 +104,9 @@ def _conv(n, x, weight, bias, stride, padding, dilation, groups, data_format):
     api = _NAMES[n]
     last = L.channel_last(data_format, n)
     _check(x, weight, groups, n, last, api)
+    if bias is not None and tuple(bias.shape) != (weight.shape[0],):
+        out = _conv(n, x, weight, None, stride, padding, dilation, groups, data_format)
+        return _add_conv_bias(out, bias, n, last, depthwise=x.shape[-1 if last else 1] == groups != 1)
     if not last and type(padding) is int and padding >= 0 and _ints(stride, n) and _ints(dilation, n):
         # what the Conv layers pass (channel-first, one int padding, lists of ints): torch takes them as they are
         return _CONV[n](x, weight, bias, stride, padding, dilation, groups)
@@ -115,6 +118,40 @@ def _conv(n, x, weight, bias, stride, padding, dilation, groups, data_format):
     else:
         out = _CONV[n](TF.pad(xt, L.torch_pad_arg(pairs)), weight, bias, s, 0, d, groups)
     return L.from_channel_first(out, last)
+
+
+def _add_conv_bias(out, bias, n, last, depthwise):
+    """Paddle's bias of a convolution when it is not [C], added after it as Paddle does.  conv1d runs as a 2-D
+    convolution over a unit axis (before the length, NCL; before the channels, NLC) and adds the bias there with
+    _add_with_axis at the channels (NCL: a lower-rank bias gets unit axes after it; NLC: a plain broadcast), the
+    unit axis squeezed after where it is still 1; conv2d puts a lower-rank bias at the channel axis followed by
+    as many unit axes as the result has after it (so [C, 1, 1] broadcasts into a 6-D result, as in Paddle); a
+    depthwise conv2d and conv3d reshape it to [1, -1, 1, ...] at the channel axis."""
+    if n == 1:
+        out = out.unsqueeze(1 if last else 2)
+        if not last and bias.dim() < out.dim():
+            bias = bias.reshape([1] + list(bias.shape) + [1] * (out.dim() - bias.dim() - 1))
+        out = _broadcast_add(out, bias)
+        unit = out.dim() - (3 if last else 2)
+        return out.squeeze(unit) if out.shape[unit] == 1 else out
+    channel = out.dim() - 1 if last else 1
+    if n == 3 or depthwise:
+        bias = bias.reshape([1] * channel + [-1] + [1] * (out.dim() - channel - 1))
+    elif bias.dim() < out.dim():
+        bias = bias.reshape([1] * channel + list(bias.shape) + [1] * (out.dim() - channel - 1))
+    return _broadcast_add(out, bias)
+
+
+def _broadcast_add(out, bias):
+    """out + bias, a shape mismatch in Paddle's words (its elementwise add's ValueError)."""
+    xs, ys = list(out.shape), list(bias.shape)
+    nd = max(len(xs), len(ys))
+    for i, (a, b) in enumerate(zip([1] * (nd - len(xs)) + xs, [1] * (nd - len(ys)) + ys)):
+        if a != b and a != 1 and b != 1:
+            raise ValueError(f"(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+                             f"together with the shape of X = {xs} and the shape of Y = {ys}. Received [{a}] in X "
+                             f"is not equal to [{b}] in Y at i:{i}.")
+    return out + bias
 
 
 def _add_bias_at_channel(out, bias, n, last):
