@@ -179,6 +179,11 @@ def _recorded_aliases(fn):
     return paddle_aliases(api)
 
 
+# the factories whose out= Paddle returns itself (they fill it in place: fill_constant); the others return their
+# own result and copy it into out
+OUT_IS_RESULT = frozenset({"paddle.ones", "paddle.zeros", "paddle.full"})
+
+
 def op(fn=None, *, aliases=None, binary=None):
     """Make a Paddle API function from an annotated torch implementation.
 
@@ -366,11 +371,17 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     body.append("        o._t = r")
     body.append("    else:")
     body.append("        o = _wrap_result(r)")
-    for p in sig_params:
-        if p.annotation is RequiresGrad:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
-            body.append(f"    if {p.name}: o.stop_gradient = False")
+    grad_flags = [p.name for p in sig_params if p.annotation is RequiresGrad]
+    for flag in grad_flags:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
+        body.append(f"    if {flag}: o.stop_gradient = False")
     takes_out = "out" in names or any(p[0] == "out" for p in params)
-    body.append("    return o if out is None else _write_out(out, o)" if takes_out else "    return o")
+    if takes_out and grad_flags:  # a factory's out= claims grad as its result does (Paddle sets it on both)
+        body.append("    if out is None: return o")
+        body.append("    _write_out(out, o)")
+        body.extend(f"    if {flag}: out.stop_gradient = False" for flag in grad_flags)
+        body.append("    return out" if public_name(fn) in OUT_IS_RESULT else "    return o")
+    else:
+        body.append("    return o if out is None else _write_out(out, o)" if takes_out else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised
     body.append("except (RuntimeError, IndexError, MemoryError) as e:")
     body.append("    t = _translate(e, _api)")

@@ -50,6 +50,8 @@ def prologue(api, params, ns):
     operands = [name for name, _, _ in pos[:n]]
     rest = [f"{name} is _d_{name}" for name, _, default in pos[n:]
             if name != "name" and default is not _MISSING and not _is_required(default)]
+    # a keyword alias (dim= for axis, input= for x: default _MISSING) given is an argument off its default too
+    rest += [f"{name} is _MISSING" for name, _, default in pos[n:] if default is _MISSING]
     _NAMESPACES[api] = ns
     ns["_fast"] = _entry(api) if _MODULE is not None and not _FUNCTIONS_OFF[0] else None
     ns["_MISS"] = _MODULE.fastpath_miss if _MODULE is not None else None

@@ -111,6 +111,18 @@ def view(x: TensorLike, shape_or_dtype, name=None):
     return x.view(_dtypes.to_torch_dtype(shape_or_dtype))
 
 
+_view_shape_or_dtype = view
+
+
+@functools.wraps(_view_shape_or_dtype)
+def view(*args, **kwargs):
+    """view(x, shape_or_dtype), or the sizes as separate ints after x (x.view(2, 3), x.view(4)): Paddle 3.3 reads
+    them as a shape (its view decorator)."""
+    if len(args) >= 2 and all(_is_size(v) for v in args[1:]):
+        args = (args[0], list(args[1:]))
+    return _view_shape_or_dtype(*args, **kwargs)
+
+
 @op
 def view_as(x: TensorLike, other: TensorLike, name=None):
     return x.view_as(other)
@@ -861,6 +873,19 @@ def index_add(x: TensorLike, index: TensorLike, axis, value: TensorLike, alpha=1
             from None
 
 
+_index_add_paddle_order = index_add
+
+
+@functools.wraps(_index_add_paddle_order)
+def index_add(*args, **kwargs):
+    """index_add(x, index, axis, value), or torch's order (input, dim, index, source) when the second positional
+    argument is an int: Paddle 3.3 reads a call so (its index_add decorator)."""
+    if len(args) >= 2 and isinstance(args[1], int):
+        kwargs.update(zip(("x", "axis", "index", "value"), args))
+        args = ()
+    return _index_add_paddle_order(*args, **kwargs)
+
+
 @op
 def index_put(x: TensorLike, indices: TensorSequence, value: TensorLike, accumulate=False, name=None):
     return x.index_put(tuple(indices), value.to(x.dtype), accumulate=accumulate)
@@ -956,21 +981,29 @@ def view_as_real(input):
 # ---------------------------------------------------------------- misc
 
 
+def _atleast_inputs(inputs):
+    """atleast_*d's inputs: one list or tuple that holds a Tensor stands for its items, as Paddle reads it."""
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)) and \
+            any(isinstance(i, _normalize.Tensor) for i in inputs[0]):
+        return inputs[0]
+    return inputs
+
+
 @op
 def atleast_1d(*inputs, name=None):
-    r = [torch.atleast_1d(_normalize.to_torch(i)) for i in inputs]
+    r = [torch.atleast_1d(_normalize.to_torch(i)) for i in _atleast_inputs(inputs)]
     return r[0] if len(r) == 1 else r
 
 
 @op
 def atleast_2d(*inputs, name=None):
-    r = [torch.atleast_2d(_normalize.to_torch(i)) for i in inputs]
+    r = [torch.atleast_2d(_normalize.to_torch(i)) for i in _atleast_inputs(inputs)]
     return r[0] if len(r) == 1 else r
 
 
 @op
 def atleast_3d(*inputs, name=None):
-    r = [torch.atleast_3d(_normalize.to_torch(i)) for i in inputs]
+    r = [torch.atleast_3d(_normalize.to_torch(i)) for i in _atleast_inputs(inputs)]
     return r[0] if len(r) == 1 else r
 
 

@@ -162,6 +162,8 @@ class Tensor:
     @stop_gradient.setter
     def stop_gradient(self, value):
         t = self._t
+        if "_grad_view" in self.__dict__:  # a .grad Tensor: Paddle keeps the flag with the gradient itself
+            t._paddle_grad_stops = bool(value)
         if not value:
             if t.dtype in _DIFFERENTIABLE:
                 if not t.requires_grad:
@@ -191,16 +193,27 @@ class Tensor:
         g = self._t.grad
         if g is None:
             return None
+        stops = getattr(g, "_paddle_grad_stops", None)
         g = _normalize.wrap(g)
+        g.__dict__["_grad_view"] = True
         # Paddle reports a gradient with stop_gradient=False; one its run_program op computed for a loaded
-        # program's parameter (paddle.jit.load's TranslatedLayer) with True
-        if not self.__dict__.get("_grad_from_program"):
+        # program's parameter (paddle.jit.load's TranslatedLayer) with True; one assigned (x.grad = t) or set
+        # (x.grad.stop_gradient = ...) with the flag it was given, on every later read
+        if stops is None:
+            stops = bool(self.__dict__.get("_grad_from_program"))
+        if not stops:
             g.__dict__["_claims_grad"] = True
         return g
 
     @grad.setter
     def grad(self, value):
-        self._t.grad = None if value is None else _normalize.to_torch(value)
+        if value is None:
+            self._t.grad = None
+            return
+        t = _normalize.to_torch(value)
+        self._t.grad = t
+        if isinstance(value, Tensor):
+            t._paddle_grad_stops = value.stop_gradient
 
     def _grad_ivar(self):
         """The gradient Tensor (None before a backward), as Paddle's private accessor that libraries call."""

@@ -276,3 +276,82 @@ def maxout_layer_needs_groups(paddle):
 @case
 def conv_transpose_refuses_an_unknown_keyword(paddle):
     paddle.nn.Conv2DTranspose(2, 3, 3, dims=2)
+
+
+@case
+def reduction_keyword_aliases(paddle):
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    return [x.sum(dim=1), paddle.sum(x, dim=0, keepdim=True), paddle.mean(x, dim=1), x.mean(dim=0),
+            paddle.sum(input=x), x.sum()]
+
+
+@case
+def vjp_of_a_reduction_over_dim(paddle):
+    def row_sums(t):
+        return t.sum(dim=1)
+
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    ys, vjp = paddle.incubate.autograd.vjp(row_sums, x, paddle.to_tensor([1.0, 2.0]))
+    return [ys, vjp]
+
+
+@case
+def index_add_torch_positional_order(paddle):
+    x = paddle.zeros([4, 2])
+    index = paddle.to_tensor([3, 0])
+    value = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [paddle.index_add(x, 0, index, value), paddle.index_add(x, index, 0, value),
+            x.index_add(1, index[1:], paddle.ones([4, 1])), paddle.index_add(input=x, dim=0, index=index, source=value)]
+
+
+@case
+def view_sizes_as_arguments(paddle):
+    x = paddle.arange(6.0)
+    return [x.view(2, 3), x.view(6), paddle.view(x, 3, 2), x.view(size=[3, 2]), x.view(dtype="int32")]
+
+
+@case
+def atleast_nd_of_one_sequence(paddle):
+    a, b = paddle.to_tensor(7), paddle.to_tensor([1, 2])
+    return [paddle.atleast_1d((a, b)), paddle.atleast_2d([a, b]), paddle.atleast_3d([a]),
+            paddle.functional.atleast_1d([a, b]), paddle.atleast_1d()]
+
+
+@case
+def conv_layer_dtype_keyword(paddle):
+    conv = paddle.nn.Conv1d(2, 3, 2, dtype="float64")
+    conv2 = paddle.nn.Conv2d(1, 1, 1, bias=False, dtype=paddle.float64)
+    x = paddle.ones([1, 2, 4], dtype="float64")
+    return [str(conv.weight.dtype), str(conv.bias.dtype), str(conv2.weight.dtype), conv(x).shape,
+            str(paddle.nn.Conv1D(2, 3, 2).weight.dtype)]
+
+
+@case
+def factory_out_claims_grad(paddle):
+    answers = []
+    for make in (lambda o: paddle.ones([2], out=o, requires_grad=True),
+                 lambda o: paddle.zeros([2], out=o, requires_grad=True),
+                 lambda o: paddle.full([2], 3.0, out=o, requires_grad=True),
+                 lambda o: paddle.arange(0.0, 2.0, out=o, requires_grad=True),
+                 lambda o: paddle.empty([2], out=o, requires_grad=True),
+                 lambda o: paddle.zeros([2], out=o)):
+        out = paddle.zeros([2])
+        result = make(out)
+        answers.append([result is out, result.stop_gradient, out.stop_gradient, out.shape])
+    return answers
+
+
+@case
+def grad_keeps_its_stop_gradient(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * x).sum().backward()
+    first = x.grad.stop_gradient
+    x.grad.stop_gradient = True
+    after = x.grad.stop_gradient
+    x.grad.requires_grad = True
+    again = x.grad.stop_gradient
+    y = paddle.to_tensor([3.0, -4.0])
+    y.grad = paddle.to_tensor([0.5, 12.0])
+    assigned = y.grad.stop_gradient
+    norm = paddle.nn.utils.clip_grad_norm_(y, max_norm=3.0)
+    return [first, after, again, assigned, y.grad.stop_gradient, norm, y.grad]

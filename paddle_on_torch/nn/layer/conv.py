@@ -49,8 +49,11 @@ class _ConvNd(Layer):
                 self._reversed_padding_repeated_twice = [padding] * (2 * dims)
             shape = [out_channels, in_channels // groups] + self._kernel_size
             init = Normal(0.0, (2.0 / max(math.prod(self._kernel_size) * in_channels, 1)) ** 0.5)  # (0 channels: empty)
-        self.weight = self.create_parameter(shape=shape, attr=weight_attr, default_initializer=init)
-        self.bias = self.create_parameter(attr=bias_attr, shape=[out_channels], is_bias=True)
+        # (Paddle passes the layer's dtype and device to both parameters: float32 / the default place when None)
+        self.weight = self.create_parameter(shape=shape, attr=weight_attr, dtype=dtype, default_initializer=init,
+                                            device=device)
+        self.bias = self.create_parameter(attr=bias_attr, shape=[out_channels], is_bias=True, dtype=dtype,
+                                          device=device)
 
     def extra_repr(self):
         s = f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}"
