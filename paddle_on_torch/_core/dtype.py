@@ -281,7 +281,11 @@ class IInfo:
     """paddle.base.core.iinfo: what paddle.iinfo returns."""
 
     def __init__(self, d):
-        i = torch.iinfo(to_torch_dtype(d))
+        t = to_torch_dtype(d)
+        if t not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+            raise ValueError("(InvalidArgument) the argument of paddle.iinfo can only be paddle.int8, paddle.int16, "
+                             "paddle.int32, paddle.int64, or paddle.uint8")
+        i = torch.iinfo(t)
         self.min, self.max, self.bits, self.dtype = i.min, i.max, i.bits, dtype_name(d)
 
     def __repr__(self):

@@ -265,10 +265,47 @@ def exponential_(t, lam=1.0):
     return _fill(t, lambda o: ops().exponential_(default_cpu().state, o, float(lam)))
 
 
+# numeric_limits<T>::digits of Paddle's floating types (random_ bounds by them)
+DIGITS = {torch.float32: 24, torch.float64: 53, torch.float16: 11, torch.bfloat16: 8}
+
+
+def _int_through(v, dtype):
+    """static_cast<int64_t>(static_cast<T>(v)) for an int64 v: T's rounding (float16 / bfloat16 through float,
+    as Paddle's conversions from an integer go)."""
+    t = torch.tensor(v, dtype=torch.int64)
+    if dtype in (torch.float16, torch.bfloat16):
+        t = t.to(torch.float32)
+    return int(t.to(dtype).to(torch.float64).item())
+
+
+def _representable_bounds(low, high, dtype):
+    """Paddle's random kernel on a floating dtype moves `low` up and `high` down to values the dtype holds
+    (update_from / update_to), then refuses an empty range."""
+    digits = DIGITS[dtype]
+    above = _int_through(low + 1, dtype)
+    if above < low:
+        low = above + (1 << (abs(low + 1).bit_length() - digits))
+    below = _int_through(high - 1, dtype)
+    if below >= high:
+        high = below - (1 << (abs(high - 1).bit_length() - digits))
+    if low >= high:
+        raise ValueError(f"(InvalidArgument) random expects 'from' casted to dtype to be less than 'to' casted to "
+                         f"dtype, but got from={low} >= to={high}")
+    return low, high
+
+
 def random_(t, low, high):
-    """Fill t with Paddle's random_ draws in [low, high): a draw's low 32 bits modulo the range (ranges below
-    2**32; a wider range takes torch's op)."""
-    if not exact(t) or not 0 < high - low < 2**32:
+    """Fill t with Paddle's random_ draws in [low, high): per element one 64-bit draw modulo the range where the
+    range is at least 2**28, else the draw's low 32 bits modulo it, plus low, converted to t's dtype."""
+    if t.dtype in DIGITS:
+        low, high = _representable_bounds(int(low), int(high), t.dtype)
+    if not exact(t):
         return t.random_(int(low), int(high))
-    raw = ops().bits(default_cpu().state, t.numel())
-    return t.copy_(((raw & 0xFFFFFFFF) % (high - low) + low).view(t.shape))
+    import numpy as np
+
+    span = (high - low) % 2**64
+    raw = ops().bits(default_cpu().state, t.numel()).numpy().view(np.uint64)
+    if span < 2**28:
+        raw = raw & np.uint64(0xFFFFFFFF)
+    drawn = (raw % np.uint64(span)).astype(np.int64) + np.int64(low)  # wrapping, as the kernel's int64 sum
+    return t.copy_(torch.from_numpy(drawn).view(t.shape))

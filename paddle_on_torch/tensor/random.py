@@ -117,6 +117,13 @@ def _int_arg(v):
     return int(v._t.item()) if is_tensor(v) else v
 
 
+def _int32_attrs(*values):
+    """randint's low and high are int32 attributes of Paddle's op: its argument parser refuses wider values."""
+    for v in values:
+        if not -2**31 <= v < 2**31:
+            raise IndexError(f"(OutOfRange) Integer value {v} exceeds int32 range [-2147483648, 2147483647]")
+
+
 @op
 def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, name=None):
     """Integers uniform in [low, high) (in [0, low) when high is None)."""
@@ -128,6 +135,7 @@ def randint(low=0, high=None, shape: ShapeLike = (1,), dtype: DTypeLike = None, 
     if low >= high:
         raise ValueError(f"(InvalidArgument) randint: low must be less than high, but received low = {low}, "
                          f"high = {high}.")
+    _int32_attrs(low, high)
     dtype = dtype or torch.int64
     if dtype not in _INTS:
         raise _no_kernel("randint", dtype)
@@ -144,6 +152,7 @@ def randint_like(x: TensorLike, low=0, high=None, dtype: DTypeLike = None, name=
         low, high = 0, low
     if low >= high:
         raise ValueError(f"randint_like's low must less then high, but received low = {low}, high = {high}")
+    _int32_attrs(low, high)
     drawn = _rng.randint_(torch.empty(x.shape, dtype=torch.int64, device=current_torch_device()), low, high)
     return drawn.to(dtype or x.dtype)  # Paddle draws int64 on the current place and casts
 
@@ -331,13 +340,26 @@ def exponential_(x, lam=1.0, name=None):
     return _fill_inplace(x, lambda t: _rng.exponential_(t, float(lam)), "exponential")
 
 
+_RANDOM_KERNEL = (torch.int32, torch.int64, torch.float32, torch.float64, torch.float16, torch.bfloat16)
+
+
 def random_(x, from_=0, to=None, *, generator=None):
-    """Fill x in place with integers uniform in [from_, to) (in [0, from_) when only from_ is given,
-    over the dtype's exactly representable range when neither is)."""
+    """Fill x in place with integers uniform in [from_, to) (in [0, from_) when only from_ is given; without
+    either, Paddle's Python bounds them by 2**mantissa for a floating dtype, by the largest value for an integer
+    one)."""
+    t = _inplace_target(x)
     if to is None:
-        if not from_:
-            return _fill_inplace(x, lambda t: t.random_())  # (Paddle's full-range draws are not reproduced)
-        from_, to = 0, from_
+        if from_ == 0:
+            to = 2 ** _rng.DIGITS[t.dtype] if t.dtype in _rng.DIGITS else _dtypes.iinfo(t.dtype).max
+        else:
+            from_, to = 0, from_
+    if from_ >= to:
+        raise ValueError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+    if t.dtype not in _RANDOM_KERNEL and t.device.type == "cpu":
+        dt = _dname(t.dtype)
+        raise RuntimeError(f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dt}) of kernel `random` is "
+                           f"not registered. Selected wrong DataType `{dt}`. Paddle support following DataTypes: "
+                           "int64, float64, float16, float32, int32, bfloat16.")
     return _fill_inplace(x, lambda t: _rng.random_(t, int(from_), int(to)))
 
 

@@ -473,3 +473,151 @@ def binomial_values(paddle):
     prob = np.array([0.3, 0.6, 0.5, 0.05, 0.5, 0.4, 1.0, 0.9, 0.0], dtype="float32")
     return _each_seed(paddle, lambda: [paddle.binomial(count, paddle.to_tensor(prob)),
                                        paddle.binomial(count, paddle.to_tensor(prob.astype("float64")))], SEEDS[:3])
+
+
+# ----------------------------------------------------------------------------------------- re-verification probes
+# (issue 27 re-checked with seeds, shapes and dtypes the cases above do not use)
+OTHER_SEEDS = (3, 42, 65535, 2**31 - 1, 2**40 + 17)
+
+
+@case(exact=True)
+def other_seeds_shapes_and_dtypes(paddle):
+    def draw():
+        return [paddle.rand([2, 0, 3]), paddle.rand([33]), paddle.randn([65]), paddle.randn([5, 1, 3], "float16"),
+                _plain(paddle.randn([3, 3], "bfloat16")), paddle.uniform([7, 3], "float64", -5.5, 0.25),
+                paddle.normal(2.0, 3.0, [3, 3]), paddle.randint(-7, 9, [11]), paddle.randint(3, 2**31 - 1, [4], "int32"),
+                paddle.randperm(37), paddle.randperm(9, "float64"), paddle.poisson(paddle.to_tensor([0.5, 11.9, 12.0,
+                                                                                                       1000.0, 1e5])),
+                paddle.multinomial(paddle.to_tensor([[0.1, 0.0, 2.0, 3.0, 0.5]]), 3)]
+    return _each_seed(paddle, draw, OTHER_SEEDS)
+
+
+@case(exact=True)
+def other_layers_default_weights(paddle):
+    nn = paddle.nn
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.Conv2D(4, 6, (3, 2), groups=2), nn.Conv3D(2, 2, 2, bias_attr=False), nn.Conv1DTranspose(3, 2, 4),
+        nn.Conv3DTranspose(2, 4, 2, groups=2), nn.Embedding(20, 7, padding_idx=3), nn.LSTM(3, 4, proj_size=2),
+        nn.GRU(2, 5, num_layers=2, direction="bidirect"), nn.SimpleRNNCell(2, 2), nn.BatchNorm3D(2),
+        nn.LayerNorm([3, 4]), nn.MultiHeadAttention(12, 3, kdim=5, vdim=7), nn.TransformerDecoderLayer(8, 2, 12))),
+        OTHER_SEEDS[:2])
+
+
+@case(exact=True)
+def float64_default_dtype_weights(paddle):
+    nn = paddle.nn
+    paddle.set_default_dtype("float64")
+    try:
+        return _each_seed(paddle, lambda: _weights(nn.Sequential(
+            nn.Linear(3, 4), nn.Conv2D(2, 2, 2), nn.LSTM(2, 3), nn.Embedding(4, 3), nn.MultiHeadAttention(4, 2))),
+            OTHER_SEEDS[:2])
+    finally:
+        paddle.set_default_dtype("float32")
+
+
+@case(exact=True)
+def initializers_through_param_attr(paddle):
+    nn, I = paddle.nn, paddle.nn.initializer
+    return _each_seed(paddle, lambda: _weights(nn.Sequential(
+        nn.Linear(4, 5, weight_attr=paddle.ParamAttr(initializer=I.XavierNormal()),
+                  bias_attr=paddle.ParamAttr(initializer=I.Normal(0, 0.1))),
+        nn.Conv2D(2, 3, 3, weight_attr=I.KaimingUniform(), bias_attr=I.Uniform(-1, 1)),
+        nn.Linear(3, 3, weight_attr=I.TruncatedNormal(std=0.02)), nn.Conv2D(2, 2, 3, weight_attr=I.Dirac()),
+        nn.Bilinear(2, 3, 2, weight_attr=I.XavierUniform(fan_in=2, fan_out=3)))), OTHER_SEEDS[:3])
+
+
+@case(exact=True)
+def initializers_more_shapes(paddle):
+    I = paddle.nn.initializer
+    inits = [I.Normal(-1.0, 0.3), I.Uniform(0, 5), I.TruncatedNormal(0.0, 2.0, -1.0, 3.0), I.XavierUniform(gain=2.0),
+             I.XavierNormal(gain=0.5), I.KaimingUniform(negative_slope=0.2, nonlinearity="leaky_relu"),
+             I.KaimingNormal(mode="fan_out"), I.KaimingNormal(fan_in=7.0), I.TruncatedNormal(mean=5.0, std=0.001)]
+    return [_each_seed(paddle, lambda: _init_param(paddle, init, shape), OTHER_SEEDS[:1])
+            for shape in ([7], [65, 2], [4, 1, 3, 2, 2]) for init in inits]
+
+
+@case(exact=True)
+def dropout_more_axes_and_modes(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(np.arange(1, 61, dtype="float32").reshape(3, 4, 5))
+    return _each_seed(paddle, lambda: [
+        F.dropout(x, 0.3, axis=[1, 2]), F.dropout(x.astype("float64"), 0.45, axis=0),
+        F.dropout(x, 0.25, mode="downscale_in_infer"), F.dropout(x, 1.0, axis=-1), F.alpha_dropout(x, 0.4),
+        F.feature_alpha_dropout(x.reshape([3, 4, 5, 1]), 0.3),
+        F.dropout2d(x.reshape([1, 3, 4, 5]), 0.3, data_format="NHWC"), F.dropout(x, paddle.to_tensor(0.4)),
+        F.dropout(x.astype("float16"), 0.5), _plain(F.dropout(x.astype("bfloat16"), 0.5))], OTHER_SEEDS[:3])
+
+
+@case
+def dropout_negative_axis_fails(paddle):
+    # Paddle's Python refuses a negative axis (it does not count from the end)
+    paddle.nn.functional.dropout(paddle.ones([3, 4]), 0.5, axis=-1)
+
+
+@case(exact=True)
+def state_in_paddles_pickle_format(paddle):
+    # a GeneratorState pickled by real Paddle (its bytes written out here: the class by Paddle's name, then the
+    # state tuple) loads and replays the stream
+    import pickle
+
+    paddle.seed(777)
+    paddle.randn([5])
+    words = str(paddle.get_rng_state()[0]).split()[4:]
+    state = pickle.dumps((-1, 777, 0, [ord(c) for c in " ".join(words)]), protocol=2)
+    blob = b"\x80\x02cpaddle.base.libpaddle\nGeneratorState\n)\x81" + state[2:-1] + b"b."
+    expected = [paddle.rand([3]), paddle.randn([3])]
+    paddle.seed(1)
+    paddle.set_rng_state([pickle.loads(blob)])
+    return [expected, paddle.rand([3]), paddle.randn([3])]
+
+
+@case(exact=True)
+def random_inplace_wide_ranges_and_defaults(paddle):
+    # a range of 2**28 or more takes a whole 64-bit draw modulo it; without bounds Paddle's Python takes
+    # 2**mantissa (floating) or the dtype's largest value (integer); floating bounds move to held values
+    def draw():
+        out = []
+        for dt, bounds in [("int64", (0, 2**29)), ("int64", (5, 2**28 - 1)), ("int64", (3, 3 * 2**28 + 1)),
+                           ("int32", ()), ("int64", ()), ("float32", ()), ("float64", ()), ("float16", ()),
+                           ("bfloat16", ()), ("float32", (-3, 2**30)), ("float32", (2**40,)),
+                           ("float64", (-2**62, 2**62)), ("float32", (2**26 + 1, 2**26 + 9)),
+                           ("float16", (2000, 2100)), ("float16", (-3000, -2000)), ("int32", (-2**31, 2**31 - 1)),
+                           ("int64", (-2**63, 2**63 - 1))]:
+            out.append(_plain(paddle.zeros([4], dt).random_(*bounds)))
+        return out + [paddle.rand([2])]
+    return _each_seed(paddle, draw, OTHER_SEEDS[:3])
+
+
+@case
+def random_inplace_bounds_collapse_in_float32(paddle):
+    paddle.zeros([4]).random_(2**26 + 1, 2**26 + 2)
+
+
+@case
+def random_inplace_empty_range(paddle):
+    paddle.zeros([4], "int64").random_(5, 5)
+
+
+@case
+def random_inplace_uint8_has_no_kernel(paddle):
+    paddle.zeros([4], "uint8").random_(0, 5)
+
+
+@case
+def random_inplace_bool_without_bounds(paddle):
+    paddle.zeros([4], "bool").random_()
+
+
+@case
+def randint_low_beyond_int32(paddle):
+    paddle.randint(-2**31 - 1, 0, [2])
+
+
+@case
+def randint_high_beyond_int32(paddle):
+    paddle.randint(0, 2**40, [2])
+
+
+@case
+def randint_like_beyond_int32(paddle):
+    paddle.randint_like(paddle.zeros([3]), 2**33)

@@ -89,11 +89,15 @@ def dropout(x: TensorLike, p: ScalarLike = 0.5, axis=None, training=True, inplac
             keep_prob = torch.tensor(keep_prob, dtype=x.dtype, device=x.device)
         kept = x / keep_prob if upscale else x
         return torch.where(keep, kept, torch.zeros((), dtype=x.dtype, device=x.device))
-    axes = [axis] if isinstance(axis, int) else list(axis)
-    if len(axes) > x.dim() or max(axes) > x.dim() - 1:
-        raise ValueError("axis value should be greater than or equal to 0 and less than dimensions of x")
     if p == 1:
         return x * 0.0
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    if min(axes) < 0 or max(axes) > x.dim() - 1:  # a negative axis too, as Paddle's Python checks
+        raise ValueError(f"axis value should be greater than or equal to 0 and less than dimensions of x:{x.dim()}, "
+                         f"but get axis value:{max(axes)} ")
+    if len(axes) > x.dim():
+        raise ValueError(f"length of axis should not be greater than dimensions of x:{x.dim()}, but get length of "
+                         f"axis: {len(axes)}")
     mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
     keep = _rng.dropout_keep(mask_shape, p, x.device).to(x.dtype)  # paddle.uniform(mask_shape) >= p
     return (x * (1.0 / (1.0 - p)) if upscale else x) * keep
