@@ -16,6 +16,7 @@ import torch
 from .._normalize import (AxisLike, DTypeLike, OptionalTensor, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence,
                           is_tensor, op)
 from .._core import dtype as _dtypes
+from .._normalize.wrapping import static_mode
 
 __all__ = [
     "norm", "dist", "cholesky", "eigvalsh", "histogram", "histogram_bin_edges", "histogramdd", "bincount",
@@ -237,15 +238,23 @@ def corrcoef(x: TensorLike, rowvar=True, name=None):
     return c.clamp(-1, 1)
 
 
-def _bins_range(x, bins, lo, hi):
-    lo, hi = float(lo), float(hi)
-    if lo == 0.0 and hi == 0.0 and x.numel():
-        lo, hi = float(x.min()), float(x.max())
-    elif hi < lo:
+def _bins_range(x, t, lo, hi):
+    """Paddle's histogram range: min / max in x's type (an integer x truncates them); equal ones mean the data's
+    range (NaN skipped, kept as tensors: no host read, so a static Program records it); equal again: widened by 1."""
+    if x.is_floating_point():
+        lo, hi = (float(torch.tensor(v, dtype=t)) for v in (lo, hi))
+    else:
+        lo, hi = float(int(lo)), float(int(hi))
+    if lo == hi:
+        data = x.to(t)
+        nan = torch.isnan(data)
+        lo_t = torch.where(nan, float("inf"), data).min()
+        hi_t = torch.where(nan, -float("inf"), data).max()
+        same = lo_t == hi_t
+        return torch.where(same, lo_t - 1, lo_t), torch.where(same, hi_t + 1, hi_t)
+    if hi < lo:
         raise ValueError(f"(InvalidArgument) max must be larger or equal to min.But received max is {hi:f}, min is "
                          f"{lo:f}")
-    if lo == hi:
-        lo, hi = lo - 1.0, hi + 1.0
     return lo, hi
 
 
@@ -253,20 +262,23 @@ def _bins_range(x, bins, lo, hi):
 def histogram(input: TensorLike, bins=100, min=0.0, max=0.0, weight: OptionalTensor = None, density=False,
               name=None):
     x = input.reshape(-1)
-    lo, hi = _bins_range(x, bins, min, max)
-    xf = x.double()
-    inside = (xf >= lo) & (xf <= hi)
-    idx = ((xf - lo) * bins / (hi - lo)).floor().long().clamp(0, bins - 1)
-    idx = idx[inside]
+    if x.numel() == 0:  # Paddle's kernel returns before giving the result a type: float32 zeros
+        return torch.zeros(bins, dtype=torch.float32, device=x.device)
+    t = x.dtype if x.is_floating_point() else torch.float64  # the bin arithmetic in x's type (exact for integers)
+    lo, hi = _bins_range(x, t, min, max)
+    xt = x.to(t)
+    inside = (xt >= lo) & (xt <= hi)
+    idx = ((xt - lo) * bins / (hi - lo)).long().clamp(0, bins - 1)
     if weight is not None and weight.dtype != input.dtype:
         raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
                          f"({_dtypes.dtype_name(weight.dtype)}) does not match the type of data "
                          f"({_dtypes.dtype_name(input.dtype)}) currently contained in the container.")
+    # counts added into `bins` slots (a shape known before the data: static Programs record it)
     if weight is None and not density:
-        return torch.bincount(idx, minlength=bins)
+        return torch.zeros(bins, dtype=torch.int64, device=x.device).index_add_(0, idx, inside.long())
     out_dtype = weight.dtype if weight is not None and weight.dtype.is_floating_point else _dtypes.default_float_torch()
-    w = None if weight is None else weight.reshape(-1)[inside].double()
-    hist = torch.bincount(idx, weights=w, minlength=bins).double()
+    w = inside.double() if weight is None else torch.where(inside, weight.reshape(-1).double(), 0.0)
+    hist = torch.zeros(bins, dtype=torch.float64, device=x.device).index_add_(0, idx, w)
     if density:
         hist = hist / (hist.sum() * (hi - lo) / bins)
     return hist.to(out_dtype)
@@ -274,6 +286,9 @@ def histogram(input: TensorLike, bins=100, min=0.0, max=0.0, weight: OptionalTen
 
 @op
 def histogram_bin_edges(input: TensorLike, bins=100, min=0.0, max=0.0, name=None):
+    if static_mode():  # Paddle 3.3.1 checks for a legacy Variable and refuses its PIR Values
+        raise TypeError("The type of 'input' in histogram_bin_edges must be <class 'paddle.base.framework.Variable'>, "
+                        "but received <class 'paddle.base.libpaddle.pir.Value'>.")
     lo, hi = float(min), float(max)
     if lo == 0.0 and hi == 0.0:
         lo, hi = float(input.min()), float(input.max())

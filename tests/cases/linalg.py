@@ -216,6 +216,21 @@ def pinv_rcond_forms(paddle):
             paddle.linalg.pinv(h, hermitian=True)]
 
 
+@case
+def histogram_range_as_paddle(paddle):
+    """min == max (any value) takes the data's range, NaN skipped; a range of one value is widened by 1; an integer
+    input truncates min / max; the bins are computed in the input's type; an empty input gives float32 zeros."""
+    h = paddle.to_tensor([0.5, 1, 1.5, 2, 2.5, 2.9, float("nan"), 7.0])
+    ints = paddle.to_tensor([1, 5, 3, 9])
+    return [paddle.histogram(h, bins=4), paddle.histogram(h, bins=3, min=1, max=2.5),
+            paddle.histogram(h, bins=3, min=1, max=2.5, weight=paddle.to_tensor([1, 2, 3, 4, 5, 6, 7, float("inf")])),
+            paddle.histogram(h, bins=3, min=1, max=2.5, density=True), paddle.histogram(paddle.full([3], 2.0), bins=3),
+            paddle.histogram(ints, bins=4), paddle.histogram(ints, bins=4, min=2, max=2),
+            paddle.histogram(ints, bins=4, min=1.9, max=8.5), paddle.histogram(ints, bins=4, weight=ints),
+            paddle.histogram(paddle.to_tensor([[1.0, 5.0], [3.0, 9.0]], "float64"), bins=4, density=True),
+            paddle.histogram(paddle.to_tensor([0.1, 0.2, 0.30000001, 0.4]), bins=3), paddle.histogram(paddle.zeros([0]), 3)]
+
+
 @case(rtol=1e-5)
 def matrix_power_cases(paddle):
     x = _gen(paddle)

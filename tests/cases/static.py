@@ -607,6 +607,32 @@ def close_tolerances_in_a_program(paddle):
 
 
 @case
+def histogram_over_the_data_range_in_a_program(paddle):
+    """histogram without min / max bins over the fed data's range (read when the Program runs); bincount of a fed
+    length; reshapes with 0 / -1 over a fed batch."""
+    with _static(paddle) as (main, startup):
+        h = paddle.static.data("h", [2, 3], "float32")
+        i = paddle.static.data("i", [-1], "int64")
+        x = paddle.static.data("x", [-1, 6], "float32")
+        outs = [paddle.histogram(h, bins=4), paddle.histogram(h, bins=2, weight=h, density=True),
+                paddle.bincount(i, minlength=3), paddle.reshape(x, [0, 3, -1]), paddle.reshape(x, [-1, 2, 3])]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"h": np.array([[0.5, 1, 1.5], [2, 2.5, 2.9]], "float32"), "i": np.array([0, 1, 1, 3, 3, 4, 4, 4]),
+                "x": np.arange(24, dtype="float32").reshape(4, 6)}
+        return exe.run(main, feed=feed, fetch_list=outs)
+    finally:
+        paddle.disable_static()
+
+
+@case
+def histogram_bin_edges_while_building(paddle):
+    return _build(paddle, lambda x, y: paddle.histogram_bin_edges(x, bins=3))
+
+
+@case
 def reshape_to_a_fed_shape(paddle):
     """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each
     run; the Variable's shape shows -1 where the value is unknown while building."""
