@@ -401,7 +401,14 @@ def async_save(obj, path, protocol=4, sync_other_task=False, **configs):
 
 
 def _unpickle(f):
-    return safe_pickle.load(f, what="paddle.load")
+    # paddle.save(paddle.get_rng_state()) files hold GeneratorStates, by Paddle's class name or ours: data too
+    # (four numbers and the engine's words as character codes, parsed as integers)
+    from .random import GeneratorState
+
+    allowed = dict(safe_pickle.DATA)
+    allowed[("paddle.base.libpaddle", "GeneratorState")] = GeneratorState
+    allowed[("paddle_on_torch.framework.random", "GeneratorState")] = GeneratorState
+    return safe_pickle.load(f, allowed, what="paddle.load", types=(GeneratorState,))
 
 
 # ===================================================================== load

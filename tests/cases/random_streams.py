@@ -621,3 +621,30 @@ def randint_high_beyond_int32(paddle):
 @case
 def randint_like_beyond_int32(paddle):
     paddle.randint_like(paddle.zeros([3]), 2**33)
+
+
+@case(exact=True)
+def state_through_paddle_save_and_load(paddle):
+    # paddle.save of get_rng_state(), and a file holding a state in Paddle's own pickle format, load and replay
+    import os
+    import pickle
+    import tempfile
+
+    paddle.seed(4242)
+    paddle.rand([7])
+    states = paddle.get_rng_state()
+    expected = [paddle.rand([3]), paddle.randn([3])]
+    words = str(states[0]).split()[4:]
+    state = pickle.dumps((-1, 4242, 0, [ord(c) for c in " ".join(words)]), protocol=2)
+    blob = b"\x80\x02cpaddle.base.libpaddle\nGeneratorState\n)\x81" + state[2:-1] + b"b."
+    with tempfile.TemporaryDirectory() as d:
+        paddle.save(states, os.path.join(d, "rng.pdstates"))
+        with open(os.path.join(d, "paddle_format.pkl"), "wb") as f:
+            f.write(blob)
+        paddle.seed(1)
+        paddle.set_rng_state(paddle.load(os.path.join(d, "rng.pdstates")))
+        saved = [paddle.rand([3]), paddle.randn([3])]
+        paddle.seed(1)
+        loaded = paddle.load(os.path.join(d, "paddle_format.pkl"))
+        paddle.set_rng_state(loaded if isinstance(loaded, list) else [loaded])
+        return [expected, saved, paddle.rand([3]), paddle.randn([3])]
