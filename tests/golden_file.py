@@ -10,6 +10,11 @@
 `inputs_hash`).  An entry whose hash differs from today's sources is stale: the case (or recorder) changed
 after Paddle answered, and the answer must be refreshed with `tools/record.py` under the oracle.
 
+The files under tests/data (weights, losses, programs: inputs of their tests) have their provenance per data
+recorder (DATA_RECORDERS), in tests/data/provenance/<recorder>.json: each file's sha256, the hash of the recorder's
+script and inputs when it wrote it, and the versions of Paddle and the libraries it used (`stamp_data`, which
+`tools/record.py --data NAME` calls after the recorder ran; `data_staleness`).
+
 Used on both sides: by the recorders under real Paddle and by the tests (and `tools/record.py --check`)
 without it.  Never imports paddle.
 """
@@ -61,6 +66,73 @@ RECORDERS = {
 REPORTS = {
     "pir_corpus": "tools/pir_corpus.py: paddle_on_torch's jit.save of each corpus model, run by real Paddle",
 }
+
+
+# ------------------------------------------------------------------------------------------ recorded data
+
+class DataRecorder:
+    """A script that writes inputs of tests under tests/data (weights, losses, programs, tables): not answers
+    compared entry by entry, but files.  Their provenance is one file per recorder (`provenance_path`): per file
+    written, its sha256, the hash of the recorder's script and inputs when it was written, and the versions of
+    Paddle and of the libraries the recorder used."""
+
+    def __init__(self, outputs, inputs=(), libraries=(), script=None, args=(), needs=""):
+        self.outputs = list(outputs)  # files or folders it writes, relative to the repository root
+        self.inputs = list(inputs)  # what the recorded files depend on beside the script
+        self.libraries = list(libraries)  # distributions it imports beside paddlepaddle (their versions are kept)
+        self.script = script  # None: tools/record_<name>.py
+        self.args = list(args)  # the script's own command line to record (before any names given)
+        self.needs = needs  # what the oracle needs beside Paddle to run it
+
+    def source_hash(self):
+        return inputs_hash([self.script, *self.inputs])
+
+
+# data recorder name (`tools/record.py --data NAME`) -> what it writes and reads
+DATA_RECORDERS = {
+    "c_ops": DataRecorder(["paddle_on_torch/_C_ops_signatures.json"]),  # the shim's table of Paddle's headers
+    "ecosystem_names": DataRecorder(["tests/data/ecosystem_names.json"], needs="the dev interpreter (the shim's "
+                                    "check) with the libraries it scans installed; --reference the oracle"),
+    "examples": DataRecorder(["tests/data/examples"], ["examples/lenet_mnist_hapi.py",
+                             "examples/resnet_momentum_amp.py", "examples/gpt_adamw_resume.py"]),
+    "inference_models": DataRecorder(["tests/data/inference_models"], ["tests/model_zoo"]),
+    "io_files": DataRecorder(["tests/data/io"], ["tests/golden.py", "tests/model_zoo", "tests/data/model_zoo"]),
+    "llama_auto": DataRecorder(["tests/data/llama_auto"], ["tests/llama_auto_cases.py"], ["paddlenlp"],
+                               needs="paddlenlp==3.0.0b4"),
+    "llama_parallelize": DataRecorder(["tests/data/llama_parallelize"], [
+        "tests/llama_parallelize_cases.py", "tests/llama_auto_cases.py", "tools/record_llama_auto.py"],
+        ["paddlenlp"], needs="paddlenlp==3.0.0b4"),
+    "model_zoo": DataRecorder(["tests/data/model_zoo"], ["tests/model_zoo"]),
+    "paddleformers": DataRecorder(["tests/data/paddleformers"], [
+        "tests/paddleformers_cases.py", "tests/paddlenlp_cases.py", "tools/record_paddlenlp.py"],
+        ["paddleformers", "transformers"], needs="paddleformers==1.2.0 (tests/requirements-paddleformers.txt)"),
+    "paddlenlp": DataRecorder(["tests/data/paddlenlp"], ["tests/paddlenlp_cases.py"], ["paddlenlp"],
+                              needs="paddlenlp==3.0.0b4"),
+    "pinn": DataRecorder(["tests/data/pinn"], ["examples/pinn_poisson.py"]),
+    "pir_programs": DataRecorder(["tests/data/pir_writer"], ["tests/pir_writer_models.py",
+                                                             "tests/cases/jit_control_flow.py"]),
+    "pir_roundtrip": DataRecorder(["tests/data/pir_roundtrip"], ["tests/pir_writer_models.py",
+                                                                 "tests/cases/jit_control_flow.py"]),
+    "ppsci": DataRecorder(["tests/data/ppsci"], ["tests/ppsci_cases.py", "tests/ppsci_program",
+                                                 "tools/run_ppsci_example.py"], ["paddlesci"],
+                          needs="paddlesci==1.4.0; --examples also PaddleScience's examples folder"),
+    "seeded_training": DataRecorder(["tests/data/seeded_training"], ["examples/seeded_training.py"]),
+    "static": DataRecorder(["tests/data/static"], ["examples/static_mnist_fc.py", "examples/static_conv_bn.py",
+                                                   "examples/static_control_flow.py"],
+                           script="tests/test_static_examples.py", args=["--record"]),
+    "static_pir": DataRecorder(["tests/data/static_pir"], ["tests/static_pir_models.py"]),
+    "vision_models": DataRecorder(["tests/data/vision_models"], ["tests/test_vision_models.py"]),
+}
+for _name, _r in DATA_RECORDERS.items():
+    _r.script = _r.script or f"tools/record_{_name}.py"
+
+# files under tests/data that no recorder writes, and why
+UNRECORDED_DATA = {
+    "tests/data/cli": "small scripts written by hand for `paddle-on-torch check`'s tests",
+    "tests/data/jit": "linear_bn.pdiparams: written once by real Paddle's jit.save for tests/test_jit.py "
+                      "(no recorder)",
+}
+PROVENANCE_DIR = os.path.join(ROOT, "tests", "data", "provenance")
 
 
 def path_of(name):
@@ -230,3 +302,119 @@ def check_recorded(name):
     if bad:
         key, why = next(iter(bad.items()))
         raise AssertionError(stale_message(name, key, why) + (f" ({len(bad)} entries)" if len(bad) > 1 else ""))
+
+
+# --------------------------------------------------------------------------------- recorded data: provenance
+#
+# tests/data/provenance/<recorder>.json:
+#     {"format": 1, "recorder": "model_zoo",
+#      "files": {"tests/data/model_zoo/lenet.npz": {"sha256": <file's sha256>,
+#                                                   "source": <the recorder's source_hash() when it wrote it>,
+#                                                   "versions": {"paddlepaddle": "3.3.1", ...}}}}
+# tools/record.py --data stamps what a recorder run wrote (`stamp_data`).  A file kept from before provenance,
+# whose recording could not be repeated here, is stamped with "recorded_by" saying where it came from and the
+# versions known ("unknown" where none is) (`adopted`): --check lists it, and it is stale like any other once the
+# file, or its recorder or inputs, change.
+
+UNKNOWN = "unknown"
+
+
+def provenance_path(name):
+    return os.path.join(PROVENANCE_DIR, f"{name}.json")
+
+
+def data_refresh_command(name):
+    return f"{RECORD} --data {name}"
+
+
+def file_sha256(rel):
+    h = hashlib.sha256()
+    with open(os.path.join(ROOT, rel), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def data_files(paths):
+    """The files under `paths` (files or folders relative to the root), as sorted relative paths."""
+    out = []
+    for rel in paths:
+        full = os.path.join(ROOT, rel)
+        if os.path.isfile(full):
+            out.append(rel)
+        for d, dirs, fs in os.walk(full):
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            out += [os.path.relpath(os.path.join(d, f), ROOT) for f in fs if not f.endswith((".pyc", ".tmp"))]
+    return sorted(out)
+
+
+def read_provenance(name):
+    """{file: {"sha256", "source", "versions"[, "recorded_by"]}} of a data recorder ({} before its first stamp)."""
+    try:
+        with open(provenance_path(name)) as f:
+            return json.load(f)["files"]
+    except FileNotFoundError:
+        return {}
+
+
+def write_provenance(name, files):
+    """Write tests/data/provenance/<name>.json atomically (a temporary file beside it, then a rename)."""
+    os.makedirs(PROVENANCE_DIR, exist_ok=True)
+    path = provenance_path(name)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump({"format": FORMAT, "recorder": name, "files": dict(sorted(files.items()))}, f, indent=1,
+                  sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+    return path
+
+
+def stamp_data(name, written, versions, recorded_by=None):
+    """Record that `written` (relative paths) came from today's recorder `name` under `versions`; the other
+    files keep their stamps, and stamps of files that are gone are dropped."""
+    rec = DATA_RECORDERS[name]
+    source = rec.source_hash()
+    files = {f: e for f, e in read_provenance(name).items() if os.path.isfile(os.path.join(ROOT, f))}
+    for f in written:
+        files[f] = {"sha256": file_sha256(f), "source": source, "versions": dict(versions)}
+        if recorded_by:
+            files[f]["recorded_by"] = recorded_by
+    return write_provenance(name, files)
+
+
+def adopted(name):
+    """{file: recorded_by} of the files stamped without being recorded again (`stamp_data`'s recorded_by)."""
+    return {f: e["recorded_by"] for f, e in read_provenance(name).items() if "recorded_by" in e}
+
+
+def data_staleness(name):
+    """{file (or "*"): why} for a data recorder's files that are not what today's recorder wrote (empty: all
+    current).  Paddle's version must be the one the project matches, or unknown (an adopted file)."""
+    files = read_provenance(name)
+    if not os.path.exists(provenance_path(name)):
+        return {"*": "no provenance (tests/data/provenance/%s.json)" % name}
+    source = DATA_RECORDERS[name].source_hash()
+    out = {}
+    on_disk = data_files(DATA_RECORDERS[name].outputs)
+    for f in on_disk:
+        e = files.get(f)
+        paddle = (e or {}).get("versions", {}).get("paddlepaddle")
+        if e is None:
+            out[f] = "written without provenance (not by tools/record.py --data)"
+        elif e["sha256"] != file_sha256(f):
+            out[f] = "changed after it was recorded"
+        elif e["source"] != source:
+            out[f] = "the recorder or its inputs changed after it was recorded"
+        elif paddle not in (PADDLE_VERSION, UNKNOWN):
+            out[f] = f"recorded by Paddle {paddle}, not {PADDLE_VERSION}"
+    out.update({f: "recorded but missing" for f in files if f not in on_disk})
+    return out
+
+
+def unowned_data():
+    """Files under tests/data that no data recorder writes and UNRECORDED_DATA does not explain."""
+    owned = [p for r in DATA_RECORDERS.values() for p in r.outputs] + list(UNRECORDED_DATA)
+    owned.append(os.path.relpath(PROVENANCE_DIR, ROOT))
+    return [f for f in data_files(["tests/data"])
+            if not any(f == p or f.startswith(p.rstrip("/") + "/") for p in owned)]

@@ -3,18 +3,23 @@
     ~/oracle/bin/python tools/record.py                        # every golden: all case modules, then each recorder
     ~/oracle/bin/python tools/record.py tensor_math api_kinds  # named goldens (case modules or recorders' files)
     ~/oracle/bin/python tools/record.py --cases                # every case module (tests/cases), no recorder
-    python tools/record.py --check [NAME ...]                  # without Paddle: which answers are not current
+    python tools/record.py --check [NAME ...]                  # without Paddle: which answers or data are not current
     python tools/record.py --list                              # the goldens and the data recorders
     ~/oracle/bin/python tools/record.py --data paddlenlp [ARG ...]  # a recorder of tests/data (see --list)
 
 Recording runs under the oracle interpreter (torch + paddlepaddle 3.3.1, docs/testing.md).  A case module's
 cases run in this process, each after the same reset (dynamic mode, float32, print options, seed 2024), and its
 file is rewritten whole; a recorder (tests/golden_file.RECORDERS) runs as its own script.  Every entry gets
-Paddle's version and the hash of its source (tests/golden_file.py).
+Paddle's version and the hash of its source (tests/golden_file.py).  A data recorder (--data NAME, what follows
+is its own command line) writes files under tests/data; this stamps each file it wrote in
+tests/data/provenance/NAME.json with its sha256, the hash of the recorder's script and inputs, and the versions
+of Paddle and the libraries it used (a file rewritten with the same content is put back byte for byte).
 
 `--check` needs no Paddle (CI runs it): it lists, per golden file, the entries whose case or recorder changed
 after Paddle answered, cases without an answer, answers without a case, entries without provenance, and answers
-from another Paddle version, each with the command that refreshes it; it exits 1 when there is any.
+from another Paddle version, each with the command that refreshes it; then, per data recorder, the files written
+after their stamp (by hand, or by the recorder run without --data), stamped by an older recorder or inputs, or
+missing, and files under tests/data that no recorder owns; it exits 1 when there is any.
 """
 import argparse
 import os
@@ -29,25 +34,8 @@ if ROOT not in sys.path:
 from tests import golden_file  # noqa: E402
 
 # recorders of tests/data/ (and of the shim's own tables): their files are inputs of their tests, not golden
-# answers, and several need Paddle's libraries or minutes; run by name with --data
-DATA_RECORDERS = {
-    "c_ops": "tools/record_c_ops.py",  # paddle_on_torch/_C_ops_signatures.json
-    "ecosystem_names": "tools/record_ecosystem_names.py",  # run with the dev interpreter (it says how)
-    "examples": "tools/record_examples.py",
-    "inference_models": "tools/record_inference_models.py",
-    "io_files": "tools/record_io_files.py",
-    "llama_auto": "tools/record_llama_auto.py",
-    "llama_parallelize": "tools/record_llama_parallelize.py",
-    "model_zoo": "tools/record_model_zoo.py",
-    "paddleformers": "tools/record_paddleformers.py",
-    "paddlenlp": "tools/record_paddlenlp.py",
-    "pinn": "tools/record_pinn.py",
-    "pir_programs": "tools/record_pir_programs.py",
-    "pir_roundtrip": "tools/record_pir_roundtrip.py",
-    "ppsci": "tools/record_ppsci.py",
-    "static_pir": "tools/record_static_pir.py",
-    "vision_models": "tools/record_vision_models.py",
-}
+# answers, and several need Paddle's libraries or minutes; run by name with --data (tests/golden_file.py)
+DATA_RECORDERS = golden_file.DATA_RECORDERS
 
 
 # case modules recorded under another setting of real Paddle (set before its import: a child process records them)
@@ -107,6 +95,69 @@ def run_script(script, args=(), env=None):
                           env=None if env is None else {**os.environ, **env}).returncode
 
 
+def _versions(recorder):
+    """Paddle's version and those of the libraries a data recorder uses, as installed for this run."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for dist in ["paddlepaddle", *recorder.libraries]:
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def _file_state(rel):
+    st = os.stat(os.path.join(ROOT, rel))
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def same_content(a, b):
+    """Whether two recorded files hold the same thing: the same bytes, or .npz files with the same arrays (a zip
+    stores its write time, so a recording repeated exactly is not the same bytes)."""
+    import filecmp
+
+    if filecmp.cmp(a, b, shallow=False):
+        return True
+    if not a.endswith(".npz"):
+        return False
+    import numpy as np
+
+    with np.load(a, allow_pickle=False) as x, np.load(b, allow_pickle=False) as y:
+        return sorted(x.files) == sorted(y.files) and all(
+            x[k].dtype == y[k].dtype and x[k].shape == y[k].shape and np.array_equal(x[k], y[k], equal_nan=True)
+            for k in x.files)
+
+
+def record_data(name, args):
+    """Run a data recorder and stamp the files it wrote (tests/data/provenance/<name>.json).  A file it wrote
+    with the content it had is put back byte for byte (the stamp says this run produced it)."""
+    import shutil
+    import tempfile
+
+    rec = golden_file.DATA_RECORDERS[name]
+    versions = _versions(rec)
+    before = {f: _file_state(f) for f in golden_file.data_files(rec.outputs)}
+    with tempfile.TemporaryDirectory() as kept:
+        for f in before:
+            os.makedirs(os.path.dirname(os.path.join(kept, f)), exist_ok=True)
+            shutil.copy2(os.path.join(ROOT, f), os.path.join(kept, f))
+        code = run_script(rec.script, [*rec.args, *args])
+        after = golden_file.data_files(rec.outputs)
+        written = [f for f in after if before.get(f) != _file_state(f)]
+        same = [f for f in written if f in before and same_content(os.path.join(kept, f), os.path.join(ROOT, f))]
+        for f in same:
+            shutil.copy2(os.path.join(kept, f), os.path.join(ROOT, f))
+    path = golden_file.stamp_data(name, written, versions)
+    print(f"{name}: {len(written)} files written ({len(same)} as before, {len(written) - len(same)} changed or "
+          f"new), {len(after) - len(written)} not written; "
+          f"{', '.join(f'{k} {v}' for k, v in versions.items())} -> {os.path.relpath(path, ROOT)}", flush=True)
+    if code:
+        print(f"{name}: the recorder failed (exit {code}); what it wrote is stamped", file=sys.stderr)
+    return code
+
+
 def _needs_child(module):
     env = MODULE_ENV.get(module, {})
     return any(os.environ.get(k) != v for k, v in env.items())
@@ -158,6 +209,42 @@ def problems(names=None):
     return out
 
 
+def data_problems(names=None):
+    """[(data recorder, file, why)] for every recorded data file that is not what today's recorder wrote."""
+    out = [(name, f, why) for name in names or sorted(golden_file.DATA_RECORDERS)
+           for f, why in sorted(golden_file.data_staleness(name).items())]
+    if not names:
+        out += [("(none)", f, "no data recorder writes it (tests/golden_file.DATA_RECORDERS, UNRECORDED_DATA)")
+                for f in golden_file.unowned_data()]
+    return out
+
+
+def check_data(names=None):
+    found = data_problems(names)
+    by_name = {}
+    for name, f, why in found:
+        by_name.setdefault(name, []).append((f, why))
+    for name, items in sorted(by_name.items()):
+        fix = golden_file.data_refresh_command(name) if name in golden_file.DATA_RECORDERS else "a recorder"
+        needs = golden_file.DATA_RECORDERS[name].needs if name in golden_file.DATA_RECORDERS else ""
+        print(f"data {name}: {len(items)} not current; refresh: {fix}" + (f" (needs {needs})" if needs else ""))
+        for f, why in items[:10]:
+            print(f"    {f}: {why}")
+        if len(items) > 10:
+            print(f"    ... and {len(items) - 10} more")
+    n = sum(len(golden_file.data_files(golden_file.DATA_RECORDERS[name].outputs))
+            for name in names or golden_file.DATA_RECORDERS)
+    print(f"{len(found)} of {n} recorded data files not current, in {len(by_name)} recorders")
+    for name in names or sorted(golden_file.DATA_RECORDERS):
+        old = golden_file.adopted(name)
+        if old:
+            print(f"(not re-recorded: data {name}, {len(old)} files: {next(iter(old.values()))})")
+    if not names:
+        for path, why in sorted(golden_file.UNRECORDED_DATA.items()):
+            print(f"(no recorder: {path}, {why})")
+    return 1 if found else 0
+
+
 def check(names=None):
     found = problems(names)
     by_file = {}
@@ -183,9 +270,9 @@ def list_all():
     print("recorders (tests/golden/<name>.json):")
     for name, r in sorted(golden_file.RECORDERS.items()):
         print(f"    {name:20s} {r.script}" + (f"  (needs {r.needs})" if r.needs else ""))
-    print("data recorders (--data NAME: their own files under tests/data, no provenance):")
-    for name, script in sorted(DATA_RECORDERS.items()):
-        print(f"    {name:20s} {script}")
+    print("data recorders (--data NAME [ARG ...]: files under tests/data, provenance in tests/data/provenance):")
+    for name, r in sorted(DATA_RECORDERS.items()):
+        print(f"    {name:20s} {' '.join([r.script, *r.args])}" + (f"  (needs {r.needs})" if r.needs else ""))
 
 
 def main(argv=None):
@@ -193,9 +280,10 @@ def main(argv=None):
     if argv[:1] == ["--data"]:  # the rest is the data recorder's own command line
         if len(argv) < 2 or argv[1] not in DATA_RECORDERS:
             sys.exit(f"--data takes one of {', '.join(sorted(DATA_RECORDERS))}")
-        return run_script(DATA_RECORDERS[argv[1]], argv[2:])
+        return record_data(argv[1], argv[2:])
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("names", nargs="*", help="case modules or recorders' golden names (default: all)")
+    p.add_argument("names", nargs="*", help="case modules or recorders' golden names, or (--check) data "
+                   "recorders (default: all)")
     p.add_argument("--check", action="store_true", help="report answers that are not current (no Paddle needed)")
     p.add_argument("--cases", action="store_true", help="record every case module, no recorder")
     p.add_argument("--list", action="store_true", help="list the goldens and recorders")
@@ -203,8 +291,12 @@ def main(argv=None):
     a = p.parse_args(argv)
     if a.list:
         return list_all()
-    if a.check:
-        return check(a.names or None)
+    if a.check:  # the goldens and the recorded data, or the named ones (golden names or data recorders)
+        data = [n for n in a.names if n in DATA_RECORDERS]
+        goldens = [n for n in a.names if n not in DATA_RECORDERS]
+        codes = ([check(goldens or None)] if goldens or not a.names else []) + (
+            [check_data(data or None)] if data or not a.names else [])
+        return max(codes)
     if a.data:
         sys.exit("--data comes first: tools/record.py --data NAME [ARG ...]")
     names = a.names or (sorted(case_modules()) + ([] if a.cases else sorted(golden_file.RECORDERS)))
