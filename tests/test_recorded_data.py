@@ -19,3 +19,33 @@ def test_recorded_data_is_current(name):
 
 def test_every_data_file_has_a_recorder():
     assert golden_file.unowned_data() == [], "add its recorder to tests/golden_file.DATA_RECORDERS"
+
+
+def test_stamps_say_what_changed(tmp_path, monkeypatch):
+    """The provenance mechanism on a recorder of its own: a fresh stamp is current; then an edited file, an edited
+    recorder and a deleted file are each reported, and a re-stamp makes it current again."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "tools" / "record_toy.py").write_text("print('toy')\n")
+    (tmp_path / "out" / "a.bin").write_bytes(b"a")
+    (tmp_path / "out" / "b.bin").write_bytes(b"b")
+    monkeypatch.setattr(golden_file, "ROOT", str(tmp_path))
+    monkeypatch.setattr(golden_file, "PROVENANCE_DIR", str(tmp_path / "provenance"))
+    monkeypatch.setattr(golden_file, "DATA_RECORDERS", {"toy": golden_file.DataRecorder(
+        ["out"], script="tools/record_toy.py")})
+    assert golden_file.data_staleness("toy") == {"*": "no provenance (tests/data/provenance/toy.json)"}
+    golden_file.stamp_data("toy", ["out/a.bin", "out/b.bin"], {"paddlepaddle": golden_file.PADDLE_VERSION})
+    assert golden_file.data_staleness("toy") == {}
+    (tmp_path / "out" / "a.bin").write_bytes(b"A")
+    (tmp_path / "out" / "b.bin").unlink()
+    (tmp_path / "out" / "c.bin").write_bytes(b"c")
+    assert golden_file.data_staleness("toy") == {"out/a.bin": "changed after it was recorded",
+                                                 "out/b.bin": "recorded but missing",
+                                                 "out/c.bin": "written without provenance (not by tools/record.py "
+                                                              "--data)"}
+    golden_file.stamp_data("toy", ["out/a.bin", "out/c.bin"], {"paddlepaddle": golden_file.PADDLE_VERSION})
+    assert golden_file.data_staleness("toy") == {}  # b.bin's stamp went with it
+    (tmp_path / "tools" / "record_toy.py").write_text("print('toy 2')\n")
+    assert set(golden_file.data_staleness("toy").values()) == {
+        "the recorder or its inputs changed after it was recorded"}
+
