@@ -19,6 +19,8 @@ _SHAPE_CHECKED = frozenset({
     "add_", "subtract_", "multiply_", "divide_", "floor_divide_", "remainder_", "gcd_", "copysign_",
     "logical_and_", "logical_or_", "logical_xor_", "equal_", "not_equal_", "greater_equal_", "greater_than_",
     "less_equal_", "less_than_", "bitwise_and_", "bitwise_or_", "bitwise_xor_"})
+# ... of which the ones that first make a Python number y a tensor of x's dtype (Paddle's copysign_)
+_NUMBER_AS_TENSOR = frozenset({"copysign_"})
 # In-place ops whose torch kernel gives Paddle's result when every operand has x's (floating) dtype
 _TORCH_BINARY = {"add_": torch.Tensor.add_, "subtract_": torch.Tensor.sub_, "multiply_": torch.Tensor.mul_,
                  "divide_": torch.Tensor.div_}
@@ -67,7 +69,7 @@ def make_inplace(fn, name):
     if name in _TORCH_BINARY:
         method = _binary_kernel(name, method, _TORCH_BINARY[name])
     elif name in _SHAPE_CHECKED:
-        method = _shape_checked(method)
+        method = _shape_checked(method, name in _NUMBER_AS_TENSOR)
     elif name in _TORCH_UNARY:
         method = _unary_kernel(method, _TORCH_UNARY[name])
     method.__name__ = method.__qualname__ = name
@@ -75,10 +77,12 @@ def make_inplace(fn, name):
     return method
 
 
-def _shape_checked(general):
+def _shape_checked(general, number_as_tensor=False):
     def method(x, y=None, *args, **kwargs):
         if y is None:
             y = kwargs.pop("other", None) if "y" not in kwargs else kwargs.pop("y")
+        if number_as_tensor and isinstance(y, (int, float)):
+            y = _normalize.wrap(torch.tensor(y, dtype=x._t.dtype, device=x._t.device))
         _check_broadcast(x, y)
         return general(x, y, *args, **kwargs)
 

@@ -355,3 +355,11 @@ def grad_keeps_its_stop_gradient(paddle):
     assigned = y.grad.stop_gradient
     norm = paddle.nn.utils.clip_grad_norm_(y, max_norm=3.0)
     return [first, after, again, assigned, y.grad.stop_gradient, norm, y.grad]
+
+
+@case
+def copysign_inplace_with_a_number(paddle):
+    x = paddle.to_tensor([-1.5, 0.25, 3.0])
+    same = x.copysign_(-1.0) is x
+    ints = paddle.to_tensor([4, -5])
+    return [same, x, ints.copysign_(2), paddle.to_tensor([1.0, -2.0]).copysign_(paddle.to_tensor([-0.0]))]
