@@ -24,14 +24,12 @@ ALLOW = {
     "missing paddle.distributed.*": _OUTSIDE_THE_FACE,
     "missing paddle.incubate.*": _OUTSIDE_THE_FACE,
     "missing paddle.inference.*": _OUTSIDE_THE_FACE,
-    "missing paddle.cuda.*": _OUTSIDE_THE_FACE,
     "missing paddle.device.*": _OUTSIDE_THE_FACE,
     "missing paddle.audio.datasets": _OUTSIDE_THE_FACE + " (downloads datasets)",
     "missing paddle.hub": "NOT YET: paddle.hub loads models from repositories over the network",
     "missing paddle.library": "NOT YET: Paddle's torch.library twin (custom op registration on Paddle's C++ runtime)",
     "missing paddle.ops": "NOT YET: Paddle's torch.ops twin (its registered C++ ops)",
     "missing paddle.classes": "NOT YET: Paddle's torch.classes twin (its registered C++ classes)",
-    "missing paddle.random": "NOT YET: the paddle.random module (its functions are at paddle.* here)",
     "missing paddle.check_shape": "Paddle's internal argument checker, exported by accident at top level",
     "missing paddle.enable_compat": "Paddle's torch proxy (makes `import torch` load Paddle): the inverse of this "
                                     "project, which runs Paddle programs on the real torch",
@@ -63,9 +61,6 @@ ALLOW = {
     "keyword paddle.Tensor.create_tensor: *": "Paddle's C++ tensor factory method (static-graph internals)",
     "keyword paddle.Tensor.where: condition": "Tensor.where's tensor is its condition (Paddle binds self to "
                                               "`condition`): condition= names the tensor itself, as input= elsewhere",
-    "keyword paddle.nn.*Loss: reduce": "Paddle takes the legacy `reduce` / `size_average` only to raise its "
-                                       "deprecation ValueError ('use reduction='); here they are a TypeError",
-    "keyword paddle.nn.*Loss: size_average": "as reduce",
     "keyword paddle.nn.SyncBatchNorm.forward: x": "the shim's SyncBatchNorm is BatchNorm's forward (`input`)",
     # ---------------------------------------------------------------- positional order
     "order paddle.*bitwise_*_shift: *": "`out` is keyword-only here (the generator's out=); Paddle's positional "

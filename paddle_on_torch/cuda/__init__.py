@@ -23,22 +23,46 @@ __all__ = [
 ]
 
 
-def _no_cuda(what):
-    return RuntimeError(f"(Unavailable) Paddle is not compiled with CUDA, so `{what}` cannot be used "
-                        "(torch cannot use CUDA here).")
-
-
 def cudart():
-    """The CUDA runtime bindings (torch.cuda.cudart())."""
+    """The CUDA runtime bindings (torch.cuda.cudart()); a CPU build has none (Paddle's AttributeError)."""
     if not torch.cuda.is_available():
-        raise _no_cuda("paddle.cuda.cudart")
+        raise _no_cudart()
     return torch.cuda.cudart()
 
 
+def _no_cudart():
+    return AttributeError("module 'paddle.base.libpaddle' has no attribute '_cudart'")
+
+
+class nvtx:
+    """paddle.cuda.nvtx: NVTX range markers (its own class, as in Paddle; the same calls as paddle.device.nvtx)."""
+
+    @staticmethod
+    def range_push(msg):
+        _device.nvtx.range_push(msg)
+
+    @staticmethod
+    def range_pop():
+        _device.nvtx.range_pop()
+
+
+amp = _device.amp  # (Paddle's paddle.cuda.amp is paddle.device.amp)
+
+
+class CudaError(RuntimeError):
+    """A CUDA runtime error: its message is cudaGetErrorString(code) and the code (a CPU build has no runtime to
+    ask: Paddle's AttributeError)."""
+
+    def __init__(self, code):
+        rt = cudart()
+        super().__init__(f"{rt.cudaGetErrorString(rt.cudaError(code))} ({code})")
+
+
 def check_error(res):
-    """Raise torch.cuda.CudaError (a RuntimeError) when a cudaError_t code is not cudaSuccess."""
+    """Raise torch.cuda.CudaError (a RuntimeError) when a cudaError_t code is not cudaSuccess (a CPU build has no
+    CUDA runtime: Paddle's AttributeError)."""
     if not torch.cuda.is_available():
-        raise _no_cuda("paddle.cuda.check_error")
+        raise _no_cudart()
     torch.cuda.check_error(res)
 
 

@@ -686,6 +686,41 @@ class _DeviceModule(_types.ModuleType):
         return Device(*args, **kwargs)
 
 
+def _nvtx_call(what, fn):
+    """NVTX markers on torch.cuda's; a CPU build's Paddle has no NVTX entry points (its AttributeError)."""
+    if not torch.cuda.is_available():
+        raise AttributeError(f"module 'paddle.base.libpaddle' has no attribute '{what}'")
+    return fn()
+
+
+class nvtx:
+    """paddle.device.nvtx: NVTX range markers (CUDA builds)."""
+
+    @staticmethod
+    def range_push(msg):
+        _nvtx_call("nvprof_nvtx_push", lambda: torch.cuda.nvtx.range_push(msg))
+
+    @staticmethod
+    def range_pop():
+        _nvtx_call("nvprof_nvtx_pop", torch.cuda.nvtx.range_pop)
+
+
+class _AutocastMode:
+    @staticmethod
+    def autocast(enabled=True, dtype="float16", cache_enabled=True):
+        """paddle.amp.autocast on the GPU (device_type 'cuda'): a CPU computation is left as it is."""
+        from ..amp import autocast as _autocast
+
+        return _autocast(device_type="cuda", enabled=enabled, dtype=dtype)
+
+
+class amp:
+    """paddle.device.amp (paddle.cuda.amp too): torch.cuda.amp's autocast namespace."""
+
+    autocast = staticmethod(_AutocastMode.autocast)
+    autocast_mode = _AutocastMode()
+
+
 def __getattr__(name):
     if name in ("cuda", "xpu"):
         import importlib

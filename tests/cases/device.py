@@ -213,3 +213,39 @@ def run_check_messages(paddle):
     with contextlib.redirect_stdout(buf):
         paddle.utils.run_check()
     return buf.getvalue()
+
+
+@case
+def cuda_amp_and_nvtx_namespaces(paddle):
+    """paddle.cuda.amp is paddle.device.amp (autocast for the GPU: a CPU computation stays float32); paddle.cuda.nvtx
+    is a class of its own; CudaError a RuntimeError class outside paddle.cuda.__all__."""
+    out = [paddle.cuda.amp is paddle.device.amp, paddle.cuda.nvtx is paddle.device.nvtx,
+           sorted(n for n in dir(paddle.cuda.amp) if not n.startswith("__")),
+           type(paddle.cuda.amp.autocast_mode).__name__, issubclass(paddle.cuda.CudaError, RuntimeError),
+           "CudaError" in paddle.cuda.__all__]
+    layer = paddle.nn.Linear(2, 2)
+    for ctx in (paddle.cuda.amp.autocast(), paddle.cuda.amp.autocast(dtype=paddle.bfloat16),
+                paddle.cuda.amp.autocast(enabled=False), paddle.cuda.amp.autocast_mode.autocast()):
+        with ctx:
+            out.append(str(layer(paddle.ones([1, 2])).dtype))
+    return out
+
+
+@cpu_case
+def cuda_nvtx_push_on_cpu(paddle):
+    paddle.cuda.nvtx.range_push("step")
+
+
+@cpu_case
+def device_nvtx_pop_on_cpu(paddle):
+    paddle.device.nvtx.range_pop()
+
+
+@cpu_case
+def cuda_error_on_cpu(paddle):
+    return paddle.cuda.CudaError(1)
+
+
+@cpu_case
+def cuda_check_error_on_cpu(paddle):
+    return paddle.cuda.check_error(0)

@@ -680,3 +680,55 @@ def rnnt_loss_int64_label(paddle):
     x, inp, label = _rnnt_inputs(paddle, 1, 2, 1, 3, 5)
     return paddle.nn.functional.rnnt_loss(inp, label.astype("int64"), paddle.to_tensor([2], dtype="int32"),
                                           paddle.to_tensor([1], dtype="int32"))
+
+
+# ---------------------------------------------------------------- torch's legacy reduce / size_average
+
+@case
+def legacy_reduce_keyword(paddle):
+    return paddle.nn.MSELoss(reduce=False)
+
+
+@case
+def legacy_size_average_keyword(paddle):
+    return paddle.nn.NLLLoss(size_average=False, reduce=True)
+
+
+@case
+def legacy_positional_bool(paddle):
+    return paddle.nn.BCELoss(None, False)
+
+
+@case
+def legacy_positional_bool_after_reduction(paddle):
+    return paddle.nn.TripletMarginLoss(1.0, 2.0, 1e-6, False, True)
+
+
+@case
+def legacy_keywords_of_huber_loss(paddle):
+    return paddle.nn.HuberLoss(size_average=True)
+
+
+@case
+def legacy_keywords_none(paddle):
+    return paddle.nn.KLDivLoss(size_average=None, reduce=None)
+
+
+@case
+def legacy_exempt_when_reduction_given(paddle):
+    """CrossEntropyLoss / KLDivLoss with a real reduction at its position: the bool after it is soft_label, the
+    legacy keyword is dropped (Paddle's special case); the functional losses refuse the keywords (TypeError)."""
+    ce = paddle.nn.CrossEntropyLoss(None, -100, "mean", True)
+    kl = paddle.nn.KLDivLoss("sum", reduce=False)
+    try:
+        paddle.nn.functional.mse_loss(paddle.ones([2]), paddle.ones([2]), reduce=False)
+        functional = "accepted"
+    except TypeError:
+        functional = "TypeError"
+    return [ce.soft_label, ce.reduction, kl.reduction, paddle.nn.KLDivLoss("batchmean", True).reduction,
+            paddle.nn.MSELoss("sum").reduction, paddle.nn.TripletMarginLoss(1.0, 2.0, 1e-6, False).swap, functional]
+
+
+@case
+def legacy_cross_entropy_other_reduction(paddle):
+    return paddle.nn.CrossEntropyLoss(None, -100, "foo", True)

@@ -94,6 +94,16 @@ def randperm_tensor_n_and_dtypes(paddle):
     return [paddle.randperm(paddle.to_tensor(3)), paddle.randperm(3, dtype=np.int32), paddle.randperm(3, "float32")]
 
 
+@case
+def random_module_initial_seed(paddle):
+    """paddle.random (Paddle 3.3's torch.random twin) holds initial_seed: the seed paddle.seed or the CPU
+    generator's manual_seed set last."""
+    paddle.seed(123)
+    first = paddle.random.initial_seed()
+    paddle.base.core.default_cpu_generator().manual_seed(9)
+    return [paddle.random.__all__, first, paddle.random.initial_seed(), type(first).__name__]
+
+
 @case(random=True)
 def normal_cases(paddle):
     m = paddle.to_tensor([0.0, 1.0, 2.0])

@@ -1,4 +1,6 @@
 """paddle.nn layers: losses (thin Layers over paddle.nn.functional's losses, as in Paddle)."""
+import inspect
+
 from .. import functional as F
 from ..._core import dtype as _dtypes
 from .layers import Layer
@@ -12,6 +14,59 @@ __all__ = [
 ]
 
 
+# Paddle 3.3 takes torch's legacy `size_average` / `reduce` only to refuse them with its deprecation ValueError:
+# by keyword, or as a bool at their torch position among the arguments (size_average's, reduce's), here per class
+_LEGACY_AT = {
+    **dict.fromkeys(("L1Loss", "MSELoss", "KLDivLoss", "SmoothL1Loss", "SoftMarginLoss", "MultiLabelMarginLoss"),
+                    (0, 1)),
+    **dict.fromkeys(("BCELoss", "BCEWithLogitsLoss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
+                     "CosineEmbeddingLoss", "MarginRankingLoss"), (1, 2)),
+    "CrossEntropyLoss": (1, 3), "NLLLoss": (1, 3), "PoissonNLLLoss": (2, 4), "MultiMarginLoss": (3, 4),
+    "TripletMarginLoss": (4, 5),
+}
+_UNSET = ""
+
+
+def _legacy_arg(args, kwargs, key, at):
+    if key in kwargs:
+        return kwargs.pop(key)  # (taken out either way: an exempt call runs without it, as in Paddle)
+    if len(args) > at and type(args[at]) is bool:
+        return args[at]
+    return _UNSET
+
+
+def _legacy_exempt(name, args):
+    """Paddle lets these through when the positional reduction is a real one (the bool was soft_label / ...)."""
+    if name == "CrossEntropyLoss":
+        return len(args) > 2 and isinstance(args[2], str) and args[2] in ("mean", "sum", "none")
+    if name == "KLDivLoss":
+        return len(args) > 0 and isinstance(args[0], str) and args[0] in ("mean", "sum", "none", "batchmean")
+    return False
+
+
+def _legacy_reduction(cls):
+    """Wrap a loss Layer's __init__ so that the legacy keywords meet Paddle's ValueError (the wrapper shows the
+    constructor's own signature, as Paddle's decorator does)."""
+    init, name = cls.__init__, cls.__name__
+    sa_at, rd_at = _LEGACY_AT[name]
+
+    def __init__(self, *args, **kwargs):
+        size_average = _legacy_arg(args, kwargs, "size_average", sa_at)
+        reduce = _legacy_arg(args, kwargs, "reduce", rd_at)
+        if (size_average is not _UNSET or reduce is not _UNSET) and not _legacy_exempt(name, args):
+            suggested = "none" if reduce is False else "sum" if size_average is False else "mean"
+            raise ValueError(f"[Deprecated] '{name}' no longer supports 'reduce' or 'size_average'.\nDetected: "
+                             f"reduce={None if reduce is _UNSET else reduce}, size_average="
+                             f"{None if size_average is _UNSET else size_average}\nPlease use: "
+                             f"reduction='{suggested}' instead.")
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__, __init__.__doc__ = init.__qualname__, init.__doc__
+    __init__.__signature__ = inspect.signature(init)
+    cls.__init__ = __init__
+    return cls
+
+
 def _check(reduction, msg):
     if reduction not in ("sum", "mean", "none"):
         raise ValueError(msg.format(reduction))
@@ -21,6 +76,7 @@ _STD = "The value of 'reduction' in {} should be 'sum', 'mean' or 'none', but re
 _SHORT = "'reduction' in '{}' should be 'sum', 'mean' or 'none', but received {{}}."
 
 
+@_legacy_reduction
 class BCEWithLogitsLoss(Layer):
     def __init__(self, weight=None, reduction="mean", pos_weight=None, name=None):
         _check(reduction, _STD.format("BCEWithLogitsLoss"))
@@ -32,6 +88,7 @@ class BCEWithLogitsLoss(Layer):
                                                   self.name)
 
 
+@_legacy_reduction
 class CrossEntropyLoss(Layer):
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
                  use_softmax=True, label_smoothing=0.0, name=None):
@@ -47,6 +104,7 @@ class CrossEntropyLoss(Layer):
                                use_softmax=self.use_softmax, label_smoothing=self.label_smoothing, name=self.name)
 
 
+@_legacy_reduction
 class MSELoss(Layer):
     def __init__(self, reduction="mean"):
         super().__init__()
@@ -57,6 +115,7 @@ class MSELoss(Layer):
         return F.mse_loss(input, label, self.reduction)
 
 
+@_legacy_reduction
 class L1Loss(Layer):
     def __init__(self, reduction="mean", name=None):
         _check(reduction, _STD.format("L1Loss"))
@@ -67,6 +126,7 @@ class L1Loss(Layer):
         return F.l1_loss(input, label, self.reduction, name=self.name)
 
 
+@_legacy_reduction
 class BCELoss(Layer):
     def __init__(self, weight=None, reduction="mean", name=None):
         _check(reduction, _STD.format("bce_loss"))
@@ -77,6 +137,7 @@ class BCELoss(Layer):
         return F.binary_cross_entropy(input, label, self.weight, self.reduction, self.name)
 
 
+@_legacy_reduction
 class NLLLoss(Layer):
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", name=None):
         _check(reduction, _STD.format("nll_loss"))
@@ -88,6 +149,7 @@ class NLLLoss(Layer):
                           reduction=self._reduction, name=self._name)
 
 
+@_legacy_reduction
 class PoissonNLLLoss(Layer):
     def __init__(self, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None):
         if epsilon <= 0:
@@ -103,6 +165,7 @@ class PoissonNLLLoss(Layer):
                                   reduction=self._reduction, name=self._name)
 
 
+@_legacy_reduction
 class KLDivLoss(Layer):
     def __init__(self, reduction="mean", log_target=False):
         super().__init__()
@@ -112,6 +175,7 @@ class KLDivLoss(Layer):
         return F.kl_div(input, label, self.reduction, self.log_target)
 
 
+@_legacy_reduction
 class MarginRankingLoss(Layer):
     def __init__(self, margin=0.0, reduction="mean", name=None):
         _check(reduction, _STD.format("MarginRankingLoss"))
@@ -132,6 +196,7 @@ class CTCLoss(Layer):
                           norm_by_times=norm_by_times, zero_infinity=self.zero_infinity)
 
 
+@_legacy_reduction
 class SmoothL1Loss(Layer):
     def __init__(self, reduction="mean", delta=1.0, is_huber=True, name=None):
         super().__init__()
@@ -146,6 +211,7 @@ class SmoothL1Loss(Layer):
 HuberLoss = SmoothL1Loss  # (Paddle 3.3's torch name: the same class, is_huber=True by default)
 
 
+@_legacy_reduction
 class MultiLabelSoftMarginLoss(Layer):
     def __init__(self, weight=None, reduction="mean", name=None):
         super().__init__()
@@ -157,6 +223,7 @@ class MultiLabelSoftMarginLoss(Layer):
                                               name=self.name)
 
 
+@_legacy_reduction
 class HingeEmbeddingLoss(Layer):
     def __init__(self, margin=1.0, reduction="mean", name=None):
         super().__init__()
@@ -166,6 +233,7 @@ class HingeEmbeddingLoss(Layer):
         return F.hinge_embedding_loss(input, label, reduction=self.reduction, margin=self.margin, name=self.name)
 
 
+@_legacy_reduction
 class CosineEmbeddingLoss(Layer):
     def __init__(self, margin=0, reduction="mean", name=None):
         if margin > 1 or margin < -1:
@@ -194,6 +262,7 @@ class TripletMarginWithDistanceLoss(Layer):
                                                    reduction=self.reduction, name=self.name)
 
 
+@_legacy_reduction
 class TripletMarginLoss(Layer):
     def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean", name=None):
         super().__init__()
@@ -206,6 +275,7 @@ class TripletMarginLoss(Layer):
                                      swap=self.swap, reduction=self.reduction, name=self.name)
 
 
+@_legacy_reduction
 class MultiMarginLoss(Layer):
     def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
         super().__init__()
@@ -217,6 +287,7 @@ class MultiMarginLoss(Layer):
                                    reduction=self.reduction, name=self.name)
 
 
+@_legacy_reduction
 class MultiLabelMarginLoss(Layer):
     def __init__(self, reduction="mean", name=None):
         super().__init__()
@@ -227,6 +298,7 @@ class MultiLabelMarginLoss(Layer):
         return F.multi_label_margin_loss(input, label, reduction=self.reduction, name=self.name)
 
 
+@_legacy_reduction
 class SoftMarginLoss(Layer):
     def __init__(self, reduction="mean", name=None):
         _check(reduction, _STD.format("SoftMarginLoss"))
