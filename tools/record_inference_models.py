@@ -18,7 +18,7 @@ jit.save no longer writes (mul, flatten2, v1 reshape / transpose / matmul / look
 fill_constant_batch_size_like, elementwise_add with `axis`), saved with save_inference_model;
 and, for each format, the real inference predictor's outputs on fixed seeded inputs
 (`io.npz`: input<i>, output<i>).  A model that real Paddle cannot save in a format is reported and
-skipped for that format; PIR_ONLY's are not saved as ProgramDesc.  Widths are tiny so the stored files stay small.
+skipped for that format.  Widths are tiny so the stored files stay small.
 """
 import os
 import subprocess
@@ -272,11 +272,6 @@ MODELS = {
 }
 
 
-# recorded as PIR only: real Paddle saves them as ProgramDesc too, but static.model_format does not translate their
-# legacy op types (box_coder, matrix_nms, prior_box, roi_align, yolo_box; linear_interp_v2, max_pool2d_with_index)
-PIR_ONLY = {"detect", "layout"}
-
-
 def _inputs(name):
     arrays = MODELS[name][2](np.random.default_rng(SEED + 7))
     if name == "bigru":
@@ -417,7 +412,7 @@ def main(argv):
         assert not paddle.framework.use_pir_api(), "legacy recording needs FLAGS_enable_pir_api=0"
         if "legacy_ops" in names:
             record_legacy_ops()
-    for name in [n for n in names if n in MODELS and not (fmt == "legacy" and n in PIR_ONLY)]:
+    for name in [n for n in names if n in MODELS]:
         try:
             record(name, fmt)
         except Exception as e:  # noqa: BLE001

@@ -147,6 +147,20 @@ LEGACY.update({
     "sum": ("add_n", ["X*"], ["Out"], None),
     "fill_constant_batch_size_like": ("legacy.fill_constant_batch_size_like", ["Input"], ["Out"],
                                       {"dtype": _dtype_attr("dtype")}),
+    "linear_interp_v2": ("linear_interp", ["X", "OutSize", "SizeTensor*", "Scale"], ["Out"],
+                         {"data_format": "data_layout"}),
+    "trilinear_interp_v2": ("trilinear_interp", ["X", "OutSize", "SizeTensor*", "Scale"], ["Out"],
+                            {"data_format": "data_layout"}),
+    "max_pool2d_with_index": ("max_pool2d_with_index", ["X"], ["Out", "Mask"], {"kernel_size": "ksize"}),
+    "max_pool3d_with_index": ("max_pool3d_with_index", ["X"], ["Out", "Mask"], {"kernel_size": "ksize"}),
+})
+# detection ops (PaddleDetection's exported models): the same attributes, inputs and outputs by slot
+LEGACY.update({
+    "yolo_box": ("yolo_box", ["X", "ImgSize"], ["Boxes", "Scores"], None),
+    "prior_box": ("prior_box", ["Input", "Image"], ["Boxes", "Variances"], None),
+    "box_coder": ("box_coder", ["PriorBox", "PriorBoxVar", "TargetBox"], ["OutputBox"], None),
+    "roi_align": ("roi_align", ["X", "ROIs", "RoisNum"], ["Out"], None),
+    "matrix_nms": ("matrix_nms", ["BBoxes", "Scores"], ["Out", "Index", "RoisNum"], None),
 })
 
 
