@@ -13,6 +13,7 @@ import math
 import numpy as np
 import torch
 
+from ..._core import eigen_qr
 from ..._core import random as _rng
 from ...tensor.tensor import Tensor
 
@@ -215,7 +216,10 @@ class Orthogonal(Initializer):
         rows, cols = shape[0], math.prod(shape[1:])
         normal = _rng.normal_(torch.empty(max(rows, cols), min(rows, cols), dtype=t.dtype, device=t.device),
                               0.0, 1.0, _op_seed())
-        q, r = torch.linalg.qr(normal, mode="reduced")
+        if _rng.exact(normal) and eigen_qr.supported(*normal.shape, normal.numpy().dtype):
+            q, r = (torch.from_numpy(v) for v in eigen_qr.qr(normal.numpy()))  # Paddle's CPU QR, its sum orders
+        else:  # (from 48 columns: LAPACK's QR, a few ulps from Paddle's Eigen one)
+            q, r = torch.linalg.qr(normal, mode="reduced")
         q = q * torch.sign(torch.diagonal(r))
         if rows < cols:
             q = q.T
