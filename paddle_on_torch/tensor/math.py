@@ -170,7 +170,11 @@ def nextafter(x, y, name=None, *, out=None):
 
 
 @op
-def ldexp(x: TensorLike, y: TensorLike, name=None, *, out=None):
+def ldexp(x, y, name=None):
+    for arg, v in (("x", x), ("y", y)):  # Paddle's Python check: Tensors only (no number, list or array)
+        if not is_tensor(v):
+            raise TypeError(f"{arg} must be tensor type, but got {type(v)}")
+    x, y = x._t, y._t
     # Paddle's: both cast to float64 when either is, else to the default dtype (a float exponent too), x * 2 ** y
     dt = torch.float64 if torch.float64 in (x.dtype, y.dtype) else _dtypes.default_float_torch()
     x, y = x.to(dt), y.to(dt)

@@ -245,6 +245,40 @@ def ldexp_nextafter(paddle):
 
 
 @case
+def ldexp_dtypes_and_forms(paddle):
+    """ldexp casts both to float64 when either is, else to the default dtype; broadcasting, 0-D, keywords, the
+    method and the in-place twin (which casts x in place), gradients through a float exponent."""
+    x = paddle.to_tensor([1.0, 2.0, -3.0])
+    x.stop_gradient = False
+    y = paddle.ldexp(x, paddle.to_tensor([1.5, 2.0, -1.0]))
+    y.sum().backward()
+    z = paddle.to_tensor([1, 2], "int32")
+    r = z.ldexp_(paddle.to_tensor([1, 2], "int32"))
+    return [y, x.grad, paddle.ldexp(paddle.to_tensor([1.0, 2.0], "float16"), paddle.to_tensor([1, 2], "int32")),
+            paddle.ldexp(paddle.to_tensor([1.0, 2.0], "float64"), paddle.to_tensor([0.5, 2.0])),
+            paddle.ldexp(paddle.to_tensor([[1.0], [2.0]]), paddle.to_tensor([1, 2, 3])),
+            paddle.ldexp(paddle.to_tensor(3.0), paddle.to_tensor(2)),
+            paddle.ldexp(x=x.detach(), y=paddle.to_tensor([1, 2, 3], "int32")),
+            x.detach().ldexp(paddle.to_tensor([1.5, 2.5, 0.0])), r, z,
+            paddle.ldexp(paddle.to_tensor([3, 4]), paddle.to_tensor([-1, -3]))]
+
+
+@case
+def ldexp_number_exponent(paddle):
+    return paddle.ldexp(paddle.to_tensor([3.0]), 2)
+
+
+@case
+def ldexp_list_operand(paddle):
+    return paddle.ldexp([1.0, 2.0], paddle.to_tensor([1, 2]))
+
+
+@case
+def ldexp_out_keyword(paddle):
+    return paddle.ldexp(paddle.to_tensor([1.0]), paddle.to_tensor([1]), out=paddle.zeros([1]))
+
+
+@case
 def bitwise_shifts(paddle):
     x = paddle.to_tensor([-16, 8, 1, 100], dtype="int32")
     s = paddle.to_tensor([2, 1, 3, 0], dtype="int32")
