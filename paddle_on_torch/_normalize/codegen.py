@@ -182,6 +182,9 @@ def _recorded_aliases(fn):
 # the factories whose out= Paddle returns itself (they fill it in place: fill_constant); the others return their
 # own result and copy it into out
 OUT_IS_RESULT = frozenset({"paddle.ones", "paddle.zeros", "paddle.full"})
+# the factories that read requires_grad= as a truth value; Paddle's others set stop_gradient only for
+# `requires_grad is True` (requires_grad=1 or a numpy bool leaves it set)
+TRUTHY_REQUIRES_GRAD = frozenset({"paddle.arange", "paddle.range", "paddle.linspace"})
 
 
 def op(fn=None, *, aliases=None, binary=None):
@@ -372,13 +375,14 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     body.append("    else:")
     body.append("        o = _wrap_result(r)")
     grad_flags = [p.name for p in sig_params if p.annotation is RequiresGrad]
+    claim = "" if public_name(fn) in TRUTHY_REQUIRES_GRAD else " is True"
     for flag in grad_flags:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
-        body.append(f"    if {flag}: o.stop_gradient = False")
+        body.append(f"    if {flag}{claim}: o.stop_gradient = False")
     takes_out = "out" in names or any(p[0] == "out" for p in params)
     if takes_out and grad_flags:  # a factory's out= claims grad as its result does (Paddle sets it on both)
         body.append("    if out is None: return o")
         body.append("    _write_out(out, o)")
-        body.extend(f"    if {flag}: out.stop_gradient = False" for flag in grad_flags)
+        body.extend(f"    if {flag}{claim}: out.stop_gradient = False" for flag in grad_flags)
         body.append("    return out" if public_name(fn) in OUT_IS_RESULT else "    return o")
     else:
         body.append("    return o if out is None else _write_out(out, o)" if takes_out else "    return o")

@@ -433,3 +433,37 @@ def factories_requires_grad(paddle):
             paddle.arange(3, requires_grad=True), paddle.rand([2], requires_grad=True),
             paddle.empty([2], requires_grad=False)]
     return [[str(t.dtype), t.stop_gradient] for t in made]
+
+
+@case
+def factories_requires_grad_not_true(paddle):
+    """requires_grad=1 / a numpy True: most factories claim grad only for `requires_grad is True`; arange, range,
+    linspace, tensor and as_tensor take its truth value (Paddle's code differs per factory)."""
+    x = paddle.to_tensor([1.0, 2.0])
+    made = [paddle.zeros([2], requires_grad=1), paddle.ones([2], requires_grad=1), paddle.full([2], 1.0, requires_grad=1),
+            paddle.empty([2], requires_grad=1), paddle.eye(2, requires_grad=1), paddle.rand([2], requires_grad=1),
+            paddle.randn([2], requires_grad=1), paddle.randperm(3, requires_grad=1),
+            paddle.zeros_like(x, requires_grad=1), paddle.ones_like(x, requires_grad=1),
+            paddle.full_like(x, 2.0, requires_grad=1), paddle.empty_like(x, requires_grad=1),
+            paddle.rand_like(x, requires_grad=1), paddle.randn_like(x, requires_grad=1),
+            paddle.zeros([2], requires_grad=np.bool_(True)),
+            paddle.arange(3, requires_grad=1), paddle.range(0, 3, requires_grad=1),
+            paddle.linspace(0, 1, 3, requires_grad=1), paddle.linspace(0, 1, 3, requires_grad=np.bool_(True)),
+            paddle.tensor([1.0], requires_grad=1), paddle.as_tensor([1.0], requires_grad=1)]
+    return [t.stop_gradient for t in made]
+
+
+@case
+def factories_without_requires_grad(paddle):
+    """randint / randint_like / normal / logspace / to_tensor take no requires_grad= in Paddle 3.3.1."""
+    out = []
+    for f in (lambda: paddle.randint(0, 3, [2], requires_grad=True),
+              lambda: paddle.randint_like(paddle.ones([2]), 0, 3, requires_grad=True),
+              lambda: paddle.normal(shape=[2], requires_grad=True), lambda: paddle.logspace(0, 1, 3, requires_grad=True),
+              lambda: paddle.to_tensor([1.0], requires_grad=True)):
+        try:
+            f()
+            out.append("accepted")
+        except TypeError:
+            out.append("TypeError")
+    return out
