@@ -54,7 +54,9 @@ def test_worker_seeding_matches_paddle(paddle):
     assert (batches, after) == PADDLE_SEEDED_RUN
 
 
-def test_paddle_seed_makes_shuffling_reproducible(paddle):
+def test_numpy_seed_makes_shuffling_reproducible(paddle):
+    # as in Paddle, the loader's shuffle draws from numpy's global generator (paddle.seed leaves it alone) and
+    # random_split / SubsetRandomSampler from Paddle's (paddle.seed); the orders are real Paddle 3.3.1's
     class Idx(paddle.io.Dataset):
         def __len__(self):
             return 10
@@ -68,11 +70,13 @@ def test_paddle_seed_makes_shuffling_reproducible(paddle):
         return ([b.numpy().tolist() for b in loader], [p.indices for p in parts],
                 list(paddle.io.SubsetRandomSampler(list(range(8)))))
 
+    np.random.seed(7)
     paddle.seed(7)
     first = run()
+    assert first == ([[8, 5, 0, 2], [1, 9, 7, 3], [6, 4]], [[9, 2, 7, 6, 4], [1, 8, 0, 3, 5]],
+                     [0, 3, 1, 7, 2, 4, 6, 5])
     paddle.seed(7)
-    assert run() == first
-    assert sorted(i for b in first[0] for i in b) == list(range(10))
+    assert run()[1:] == first[1:]
 
 
 def _samples(paddle, n=7):

@@ -3,8 +3,9 @@
 The CPU generator is Paddle's (paddle_on_torch._core.random: std::mt19937_64 and Paddle's kernels, in C++), so a
 seeded program draws Paddle's CPU numbers bit for bit; its state is Paddle's GeneratorState (device, current seed,
 offset, the engine's words), pickled in Paddle's format.  paddle.seed also seeds torch's CPU and CUDA generators
-(CUDA random ops and the CPU ops not ported keep drawing from torch: other numbers than Paddle's) and numpy's
-global one (paddle.io workers derive their seeds from it).
+(CUDA random ops and the CPU ops not ported keep drawing from torch: other numbers than Paddle's); it leaves numpy's
+global generator alone, as Paddle's does (RandomSampler's orders and paddle.io's worker seeds come from numpy's
+global state, so a script that seeds numpy gets Paddle's).
 """
 import numpy as np
 import torch
@@ -80,7 +81,6 @@ class CoreGenerator:
             self._cpu.manual_seed(seed_value)
             if self._cpu is _cpu.default_cpu():
                 torch.manual_seed(seed_value & ((1 << 64) - 1))  # the ops that still draw from torch
-                np.random.seed(seed_value % (2**32))  # paddle.io workers derive their numpy seeds from it
         else:
             self._g.manual_seed(seed_value & ((1 << 64) - 1))
         return self
@@ -146,8 +146,8 @@ def default_generator(device):
 
 
 def seed(seed):
-    """Seed Paddle's CPU generator (and torch's CPU and accelerator generators, and numpy's); returns the default
-    CPU generator."""
+    """Seed Paddle's CPU generator (and torch's CPU and accelerator generators; not numpy's, as in Paddle); returns
+    the default CPU generator."""
     value = int(seed)
     generator = default_generator("cpu").manual_seed(value)
     torch.manual_seed(value)

@@ -668,3 +668,25 @@ def initializer_orthogonal_from_48_columns(paddle):
     I = paddle.nn.initializer
     return _each_seed(paddle, lambda: [_init_param(paddle, I.Orthogonal(), [48, 48]),
                                        _init_param(paddle, I.Orthogonal(), [60, 50], "float64")], OTHER_SEEDS[:1])
+
+
+@case(exact=True)
+def paddle_seed_leaves_numpy_alone(paddle):
+    # numpy's global generator is the user's: RandomSampler / DataLoader(shuffle=True) orders come from it
+    import random
+
+    class Idx(paddle.io.Dataset):
+        def __len__(self):
+            return 10
+
+        def __getitem__(self, i):
+            return i
+
+    np.random.seed(5)
+    random.seed(5)
+    paddle.seed(1)
+    draws = [np.random.rand(2), random.random()]
+    paddle.seed(3)
+    loader = [b.numpy().tolist() for b in paddle.io.DataLoader(Idx(), batch_size=3, shuffle=True)]
+    return [draws, loader, list(paddle.io.RandomSampler(list(range(8)))),
+            list(paddle.io.BatchSampler(Idx(), shuffle=True, batch_size=4)), np.random.rand(2)]

@@ -1,8 +1,8 @@
 """paddle.io samplers: iterables of dataset indices.
 
 RandomSampler and WeightedRandomSampler draw from numpy's global generator, as Paddle's do, so
-`np.random.seed(s)` (or paddle.seed, which seeds numpy too) gives the very index sequences real
-Paddle gives.  SubsetRandomSampler uses paddle.randperm (torch's generator), as Paddle uses its own.
+`np.random.seed(s)` gives the very index sequences real Paddle gives (paddle.seed leaves numpy alone, as
+Paddle's does).  SubsetRandomSampler uses paddle.randperm (torch's generator), as Paddle uses its own.
 """
 from typing import Generic, TypeVar
 
