@@ -97,7 +97,7 @@ _SUBMODULES = {
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
     "quantization", "onnx", "cuda", "base", "compat", "_C_ops", "_legacy_C_ops",
-    "pir", "pir_utils", "common_ops_import", "functional", "random",
+    "pir", "pir_utils", "common_ops_import", "functional", "random", "hub",
 }
 _unsupported_getattr = _module_getattr("paddle")
 # Top-level names from namespaces that load on first touch (nn, distributed, hapi: most of the package), so

@@ -26,7 +26,6 @@ ALLOW = {
     "missing paddle.inference.*": _OUTSIDE_THE_FACE,
     "missing paddle.device.*": _OUTSIDE_THE_FACE,
     "missing paddle.audio.datasets": _OUTSIDE_THE_FACE + " (downloads datasets)",
-    "missing paddle.hub": "NOT YET: paddle.hub loads models from repositories over the network",
     "missing paddle.library": "NOT YET: Paddle's torch.library twin (custom op registration on Paddle's C++ runtime)",
     "missing paddle.ops": "NOT YET: Paddle's torch.ops twin (its registered C++ ops)",
     "missing paddle.classes": "NOT YET: Paddle's torch.classes twin (its registered C++ classes)",

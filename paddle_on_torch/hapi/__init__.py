@@ -6,7 +6,15 @@ from .model_summary import summary  # noqa: F401
 
 __all__ = []
 
-# Paddle's other hapi submodules (hub: models from GitHub / Gitee; logger; static_flops) are not provided here
+# Paddle's other hapi submodules (logger; static_flops) are not provided here; hub loads on first touch
 from .. import _report  # noqa: E402
 
-__getattr__ = _report.module_getattr("paddle.hapi")
+_unsupported_getattr = _report.module_getattr("paddle.hapi")
+
+
+def __getattr__(name):
+    if name == "hub":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.hub")
+    return _unsupported_getattr(name)
