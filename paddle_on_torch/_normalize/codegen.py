@@ -381,6 +381,9 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     takes_out = "out" in names or any(p[0] == "out" for p in params)
     if takes_out and grad_flags:  # a factory's out= claims grad as its result does (Paddle sets it on both)
         body.append("    if out is None: return o")
+        if public_name(fn) in OUT_IS_RESULT:  # Paddle's fill_constant check (its message lacks the f-prefix)
+            body.append("    if out._t.dtype != o._t.dtype: raise TypeError('Required out.dtype == dtype if "
+                        "specifying out, but received f{out.dtype} != f{dtype}')")
         body.append("    _write_out(out, o)")
         body.extend(f"    if {flag}{claim}: out.stop_gradient = False" for flag in grad_flags)
         body.append("    return out" if public_name(fn) in OUT_IS_RESULT else "    return o")

@@ -363,3 +363,17 @@ def copysign_inplace_with_a_number(paddle):
     same = x.copysign_(-1.0) is x
     ints = paddle.to_tensor([4, -5])
     return [same, x, ints.copysign_(2), paddle.to_tensor([1.0, -2.0]).copysign_(paddle.to_tensor([-0.0]))]
+
+
+@case
+def filled_factory_out_of_another_dtype(paddle):
+    paddle.ones([2], out=paddle.zeros([2], dtype="float64"))
+
+
+@case
+def factory_out_of_another_shape_or_dtype(paddle):
+    out = paddle.zeros([2])
+    grown = paddle.zeros([3], out=out)
+    wide = paddle.zeros([2], dtype="float64")
+    ranged = paddle.arange(2, dtype="float32", out=wide)
+    return [grown is out, out.shape, str(wide.dtype), str(ranged.dtype), paddle.full([2], 1, out=paddle.zeros([2]))]
