@@ -97,7 +97,7 @@ _SUBMODULES = {
     "distributed", "incubate", "static", "device", "utils", "framework", "tensor", "regularizer", "callbacks",
     "hapi", "distribution", "sparse", "inference", "text", "profiler", "sysconfig", "geometric", "audio",
     "quantization", "onnx", "cuda", "base", "compat", "_C_ops", "_legacy_C_ops",
-    "pir", "pir_utils", "common_ops_import", "functional", "random", "hub",
+    "pir", "pir_utils", "common_ops_import", "functional", "random", "hub", "library",
 }
 _unsupported_getattr = _module_getattr("paddle")
 # Top-level names from namespaces that load on first touch (nn, distributed, hapi: most of the package), so
@@ -111,6 +111,7 @@ _FROM_SUBMODULES = {
     **dict.fromkeys(("hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"),
                     "audio.functional.window"),
     **dict.fromkeys(("set_default_device", "get_default_device", "get_device_module", "Event", "Stream"), "device"),
+    "ops": "_ops", "classes": "_classes",  # (Paddle 3.3's torch.ops / torch.classes twins: module objects)
 }
 
 

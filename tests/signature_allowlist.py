@@ -26,9 +26,6 @@ ALLOW = {
     "missing paddle.inference.*": _OUTSIDE_THE_FACE,
     "missing paddle.device.*": _OUTSIDE_THE_FACE,
     "missing paddle.audio.datasets": _OUTSIDE_THE_FACE + " (downloads datasets)",
-    "missing paddle.library": "NOT YET: Paddle's torch.library twin (custom op registration on Paddle's C++ runtime)",
-    "missing paddle.ops": "NOT YET: Paddle's torch.ops twin (its registered C++ ops)",
-    "missing paddle.classes": "NOT YET: Paddle's torch.classes twin (its registered C++ classes)",
     "missing paddle.check_shape": "Paddle's internal argument checker, exported by accident at top level",
     "missing paddle.enable_compat": "Paddle's torch proxy (makes `import torch` load Paddle): the inverse of this "
                                     "project, which runs Paddle programs on the real torch",
