@@ -173,6 +173,7 @@ def test_layers_take_the_kernel_and_match_torch_path(monkeypatch, cls, direction
 
 
 def test_dropout_in_training_keeps_torch_path(monkeypatch):
+    # (torch's op one layer at a time, Paddle's dropout mask between: tests/cases/random_streams.py)
     net = paddle.nn.LSTM(4, 6, num_layers=2, dropout=0.5)
     x = paddle.randn([2, 3, 4])
     calls = _spy(monkeypatch)

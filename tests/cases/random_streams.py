@@ -690,3 +690,24 @@ def paddle_seed_leaves_numpy_alone(paddle):
     loader = [b.numpy().tolist() for b in paddle.io.DataLoader(Idx(), batch_size=3, shuffle=True)]
     return [draws, loader, list(paddle.io.RandomSampler(list(range(8)))),
             list(paddle.io.BatchSampler(Idx(), shuffle=True, batch_size=4)), np.random.rand(2)]
+
+
+@case(rtol=1e-5, atol=1e-6)
+def rnn_dropout_between_layers_in_training(paddle):
+    # Paddle's CPU rnn kernel draws one keep mask (time-major) before the second layer and scales every later
+    # layer's input with it; the stream is where Paddle's is afterwards
+    x = np.random.RandomState(0).randn(2, 5, 3).astype("float32")
+    out = []
+    for cls, kw in ((paddle.nn.LSTM, {}), (paddle.nn.GRU, {"time_major": True}), (paddle.nn.SimpleRNN, {}),
+                    (paddle.nn.LSTM, {"direction": "bidirect", "num_layers": 3}), (paddle.nn.LSTM, {"dropout": 1.0})):
+        paddle.seed(3)
+        args = dict(num_layers=2, dropout=0.5)
+        args.update(kw)
+        net = cls(3, 4, **args)
+        xx = paddle.to_tensor(x, stop_gradient=False)
+        y, states = net(xx)
+        (y * y).sum().backward()
+        out.append([y, states, xx.grad, net.weight_ih_l0.grad, paddle.rand([2])])
+    paddle.seed(5)
+    y, _ = paddle.nn.LSTM(3, 4, num_layers=2, dropout=0.3)(paddle.to_tensor(x), sequence_length=paddle.to_tensor([5, 3]))
+    return out + [y, paddle.rand([2])]

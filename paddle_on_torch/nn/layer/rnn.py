@@ -20,6 +20,8 @@ from ..._errors import translate
 from ..._normalize import to_torch, wrap
 from ...kernels import rnn as _rnn_ops
 from ..._core import dtype as _dtypes
+from ..._core import random as _rng
+from ..functional.common import _f32
 from ...tensor.tensor import Tensor
 from .. import initializer as I
 from .container import LayerList
@@ -374,12 +376,13 @@ class RNNBase(LayerList):
                            self.num_directions == 2, not self.time_major, lengths)
         return res[0], res[1:]
 
-    def _fused(self, x, states, sequence_length):
-        weights = self._fused_weights()
+    def _fused(self, x, states, sequence_length, weights=None, num_layers=None):
+        weights = self._fused_weights() if weights is None else weights
+        num_layers = self.num_layers if num_layers is None else num_layers
         batch_first = not self.time_major
         fn = _FUSED[self.mode]
         hx = tuple(states) if self.mode == "LSTM" else states[0]
-        args = (weights, True, self.num_layers, float(self.dropout), self.training, self.num_directions == 2)
+        args = (weights, True, num_layers, float(self.dropout), self.training, self.num_directions == 2)
         if sequence_length is None:
             res = fn(x, hx, *args, batch_first)
             return res[0], res[1:]
@@ -391,6 +394,32 @@ class RNNBase(LayerList):
         out, _ = pad_packed_sequence(PackedSequence(res[0], packed.batch_sizes, order, packed.unsorted_indices),
                                      batch_first=batch_first, total_length=x.shape[1 if batch_first else 0])
         return out, tuple(h.index_select(1, packed.unsorted_indices) for h in res[1:])
+
+    def _layers_with_paddle_dropout(self, x, states, sequence_length):
+        """Training with dropout between layers, as Paddle's CPU rnn kernel runs it: one keep mask over the
+        time-major [time, batch, directions * hidden] output, drawn from Paddle's generator (a float uniform per
+        element, kept when not below p) before the second layer, scales every later layer's input:
+        x * mask / (1 - p)."""
+        per_layer, d = 4 * self.num_directions, self.num_directions
+        weights = self._fused_weights()
+        p = float(self.dropout)
+        keep_prob = _f32(1.0 - _f32(p))  # static_cast<T>(1.0f - p), p a float attribute
+        mask, finals, inputs = None, [], x
+        for i in range(self.num_layers):
+            if i > 0:
+                if mask is None:
+                    steps = inputs if self.time_major else inputs.transpose(0, 1)
+                    if p == 1.0:  # the kernel draws nothing and multiplies by zero
+                        mask = torch.zeros((), dtype=x.dtype, device=x.device)
+                    else:
+                        mask = _rng.dropout_keep(list(steps.shape), p, x.device).to(x.dtype)
+                        mask = mask if self.time_major else mask.transpose(0, 1)
+                inputs = inputs * mask if p == 1.0 else inputs * mask / keep_prob
+            layer_states = tuple(s[i * d:(i + 1) * d] for s in states)
+            inputs, last = self._fused(inputs, layer_states, sequence_length,
+                                       weights[i * per_layer:(i + 1) * per_layer], 1)
+            finals.append(last)
+        return inputs, tuple(torch.cat([f[k] for f in finals]) for k in range(len(finals[0])))
 
     def _whole_sequence_kernel(self, x):
         """Whether to run paddle_on_torch.kernels.rnn's C++ kernel (all layers and directions in one call, one
@@ -424,7 +453,10 @@ class RNNBase(LayerList):
                                        for i in range(self.state_components))
             if not self.could_use_cudnn:
                 return self._stepped(inputs, initial_states, sequence_length)
-            out, states = self._fused(x, initial_states, sequence_length)
+            if self.dropout > 0 and self.training and self.num_layers > 1 and _rng.exact(x):
+                out, states = self._layers_with_paddle_dropout(x, initial_states, sequence_length)
+            else:
+                out, states = self._fused(x, initial_states, sequence_length)
         states = tuple(wrap(s) for s in states)
         return wrap(out), (states if len(states) > 1 else states[0])
 
