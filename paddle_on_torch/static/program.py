@@ -162,10 +162,19 @@ def fake_of(t):
         return _state.fake_mode.from_tensor(t, static_shapes=True)
 
 
+def _fake_arg(a):
+    """An argument as the fake run takes it: real tensors (bare or in a paddle Tensor) by their fake twins."""
+    if isinstance(a, torch.Tensor) and not isinstance(a, FakeTensor):
+        return fake_of(a)
+    if _normalize.is_tensor(a) and isinstance(a._t, torch.Tensor) and not isinstance(a._t, FakeTensor):
+        return _normalize.wrap(fake_of(a._t))
+    return a
+
+
 def _record(target, args, kwargs, compute=None, meta=None, force=False):
     prog = _state.current()
     flat, spec = tree_flatten((args, kwargs))
-    fakes = [fake_of(a) if isinstance(a, torch.Tensor) and not isinstance(a, FakeTensor) else a for a in flat]
+    fakes = [_fake_arg(a) for a in flat]
     fargs, fkwargs = tree_unflatten(fakes, spec)
     # (guards suppressed: a size check in the op must not specialise a -1 dim to its example size)
     with _state.suspend(), _state.fake_mode, _state.fake_mode.shape_env.suppress_guards():
@@ -184,6 +193,10 @@ def _record(target, args, kwargs, compute=None, meta=None, force=False):
         if isinstance(a, torch.Tensor):
             f, n = prog._lookup(a)
             in_ids.add(id(f))
+        elif _normalize.is_tensor(a):  # a paddle Tensor an implementation takes as it is (put_along_axis' values)
+            f, n = prog._lookup(a._t)
+            in_ids.add(id(f))
+            n = prog.graph.call_function(_normalize.wrap, (n,))
         elif isinstance(a, torch.SymInt):
             n = prog._sym(a)
         else:

@@ -633,6 +633,38 @@ def histogram_bin_edges_while_building(paddle):
 
 
 @case
+def put_along_axis_tensor_values_in_a_program(paddle):
+    """put_along_axis / take_along_axis in a Program, values a fed Tensor (broadcast or not, reduced or assigned),
+    a number, or a Tensor made in the Program; the index of lower rank is Paddle's error while building."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        i = paddle.static.data("i", [2, 1], "int64")
+        j = paddle.static.data("j", [2, 2], "int64")
+        v = paddle.static.data("v", [2, 1], "float32")
+        w = paddle.static.data("w", [2, 2], "float32")
+        outs = [paddle.put_along_axis(x, i, v, 1, reduce="add"), paddle.put_along_axis(x, j, w, 1, broadcast=False),
+                paddle.put_along_axis(x, i, 9.0, 1), paddle.put_along_axis(x, i, v * 2 + 1, 1, reduce="multiply"),
+                paddle.take_along_axis(x, j, 1)]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.arange(6, dtype="float32").reshape(2, 3), "i": np.array([[0], [2]]),
+                "j": np.array([[0, 1], [2, 2]]), "v": np.array([[1.0], [2.0]], "float32"),
+                "w": np.array([[5.0, 6.0], [7.0, 8.0]], "float32")}
+        return exe.run(main, feed=feed, fetch_list=outs)
+    finally:
+        paddle.disable_static()
+
+
+@case
+def put_along_axis_index_rank_while_building(paddle):
+    def build(x, y):
+        return paddle.put_along_axis(x, paddle.static.data("k", [2], "int64"), 9.0, 1)
+    return _build(paddle, build)
+
+
+@case
 def reshape_to_a_fed_shape(paddle):
     """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each
     run; the Variable's shape shows -1 where the value is unknown while building."""
