@@ -4,8 +4,10 @@ import dis
 import inspect
 import linecache
 import types
+import warnings
 
 import numpy as np
+
 import torch
 
 from .._core import amp_state as _amp_state
@@ -187,6 +189,31 @@ OUT_IS_RESULT = frozenset({"paddle.ones", "paddle.zeros", "paddle.full"})
 TRUTHY_REQUIRES_GRAD = frozenset({"paddle.arange", "paddle.range", "paddle.linspace"})
 
 
+# Paddle 3.3's ForbidKeywordsDecorator: torch's keywords these functions refuse (their torch twins differ), with
+# Paddle's TypeError pointing at the paddle.compat function and, the first time, its UserWarning (the guide's page)
+FORBIDDEN_KEYWORDS = {
+    "paddle.max": (("dim", "input", "other"), "paddle.compat.max", "torch.max"),
+    "paddle.min": (("dim", "input", "other"), "paddle.compat.min", "torch.min"),
+    "paddle.sort": (("dim", "input"), "paddle.compat.sort", "torch.sort"),
+    "paddle.split": (("dim", "split_size_or_sections", "tensor"), "paddle.compat.split", "torch.split"),
+}
+_FORBIDDEN_WARNED = set()
+
+
+def refuse_keywords(api, given, keys_and_names=None):
+    """Paddle's error for the forbidden keywords among `given` ({keyword: value or _MISSING})."""
+    _keys, correct, guide = keys_and_names or FORBIDDEN_KEYWORDS[api]
+    found = sorted(k for k, v in given.items() if v is not _MISSING)
+    if api not in _FORBIDDEN_WARNED:
+        _FORBIDDEN_WARNED.add(api)
+        warnings.warn(f"The API '{api}' may behave differently from its PyTorch counterpart. Refer to the "
+                      "compatibility guide for details:\nhttps://www.paddlepaddle.org.cn/documentation/docs/en/"
+                      "develop/guides/model_convert/convert_from_pytorch/api_difference/invok_only_diff/"
+                      f"{guide}.html", UserWarning, stacklevel=3)
+    raise TypeError(f"{api}() received unexpected keyword argument{'s' if len(found) > 1 else ''} "
+                    f"{', '.join(repr(k) for k in found)}. \nDid you mean to use {correct}() instead?")
+
+
 def op(fn=None, *, aliases=None, binary=None):
     """Make a Paddle API function from an annotated torch implementation.
 
@@ -204,6 +231,10 @@ def op(fn=None, *, aliases=None, binary=None):
     recorded = _recorded_aliases(fn)
     alias_map = {a: t for a, t in {**ALIASES, **recorded, **(aliases or {})}.items() if t in names and a not in names}
     params = _params(impl_params, alias_map)
+    forbidden = FORBIDDEN_KEYWORDS.get(public_name(fn), ((),))[0]
+    if forbidden:  # the header takes them too, so that the wrapper refuses them with Paddle's error first
+        at = len(params) - sum(1 for p in params if p[1] == "varkw")
+        params[at:at] = [(k, "kwonly", _MISSING) for k in forbidden if k not in names and k not in alias_map]
     if recorded.get("out") == "out" and "out" not in names:  # Paddle takes out= here: the wrapper writes it
         at = len(params) - (params[-1][1] == "varkw" if params else 0)
         params.insert(at, ("out", "kwonly", None))
@@ -287,6 +318,11 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
                 ns[f"_d_{name}"] = default
                 header.append(f"{name}=_d_{name}")
     body += fastpath.prologue(ns["_api"], params, ns)  # the C++ fast path first, where it has this op
+    forbidden = FORBIDDEN_KEYWORDS.get(ns["_api"], ((),))[0]
+    if forbidden:
+        ns["_refuse_keywords"] = refuse_keywords
+        body.append(f"if {' or '.join(f'{k} is not _MISSING' for k in forbidden)}: _refuse_keywords(_api, "
+                    f"{{{', '.join(f'{k!r}: {k}' for k in forbidden)}}})")
     # `name=` and `out=` are the wrapper's business: the implementation gets them only if its code reads them
     wrapper_only = _wrapper_only(fn, sig_params)
     by_keyword = False  # once a positional parameter is left out, the ones after it go by keyword
@@ -318,7 +354,7 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
         else:
             body.append(f"if {alias} is not _MISSING: {target} = {alias}")
     for name, kind, default in params:
-        if default is _MISSING and name not in alias_map:
+        if default is _MISSING and name not in alias_map and name not in forbidden:
             body.append(f"if {name} is _MISSING: raise TypeError(\"{fn.__name__}() missing required "
                         f"argument '{name}'\")")
     for p in sig_params:

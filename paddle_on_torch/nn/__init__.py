@@ -24,9 +24,10 @@ def __getattr__(name):
 def _accept_recorded_aliases():
     import sys
 
-    from .layer._aliases import accept_recorded_aliases
+    from .layer._aliases import accept_recorded_aliases, refuse_forbidden_keywords
 
     accept_recorded_aliases(sys.modules[__name__], "paddle.nn")
+    refuse_forbidden_keywords(sys.modules[__name__], "paddle.nn")
 
 
 _accept_recorded_aliases()

@@ -377,3 +377,42 @@ def factory_out_of_another_shape_or_dtype(paddle):
     wide = paddle.zeros([2], dtype="float64")
     ranged = paddle.arange(2, dtype="float32", out=wide)
     return [grown is out, out.shape, str(wide.dtype), str(ranged.dtype), paddle.full([2], 1, out=paddle.zeros([2]))]
+
+
+@case
+def max_refuses_torch_keywords(paddle):
+    paddle.max(paddle.ones([2, 3]), dim=1)
+
+
+@case
+def min_method_refuses_torch_keywords(paddle):
+    x = paddle.ones([2, 3])
+    x.min(dim=0, input=x, other=x)
+
+
+@case
+def sort_refuses_torch_keywords(paddle):
+    paddle.sort(input=paddle.ones([3]))
+
+
+@case
+def split_refuses_torch_keywords(paddle):
+    paddle.ones([4, 2]).split(split_size_or_sections=2, dim=0)
+
+
+@case
+def linear_refuses_torch_keywords(paddle):
+    paddle.nn.Linear(2, 3, bias=False, dtype="float32")
+
+
+@case
+def unfold_refuses_torch_keywords(paddle):
+    paddle.nn.Unfold(kernel_size=2)
+
+
+@case
+def paddle_keywords_where_torch_ones_are_refused(paddle):
+    x = paddle.to_tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    return [paddle.max(x, axis=1, keepdim=True), x.min(axis=0), paddle.sort(x, axis=1, descending=True),
+            paddle.split(x, num_or_sections=3, axis=1), x.split(2, axis=0),
+            paddle.nn.Linear(3, 2, bias_attr=False).bias is None, paddle.nn.Unfold(kernel_sizes=2).kernel_sizes]
