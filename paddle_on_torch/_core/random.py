@@ -251,6 +251,16 @@ def standard_gamma(x):
     return ops().standard_gamma(default_cpu().state, x.detach())
 
 
+def dirichlet(alpha):
+    """Paddle's dirichlet kernel: a gamma draw per element (standard_gamma's sampler), divided by its row's sum
+    over the last axis, summed in order (numpy's float accumulation: torch's cumsum accumulates in double)."""
+    if not exact(alpha) or alpha.dtype not in (torch.float32, torch.float64):
+        return torch._sample_dirichlet(alpha)
+    gammas = standard_gamma(alpha.contiguous())
+    sums = torch.from_numpy(gammas.numpy().cumsum(axis=-1)[..., -1:].copy())
+    return gammas / sums
+
+
 def binomial(count, prob):
     """Paddle's binomial of (count, prob), both of prob's float dtype and one shape: int64 draws."""
     if not exact(prob) or prob.dtype not in (torch.float32, torch.float64):

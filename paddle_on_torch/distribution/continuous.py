@@ -9,6 +9,7 @@ import torch
 import paddle_on_torch as paddle
 from .. import _normalize
 from .._core import dtype as _dtypes
+from .._core import random as _rng
 from ..tensor.tensor import Tensor
 from .distribution import Distribution, ExponentialFamily
 from .transform import AffineTransform, ExpTransform
@@ -585,7 +586,7 @@ class Dirichlet(ExponentialFamily):
     def sample(self, shape=()):
         c = self.concentration.expand(list(self._extend_shape(tuple(shape))))
         with torch.no_grad():
-            return _normalize.wrap(torch._sample_dirichlet(c._t))
+            return _normalize.wrap(_rng.dirichlet(c._t))  # Paddle's draws on the CPU
 
     def prob(self, value):
         return paddle.exp(self.log_prob(value))

@@ -51,7 +51,7 @@ class LKJCholesky(Distribution):
 
     def _onion(self, shape):
         y = self._beta.sample(shape).unsqueeze(-1)._t
-        u = torch.randn(self._extend_shape(shape), dtype=y.dtype).tril(-1)
+        u = paddle.randn(list(self._extend_shape(shape)), dtype=y.dtype)._t.tril(-1)  # Paddle's stream
         u = u / u.norm(dim=-1, keepdim=True)
         u = torch.cat([torch.zeros_like(u[..., :1, :]), u[..., 1:, :]], dim=-2)
         w = y.sqrt() * u

@@ -711,3 +711,49 @@ def rnn_dropout_between_layers_in_training(paddle):
     paddle.seed(5)
     y, _ = paddle.nn.LSTM(3, 4, num_layers=2, dropout=0.3)(paddle.to_tensor(x), sequence_length=paddle.to_tensor([5, 3]))
     return out + [y, paddle.rand([2])]
+
+
+def _samples(paddle, makers):
+    out = []
+    for make in makers:
+        paddle.seed(7)
+        d = make()
+        out.append([d.sample([3]), d.sample(), paddle.rand([1])])
+    return out
+
+
+def _t(paddle, v, dt="float32"):
+    return paddle.to_tensor(np.array(v, dtype=dt))
+
+
+@case(exact=True)
+def distribution_samples_on_paddles_stream(paddle):
+    # each distribution's sample composes Paddle's random ops (Dirichlet / Beta: the dirichlet kernel)
+    D = paddle.distribution
+
+    def t(v, dt="float32"):
+        return _t(paddle, v, dt)
+
+    return _samples(paddle, [
+        lambda: D.Bernoulli(t([0.2, 0.7, 0.5])), lambda: D.Categorical(t([0.1, 0.5, 0.4])),
+        lambda: D.Gamma(t([1.5, 3.0]), t([2.0, 1.0])), lambda: D.Beta(t([1.5, 3.0, 0.2]), t([2.0, 1.0, 0.7])),
+        lambda: D.Beta(0.5, 0.5), lambda: D.Dirichlet(t([[1.5, 3.0, 0.5, 2.0], [0.1, 0.2, 9.0, 1.0]])),
+        lambda: D.Dirichlet(t(np.linspace(0.2, 5, 12), "float64")), lambda: D.LogNormal(t([0.0]), t([1.0])),
+        lambda: D.Geometric(t([0.3, 0.6])), lambda: D.Poisson(t([2.0, 30.0])), lambda: D.Binomial(10, t([0.3, 0.6])),
+        lambda: D.Multinomial(5, t([0.2, 0.3, 0.5])), lambda: D.StudentT(t([3.0]), t([0.0]), t([1.0])),
+        lambda: D.Chi2(t([3.0, 5.0])),
+        lambda: D.MultivariateNormal(t([0.0, 1.0]), covariance_matrix=t([[1.0, 0.2], [0.2, 2.0]]))])
+
+
+@case(rtol=1e-6, atol=1e-7)
+def distribution_samples_through_logarithms(paddle):
+    # Paddle's draws, then a logarithm / exponential / norm of torch's vector kernels: an ulp apart
+    D = paddle.distribution
+
+    def t(v):
+        return _t(paddle, v)
+
+    return _samples(paddle, [lambda: D.Exponential(t([1.0, 2.0])), lambda: D.Laplace(t([0.0, 1.0]), t([1.0, 2.0])),
+                             lambda: D.Gumbel(t([0.0, 1.0]), t([1.0, 2.0])),
+                             lambda: D.ContinuousBernoulli(t([0.3, 0.8])),
+                             lambda: D.LKJCholesky(4, 0.7, "onion")])
