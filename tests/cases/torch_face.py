@@ -416,3 +416,13 @@ def paddle_keywords_where_torch_ones_are_refused(paddle):
     return [paddle.max(x, axis=1, keepdim=True), x.min(axis=0), paddle.sort(x, axis=1, descending=True),
             paddle.split(x, num_or_sections=3, axis=1), x.split(2, axis=0),
             paddle.nn.Linear(3, 2, bias_attr=False).bias is None, paddle.nn.Unfold(kernel_sizes=2).kernel_sizes]
+
+
+@case
+def interpolate_nearest_of_a_3d_input(paddle):
+    paddle.nn.functional.interpolate(paddle.ones([1, 2, 3]), scale_factor=2, mode="nearest")
+
+
+@case
+def upsample_layer_nearest_of_a_3d_input(paddle):
+    paddle.nn.Upsample(scale_factor=2)(paddle.ones([1, 2, 3]))

@@ -282,6 +282,8 @@ def interpolate(x: TensorLike, size=None, scale_factor: ValuesLike = None, mode=
     want = _MODES[mode]
     if want is not None and want != nd - 2:
         raise ValueError(_RANK_ERRORS[mode])
+    if mode == "nearest" and nd == 3:  # (Paddle's nearest kernels are 2-D and 3-D only)
+        raise ValueError("'NEAREST' only support 4-D  or 5-D tensor.")
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
     if align_corners and mode in ("area", "nearest"):
