@@ -85,7 +85,27 @@ class _Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         if func is torch.Tensor.cuda:  # a copy to the GPU: sized as a copy here, done (or refused) when run
             return _record(func, args, kwargs, compute=lambda t, *a, **k: t.clone())
+        if func is _SETITEM:
+            return _record_setitem(*args)
         return _record(func, args, kwargs)
+
+
+_SETITEM = torch.Tensor.__setitem__
+
+
+def _written(t, index, value):
+    """`t[index] = value` as a value: the written copy (what a Variable names after the assignment)."""
+    t = t.clone()
+    t[index] = value
+    return t
+
+
+def _record_setitem(t, index, value):
+    """`x[index] = value` on a Variable: recorded as the written value, which the Variable names from then on
+    (Paddle's set_value op; torch's in-place write returns None, so it was not recorded at all)."""
+    out = _record(_written, (t, index, value), {})
+    prog = _state.current()
+    prog._vars[id(t)] = (t, prog._lookup(out)[1])
 
 
 _BOOL = torch.Tensor.__bool__

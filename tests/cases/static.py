@@ -665,6 +665,37 @@ def put_along_axis_index_rank_while_building(paddle):
 
 
 @case
+def setitem_in_a_program(paddle):
+    """`y[index] = value` in a Program writes y (Paddle's set_value): a number, a fed 0-D Tensor, a row, negative
+    and boolean-mask indices, a fed Variable written directly; later ops read the written value."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        s = paddle.static.data("s", [], "float32")
+        y = x * 1
+        y[0, 1] = s
+        z = y * 2
+        r = x * 1
+        r[1] = s * 3
+        n = x * 1
+        n[:, -1] = 0.0
+        n[0] = n[1] * 2
+        m = x * 1
+        m[m > 2] = s
+        c = x + 0
+        c[0, 1] = 7.0
+        x[1, 2] = s
+        outs = [y, z, r, r + 1, n, m, c, x]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.arange(6, dtype="float32").reshape(2, 3), "s": np.array(2.0, "float32")}
+        return exe.run(main, feed=feed, fetch_list=outs)
+    finally:
+        paddle.disable_static()
+
+
+@case
 def reshape_to_a_fed_shape(paddle):
     """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each
     run; the Variable's shape shows -1 where the value is unknown while building."""
