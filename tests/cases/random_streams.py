@@ -757,3 +757,35 @@ def distribution_samples_through_logarithms(paddle):
                              lambda: D.Gumbel(t([0.0, 1.0]), t([1.0, 2.0])),
                              lambda: D.ContinuousBernoulli(t([0.3, 0.8])),
                              lambda: D.LKJCholesky(4, 0.7, "onion")])
+
+
+@case(exact=True)
+def static_program_initial_weights(paddle):
+    # parameters made in a static program get Paddle's initial values when the startup program runs, under
+    # paddle.seed and under the programs' random_seed (each initializer then seeded with it)
+    I = paddle.nn.initializer
+    out = []
+    paddle.enable_static()
+    try:
+        for seed_mode in ("paddle.seed", "random_seed"):
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            if seed_mode == "paddle.seed":
+                paddle.seed(11)
+            else:
+                main.random_seed = startup.random_seed = 5
+            with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+                x = paddle.static.data("x", [2, 3, 4, 4], "float32")
+                conv = paddle.nn.Conv2D(3, 4, 3)
+                lin = paddle.nn.Linear(16, 5, weight_attr=paddle.ParamAttr(initializer=I.XavierNormal()),
+                                       bias_attr=paddle.ParamAttr(initializer=I.Normal(0.0, 0.1)))
+                emb = paddle.nn.Embedding(7, 3)
+                extra = paddle.create_parameter([3, 2], "float32", default_initializer=I.TruncatedNormal(0.0, 0.5))
+                y = lin(paddle.flatten(conv(x), 1))
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            fetched = exe.run(main, feed={"x": np.arange(96, dtype="float32").reshape(2, 3, 4, 4) / 50},
+                              fetch_list=[y, conv.weight, conv.bias, lin.weight, lin.bias, emb.weight, extra])
+            out.append(fetched)
+    finally:
+        paddle.disable_static()
+    return out

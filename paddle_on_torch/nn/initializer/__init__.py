@@ -34,8 +34,12 @@ class Initializer:
         return self.forward(param, block)
 
     def forward(self, param, block=None):
+        from ...static import program as _prog
+
         t = param._t if isinstance(param, Tensor) else param
-        with torch.no_grad():
+        # a parameter made in static mode is real and initialised now (the startup program hands its value out):
+        # its initializer's ops, the random kernels included, run rather than being recorded into the program
+        with torch.no_grad(), _prog.quiet():
             new = self._init(t)
         if new is not None:  # the initializer produced a tensor of another shape (Assign does)
             param._t.data = new
