@@ -123,7 +123,7 @@ def _as_torch(data, dtype=None, place=None):
                 return _as_torch(_numpy_list(data), place=place)
             if tdtype is None:
                 tdtype = {0: torch.bool, 1: torch.int64, 2: _dtypes.default_float_torch(),
-                          3: torch.complex64}.get(kind, _dtypes.default_float_torch())
+                          3: _infer_dtype(1j)}.get(kind, _dtypes.default_float_torch())
             try:
                 if any([isinstance(v, np.ndarray) for v in data]):
                     # a batch of arrays (data collators build these): torch.tensor is slow on them, and warns so

@@ -426,3 +426,13 @@ def interpolate_nearest_of_a_3d_input(paddle):
 @case
 def upsample_layer_nearest_of_a_3d_input(paddle):
     paddle.nn.Upsample(scale_factor=2)(paddle.ones([1, 2, 3]))
+
+
+@case
+def complex_data_under_a_float64_default(paddle):
+    paddle.set_default_dtype("float64")
+    try:
+        return [str(paddle.to_tensor([1.5, 3j]).dtype), str(paddle.tensor([[1j], [2.0]]).dtype),
+                str(paddle.to_tensor(2j).dtype), str(paddle.to_tensor([1.5]).dtype)]
+    finally:
+        paddle.set_default_dtype("float32")
