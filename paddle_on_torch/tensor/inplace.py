@@ -57,6 +57,9 @@ def _check_broadcast(x, y):
 
 def make_inplace(fn, name):
     def method(x, *args, **kwargs):
+        if _normalize.wrapping.static_mode():
+            # in a static Program Paddle's in-place op gives a new value and x keeps naming the old one
+            return fn(x, *args, **kwargs)
         r = fn(x, *args, **kwargs)._t
         _check(x)
         t = x._t

@@ -696,6 +696,33 @@ def setitem_in_a_program(paddle):
 
 
 @case
+def inplace_ops_in_a_program(paddle):
+    """In a Program an in-place op (Tensor.add_, clip_, F.relu_, scale_) returns a new Variable holding the
+    result; the one it was called on keeps naming the old value, as in Paddle 3.3's PIR programs."""
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        s = paddle.static.data("s", [], "float32")
+        y = x * 1
+        r = y.add_(s)
+        c = x - 2
+        rc = c.clip_(0, 1)
+        v = x - 2
+        rv = paddle.nn.functional.relu_(v)
+        w = x * 1
+        rw = w.scale_(2.0)
+        outs = [r, y, y * 2, rc, c, rv, v, rw, w]
+        same = [r is y, rc is c, rv is v, rw is w]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.arange(6, dtype="float32").reshape(2, 3), "s": np.array(2.0, "float32")}
+        return exe.run(main, feed=feed, fetch_list=outs) + same
+    finally:
+        paddle.disable_static()
+
+
+@case
 def reshape_to_a_fed_shape(paddle):
     """A reshape whose shape is fed (a Tensor, or a list holding a Tensor element) takes the fed values at each
     run; the Variable's shape shows -1 where the value is unknown while building."""
