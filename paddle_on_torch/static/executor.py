@@ -279,6 +279,15 @@ def graph_module(program, fetch_list):
     return runner.gm, [m.get("pname") for m in runner.inputs]
 
 
+_RUNNING = []  # the Programs Executors are running, innermost last
+
+
+def running_program():
+    """The Program an Executor is running now (None outside a run): its random_seed is the seed Paddle gave the
+    random ops built into it (a recorded op's body runs again in the run, after program_guard has been left)."""
+    return _RUNNING[-1] if _RUNNING else None
+
+
 class Executor:
     """Runs Programs: `exe.run(program, feed={name: array}, fetch_list=[var, ...])`."""
 
@@ -314,8 +323,12 @@ class Executor:
             program._runners = {key: runner}
         with _prog.running():
             args = [self._input(meta, feed, scope) for meta in runner.inputs]
-            with torch.set_grad_enabled(runner.needs_grad):
-                outs = runner.compiled()(*args) if use_compile else runner.gm(*args)
+            _RUNNING.append(program)
+            try:
+                with torch.set_grad_enabled(runner.needs_grad):
+                    outs = runner.compiled()(*args) if use_compile else runner.gm(*args)
+            finally:
+                _RUNNING.pop()
             return [self._output(o, return_numpy) for o in outs]
 
     @staticmethod

@@ -789,3 +789,34 @@ def static_program_initial_weights(paddle):
     finally:
         paddle.disable_static()
     return out
+
+
+@case(exact=True)
+def static_program_random_ops(paddle):
+    # a program's dropout takes the program's random_seed as its op seed (a fresh engine each run, so every run
+    # draws the same mask), ops with their own seed restart each run, the others draw from paddle.seed's stream
+    out = []
+    paddle.enable_static()
+    try:
+        for seed_mode in ("paddle.seed", "random_seed"):
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            if seed_mode == "paddle.seed":
+                paddle.seed(11)
+            else:
+                main.random_seed = startup.random_seed = 5
+            with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
+                x = paddle.static.data("x", [4, 3], "float32")
+                lin0 = paddle.nn.Linear(3, 5)
+                h = paddle.nn.functional.dropout(paddle.nn.functional.relu(lin0(x)), 0.4)
+                y = paddle.nn.Linear(5, 2)(h)
+                u = paddle.uniform([3], seed=11) + x[0]
+                fetch = [y, u]
+                if seed_mode == "random_seed":  # (a random op without inputs runs first in Paddle's executor)
+                    fetch.append(paddle.rand([3]))
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            feed = {"x": np.arange(12, dtype="float32").reshape(4, 3) / 10}
+            out.append([exe.run(main, feed=feed, fetch_list=fetch) for _ in range(2)])
+    finally:
+        paddle.disable_static()
+    return out

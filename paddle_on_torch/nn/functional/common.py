@@ -44,10 +44,12 @@ def _check_p(p):
 
 
 def _program_seed():
-    """The default main program's random_seed (Paddle's dropout takes it as its op seed when nonzero)."""
+    """The random_seed of the program the op is built into (Paddle's dropout takes it as its op seed when
+    nonzero: a fresh engine each run): the default main program while recording, the running one in a run."""
     from ...static import default_main_program
+    from ...static.executor import running_program
 
-    return getattr(default_main_program(), "random_seed", 0) or 0
+    return getattr(running_program() or default_main_program(), "random_seed", 0) or 0
 
 
 def _f32(v):
