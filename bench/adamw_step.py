@@ -3,10 +3,11 @@
     python bench/adamw_step.py [--reps N] [--threads N]
 
 For each parameter set, the process CPU time of one `step()` (min over N repeats after warm-up, gradients
-fixed): the shim on its default path (the C++ kernel when it builds), the shim's torch-op path
-(PADDLE_ON_TORCH_KERNELS=reference: flat state + torch ops), and torch.optim.AdamW single-tensor (its CPU
-default), foreach=True and fused=True.  Parameter sets: 4 x Linear(1024, 1024) (bench/distributed.py's
-MLP) and the parameter shapes of the model-zoo models (tests/model_zoo).  One thread by default.
+fixed): the shim on its default path (the op paddle_on_torch::adam_step: ext/optim.cpp's kernel when it
+builds), the shim's torch-op path (backend `reference`, as PADDLE_ON_TORCH_KERNELS=reference: flat state +
+torch ops), and torch.optim.AdamW single-tensor (its CPU default), foreach=True and fused=True.  Parameter
+sets: 4 x Linear(1024, 1024) (bench/distributed.py's MLP) and the parameter shapes of the model-zoo models
+(tests/model_zoo).  One thread by default.
 """
 import argparse
 import os
@@ -42,9 +43,9 @@ def _shim_ms(shapes, reps, reference):
     import paddle
     import torch
 
-    os.environ.pop("PADDLE_ON_TORCH_KERNELS", None)
-    if reference:
-        os.environ["PADDLE_ON_TORCH_KERNELS"] = "reference"
+    from paddle_on_torch.kernels import dispatch
+
+    dispatch.set_backend("reference" if reference else None)
     g = torch.Generator().manual_seed(0)
     params = [paddle.create_parameter(list(s), "float32") for s in shapes]
     for p in params:
@@ -53,7 +54,7 @@ def _shim_ms(shapes, reps, reference):
     try:
         return _min_cpu_ms(opt.step, reps)
     finally:
-        os.environ.pop("PADDLE_ON_TORCH_KERNELS", None)
+        dispatch.set_backend(None)
 
 
 def _torch_ms(shapes, reps, **kw):

@@ -237,7 +237,6 @@ def main():
     print(HEADER)
     for r in rows:
         print(_fmt(r))
-    norms_into_out([o for o in ops if o in ("rms_norm", "layer_norm")], shapes, bw, torch, fused)
     if "ce" in ops:
         ce_section(torch)
     if set(ops) & {"rms_norm"}:
@@ -255,32 +254,6 @@ def malloc_reuse():
     M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
     libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
     libc.mallopt(M_TRIM_THRESHOLD, 1 << 40 if ctypes.sizeof(ctypes.c_long) == 8 else (1 << 31) - 1)
-
-
-def norms_into_out(ops, shapes, bw, torch, fused):
-    """The C++ norm kernel writing into a preallocated output (what the floor's copy does) next to the
-    same kernel allocating its output (what a Paddle call does): separates kernel speed from page faults."""
-    if not ops:
-        return
-    from paddle_on_torch.kernels import cpp as ext
-
-    cpp = ext.load()
-    print("\nnorm kernels, fwd, output preallocated vs allocated per call (ms; floor = bytes / copy bandwidth):")
-    for op in ops:
-        for shape in shapes:
-            n = shape[-1]
-            x = torch.randn(shape).reshape(-1, n)
-            w, b = torch.ones(n), torch.zeros(n)
-            rms = op == "rms_norm"
-            out = torch.empty_like(x)
-            nb = None if rms else b
-            t_into = timeit(lambda: cpp.norm_fwd_out(x, None, None, w, nb, EPS, 1.0, rms, out))
-            norm_op = torch.ops.paddle_on_torch.norm_fwd.default  # the C++ CPU kernel (no gradient: no node)
-            t_alloc = timeit(lambda: norm_op(x, None, None, w, nb, EPS, 1.0, rms, 1))
-            floor = 2 * x.numel() * 4 / bw
-            print(f"  {op:<11}{'x'.join(map(str, shape)):<12} into out {t_into * 1e3:7.2f}   allocating "
-                  f"{t_alloc * 1e3:7.2f}   floor {floor * 1e3:6.2f}   into/floor {t_into / floor:5.2f}x   "
-                  f"alloc/floor {t_alloc / floor:5.2f}x")
 
 
 CE_SHAPE = (2048, 32000)  # tokens x vocabulary: 250 MiB of fp32 logits

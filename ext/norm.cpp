@@ -20,13 +20,13 @@ using torch::autograd::variable_list;
 
 // ------------------------------------------------------------ norm forward
 // x: [M, N] contiguous.  Returns out [M, N], residual_out [M, N] (empty if no residual),
-// mean [M] (layer norm; empty for rms), rstd [M] (float32).
-// `out` may be given (contiguous [M, N] of x's dtype): a fresh 64 MiB output costs ~16k page faults on
-// first touch, more than the kernel itself (bench/kernels.py measures both).
+// mean [M] (layer norm; empty for rms), rstd [M] (float32).  The outputs of 1 MiB and more come from the cache
+// of freed blocks (output_cache.cpp): a fresh 64 MiB one would cost ~16k page faults on first touch, more than the
+// kernel itself.
 std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
                                  const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
                                  const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
-                                 at::Tensor out, at::IntArrayRef shape = {}) {
+                                 at::IntArrayRef shape = {}) {
   // shape: the sizes out / residual_out are allocated with ([M, N] when empty; the C++ autograd node passes x's
   // original shape, so that its outputs are not views)
   TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "norm_fwd: x must be a contiguous 2-D tensor");
@@ -35,12 +35,7 @@ std::vector<at::Tensor> norm_fwd_impl(const at::Tensor& x, const c10::optional<a
   at::Tensor res = has_res ? residual->contiguous() : at::Tensor();
   at::Tensor b = has_res ? as_float(bias) : at::Tensor();  // Paddle adds bias only together with residual
   at::Tensor w = as_float(weight), nb = as_float(norm_bias);
-  if (out.defined()) {
-    TORCH_CHECK(out.sizes() == x.sizes() && out.scalar_type() == x.scalar_type() && out.is_contiguous(),
-                "norm_fwd_out: out must be a contiguous tensor of x's shape and dtype");
-  } else {
-    out = big_empty(shape.empty() ? x.sizes() : shape, x.options());
-  }
+  at::Tensor out = big_empty(shape.empty() ? x.sizes() : shape, x.options());
   at::Tensor res_out = has_res ? big_empty(shape.empty() ? x.sizes() : shape, x.options()) : cpu_empty({0}, x.options());
   auto fopt = x.options().dtype(at::kFloat);
   at::Tensor mean = cpu_empty({rms ? 0 : M}, fopt);
@@ -197,14 +192,6 @@ std::vector<at::Tensor> norm_bwd_impl(const at::Tensor& dy, int64_t sdy, const a
   return {ds, dw, db};
 }
 
-// The forward into a given output (bench/kernels.py: kernel time apart from page faults; bound in module.cpp).
-std::vector<at::Tensor> norm_fwd_out(const at::Tensor& x, const c10::optional<at::Tensor>& residual,
-                                     const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& weight,
-                                     const c10::optional<at::Tensor>& norm_bias, double eps, double alpha, bool rms,
-                                     at::Tensor out) {
-  return norm_fwd_impl(x, residual, bias, weight, norm_bias, eps, alpha, rms, out);
-}
-
 // ------------------------------------------------------------ the ATen composition (float64, empty inputs)
 // kernels/norm.py's ref_norm / ref_norm_bwd, for the dtypes the row kernels above do not take.
 
@@ -282,7 +269,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> norm_fwd_cpu(const Tensor& x, const o
   const optional<Tensor> b = has_res ? bias : c10::nullopt;  // Paddle adds the bias only together with a residual
   std::vector<Tensor> r;
   if (fast_dtype(x)) {
-    r = norm_fwd_impl(x.reshape({M, N}).contiguous(), res, b, weight, norm_bias, eps, alpha, rms, Tensor(), x.sizes());
+    r = norm_fwd_impl(x.reshape({M, N}).contiguous(), res, b, weight, norm_bias, eps, alpha, rms, x.sizes());
   } else {
     r = norm_fwd_aten(x.reshape({M, N}), res, b, weight, norm_bias, eps, alpha, rms);
     r[0] = r[0].view(x.sizes());

@@ -1,5 +1,7 @@
-// C++ CPU kernels for the optimizer steps of Adam / AdamW (paddle_on_torch.optimizer.adam), Momentum and SGD,
-// built into paddle_on_torch.kernels._C with the other kernels.
+// The CPU kernels of the optimizer-step ops paddle_on_torch::adam_step / momentum_step / sgd_step (their schemas,
+// fakes and reference composition in torch foreach ops: kernels/optim.py), registered with TORCH_LIBRARY_IMPL when
+// paddle_on_torch.kernels._C loads; behind the multi-tensor step of Adam / AdamW (paddle_on_torch.optimizer.adam),
+// Momentum and SGD.
 //
 // One call updates every parameter of a step: per element it reads the gradient, both moments and the
 // parameter once and writes them once, where the composition of torch ops makes ~14 passes over
@@ -9,17 +11,27 @@
 // file is compiled without floating-point contraction (the pragma below): otherwise the compiler may fuse
 // `m * b1 + g * (1 - b1)` into one fused multiply-add, which rounds once.  IEEE add, mul, div and sqrt
 // are correctly rounded in scalar and vector form alike, so the vector body and the scalar tail agree
-// with the torch ops (whose square roots are correctly rounded too: optimizer._sqrt).
+// with the torch ops (whose square roots are correctly rounded too: kernels/optim.py's sqrt_rounded).
+//
+// The kernels are boxed: they read the tensor lists where the dispatcher left them, on its stack, without copying
+// them into std::vectors.  What a call costs beyond the kernel's own work is the dispatcher's boxing of the lists
+// (~0.1 us per tensor operand from Python, docs/kernels.md).
 // Before any include: it applies to every function compiled in this file, ATen's inlined vector ops included.
 #pragma GCC optimize("fp-contract=off")
 
-#include <torch/extension.h>
+#include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/core/stack.h>
 #include <ATen/cpu/vec/vec.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/library.h>
+
 #include <cmath>
+#include <memory>
 #include <vector>
 
 using at::vec::Vectorized;
+using c10::IValue;
 
 namespace {
 
@@ -70,77 +82,6 @@ void adam_range(T* p, const T* g, T* m1, T* m2, T* vmax, const Scalars<T>& s, bo
   }
 }
 
-bool plain(const at::Tensor& t, at::ScalarType dtype, int64_t numel) {
-  return t.defined() && t.device().is_cpu() && t.scalar_type() == dtype && t.is_contiguous() &&
-         t.numel() == numel && t.layout() == at::kStrided && !t.is_conj() && !t.is_neg();
-}
-
-template <typename T>
-void run(std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads, std::vector<at::Tensor>& m1s,
-         std::vector<at::Tensor>& m2s, std::vector<at::Tensor>& vmaxs, std::vector<at::Tensor>& b1ps,
-         std::vector<at::Tensor>& b2ps, const std::vector<double>& lrs, const std::vector<double>& decays, double b1,
-         double b2, double one_minus_b1, double one_minus_b2, double eps) {
-  for (size_t i = 0; i < params.size(); ++i) {
-    Scalars<T> s;
-    s.b1 = T(b1);
-    s.b2 = T(b2);
-    s.one_minus_b1 = T(one_minus_b1);
-    s.one_minus_b2 = T(one_minus_b2);
-    T* b1p = b1ps[i].data_ptr<T>();
-    T* b2p = b2ps[i].data_ptr<T>();
-    // _adam's per-parameter scalars, in T: sqrt(1 - b2^t), lr * sqrt(1 - b2^t) / (1 - b1^t), eps * sqrt(1 - b2^t)
-    const T corr2 = std::sqrt(T(1) - *b2p);
-    s.step = T(lrs[i]) * corr2 / (T(1) - *b1p);
-    s.eps = T(eps) * corr2;
-    s.decay = T(decays[i]);
-    const bool decay = decays[i] != 1.0;
-    T* p = params[i].data_ptr<T>();
-    const T* g = grads[i].data_ptr<T>();
-    T* m1 = m1s[i].data_ptr<T>();
-    T* m2 = m2s[i].data_ptr<T>();
-    T* vmax = vmaxs.empty() ? nullptr : vmaxs[i].data_ptr<T>();
-    at::parallel_for(0, params[i].numel(), at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
-      adam_range<T>(p, g, m1, m2, vmax, s, decay, begin, end);
-    });
-    *b1p = *b1p * s.b1;
-    *b2p = *b2p * s.b2;
-  }
-  // written through raw pointers: bump the version counters as torch's in-place ops do, so autograd still
-  // notices a tensor saved for a backward that changed since
-  for (auto* list : {&params, &m1s, &m2s, &vmaxs, &b1ps, &b2ps})
-    for (auto& t : *list) t.unsafeGetTensorImpl()->bump_version();
-}
-
-}  // namespace
-
-// The Adam step of all `params` (lists of one length; `vmaxs` empty without amsgrad; `decays` the AdamW factor
-// 1 - lr * coeff per parameter, 1.0 for none).  Returns false, touching nothing, unless every tensor is a plain
-// contiguous CPU tensor of the parameters' dtype (float32 or float64) and shape: the caller then runs the ops.
-bool adam_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std::vector<at::Tensor> m1s,
-               std::vector<at::Tensor> m2s, std::vector<at::Tensor> vmaxs, std::vector<at::Tensor> b1ps,
-               std::vector<at::Tensor> b2ps, std::vector<double> lrs, std::vector<double> decays, double b1,
-               double b2, double one_minus_b1, double one_minus_b2, double eps) {
-  const size_t n = params.size();
-  if (n == 0 || grads.size() != n || m1s.size() != n || m2s.size() != n || b1ps.size() != n || b2ps.size() != n ||
-      lrs.size() != n || decays.size() != n || (!vmaxs.empty() && vmaxs.size() != n))
-    return false;
-  const at::ScalarType dtype = params[0].scalar_type();
-  if (dtype != at::kFloat && dtype != at::kDouble) return false;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t numel = params[i].numel();
-    if (!plain(params[i], dtype, numel) || !plain(grads[i], dtype, numel) || !plain(m1s[i], dtype, numel) ||
-        !plain(m2s[i], dtype, numel) || (!vmaxs.empty() && !plain(vmaxs[i], dtype, numel)) ||
-        !plain(b1ps[i], dtype, 1) || !plain(b2ps[i], dtype, 1))
-      return false;
-  }
-  if (dtype == at::kFloat)
-    run<float>(params, grads, m1s, m2s, vmaxs, b1ps, b2ps, lrs, decays, b1, b2, one_minus_b1, one_minus_b2, eps);
-  else
-    run<double>(params, grads, m1s, m2s, vmaxs, b1ps, b2ps, lrs, decays, b1, b2, one_minus_b1, one_minus_b2, eps);
-  return true;
-}
-
-namespace {
 
 // Elements [begin, end) of one parameter, in the order of Momentum._update (CPU: no rescale_grad):
 //   g = g + p*l2 (with L2 decay);  v = v*mu + g;  p = p - v*lr  (Nesterov: p = p - (g + v*mu)*lr)
@@ -178,79 +119,214 @@ void sgd_range(T* p, const T* g, T lr, int64_t begin, int64_t end) {
   for (; j < end; ++j) p[j] = p[j] - g[j] * lr;
 }
 
-// The common checks: n parameters with gradients (and velocities unless empty) and per-parameter scalars,
-// all plain contiguous CPU tensors of the parameters' dtype (float32 or float64) and shape.
-bool checked(const std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads,
-             const std::vector<at::Tensor>& vels, bool with_vels, size_t n_scalars) {
-  const size_t n = params.size();
-  if (n == 0 || grads.size() != n || (with_vels && vels.size() != n) || n_scalars != n) return false;
-  const at::ScalarType dtype = params[0].scalar_type();
-  if (dtype != at::kFloat && dtype != at::kDouble) return false;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t numel = params[i].numel();
-    if (!plain(params[i], dtype, numel) || !plain(grads[i], dtype, numel) ||
-        (with_vels && !plain(vels[i], dtype, numel)))
-      return false;
+
+// One tensor-list argument of an op, as its kernel works on it: the tensors on the dispatcher's stack where they
+// are contiguous, else contiguous copies, written back by finish() for a list the op updates.
+class Operand {
+ public:
+  // Checks that `list` holds n dense CPU tensors of `dtype`, the i-th of numel(i) elements.
+  template <typename Numel>
+  Operand(const char* op, const char* name, c10::ArrayRef<IValue> list, size_t n, at::ScalarType dtype, Numel numel)
+      : list_(list) {
+    TORCH_CHECK(list.size() == n, op, ": ", name, " holds ", list.size(), " tensors for ", n, " parameters");
+    for (size_t i = 0; i < n; ++i) {
+      const at::Tensor& t = list[i].toTensor();
+      TORCH_CHECK(t.defined() && t.device().is_cpu() && t.layout() == at::kStrided && t.scalar_type() == dtype, op,
+                  ": ", name, "[", i, "] must be a dense CPU tensor of the parameters' dtype ", dtype,
+                  " (the CPU kernel takes float32 or float64)");
+      TORCH_CHECK(t.numel() == numel(i), op, ": ", name, "[", i, "] has ", t.numel(), " elements, expected ",
+                  numel(i));
+      if (!t.is_contiguous() || t.is_neg()) {
+        if (copies_.empty()) copies_.resize(n);
+        copies_[i] = t.resolve_neg().contiguous();
+      }
+    }
   }
-  return true;
+  template <typename T>
+  T* data(size_t i) const {
+    return (copies_.empty() || !copies_[i].defined() ? list_[i].toTensor() : copies_[i]).data_ptr<T>();
+  }
+  // Writes the copies back and bumps every tensor's version counter, as torch's in-place ops do (so autograd
+  // still notices a tensor saved for a backward that changed since).
+  void finish() const {
+    for (size_t i = 0; i < list_.size(); ++i) {
+      const at::Tensor& t = list_[i].toTensor();
+      if (!copies_.empty() && copies_[i].defined()) t.copy_(copies_[i]);
+      t.unsafeGetTensorImpl()->bump_version();
+    }
+  }
+
+ private:
+  c10::ArrayRef<IValue> list_;
+  std::vector<at::Tensor> copies_;
+};
+
+// The parameters' dtype, which every tensor of the step shares; n >= 1.
+at::ScalarType step_dtype(const char* op, c10::ArrayRef<IValue> params) {
+  const at::ScalarType dtype = params[0].toTensor().scalar_type();
+  TORCH_CHECK(dtype == at::kFloat || dtype == at::kDouble, op, ": the CPU kernel takes float32 or float64 tensors, got ",
+              dtype);
+  return dtype;
 }
 
+void check_count(const char* op, const char* name, c10::ArrayRef<IValue> values, size_t n) {
+  TORCH_CHECK(values.size() == n, op, ": ", name, " holds ", values.size(), " numbers for ", n, " parameters");
+}
+
+auto numel_of(c10::ArrayRef<IValue> params) {
+  return [params](size_t i) { return params[i].toTensor().numel(); };
+}
+
+int64_t one(size_t) { return 1; }
+
+
 template <typename T>
-void run_momentum(std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads,
-                  std::vector<at::Tensor>& vels, const std::vector<double>& lrs, const std::vector<double>& l2s,
-                  double mu, bool nesterov) {
+void adam_run(const Operand& p, const Operand& g, const Operand& m1s, const Operand& m2s, const Operand* vmaxs,
+              const Operand& b1ps, const Operand& b2ps, c10::ArrayRef<IValue> params, c10::ArrayRef<IValue> lrs,
+              c10::ArrayRef<IValue> decays, double b1, double b2, double one_minus_b1, double one_minus_b2,
+              double eps) {
   for (size_t i = 0; i < params.size(); ++i) {
-    T* p = params[i].data_ptr<T>();
-    const T* g = grads[i].data_ptr<T>();
-    T* vel = vels[i].data_ptr<T>();
-    const T lr = T(lrs[i]), l2 = T(l2s[i]), m = T(mu);
-    const bool decay = l2s[i] != 0.0;
-    at::parallel_for(0, params[i].numel(), at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
-      momentum_range<T>(p, g, vel, m, lr, l2, decay, nesterov, begin, end);
+    Scalars<T> s;
+    s.b1 = T(b1);
+    s.b2 = T(b2);
+    s.one_minus_b1 = T(one_minus_b1);
+    s.one_minus_b2 = T(one_minus_b2);
+    T* b1p = b1ps.data<T>(i);
+    T* b2p = b2ps.data<T>(i);
+    // _adam's per-parameter scalars, in T: sqrt(1 - b2^t), lr * sqrt(1 - b2^t) / (1 - b1^t), eps * sqrt(1 - b2^t)
+    const T corr2 = std::sqrt(T(1) - *b2p);
+    s.step = T(lrs[i].toDouble()) * corr2 / (T(1) - *b1p);
+    s.eps = T(eps) * corr2;
+    const double decay = decays[i].toDouble();
+    s.decay = T(decay);
+    T* pp = p.data<T>(i);
+    const T* gp = g.data<T>(i);
+    T* m1 = m1s.data<T>(i);
+    T* m2 = m2s.data<T>(i);
+    T* vmax = vmaxs ? vmaxs->data<T>(i) : nullptr;
+    at::parallel_for(0, params[i].toTensor().numel(), at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
+      adam_range<T>(pp, gp, m1, m2, vmax, s, decay != 1.0, begin, end);
     });
+    *b1p = *b1p * s.b1;
+    *b2p = *b2p * s.b2;
   }
 }
 
-template <typename T>
-void run_sgd(std::vector<at::Tensor>& params, const std::vector<at::Tensor>& grads, const std::vector<double>& lrs) {
-  for (size_t i = 0; i < params.size(); ++i) {
-    T* p = params[i].data_ptr<T>();
-    const T* g = grads[i].data_ptr<T>();
-    const T lr = T(lrs[i]);
-    at::parallel_for(0, params[i].numel(), at::internal::GRAIN_SIZE,
-                     [&](int64_t begin, int64_t end) { sgd_range<T>(p, g, lr, begin, end); });
+// adam_step(Tensor(a!)[] params, Tensor[] grads, Tensor(b!)[] moment1, Tensor(c!)[] moment2,
+//           Tensor(d!)[] moment2_max, Tensor(e!)[] beta1_pow, Tensor(f!)[] beta2_pow, float[] lrs, float[] decays,
+//           float beta1, float beta2, float one_minus_beta1, float one_minus_beta2, float epsilon) -> ()
+// moment2_max empty without amsgrad; decays: AdamW's factor 1 - lr * coeff per parameter, 1.0 for none.
+void adam_step(const c10::OperatorHandle&, torch::jit::Stack* stack) {
+  constexpr const char* op = "paddle_on_torch::adam_step";
+  const auto args = torch::jit::last(*stack, 14);
+  const auto params = args[0].toListRef();
+  const size_t n = params.size();
+  if (n) {
+    at::AutoDispatchBelowADInplaceOrView below;  // the copies (non-contiguous operands) record no autograd history
+    const at::ScalarType dtype = step_dtype(op, params);
+    const auto numel = numel_of(params);
+    const Operand p(op, "params", params, n, dtype, numel), g(op, "grads", args[1].toListRef(), n, dtype, numel),
+        m1(op, "moment1", args[2].toListRef(), n, dtype, numel), m2(op, "moment2", args[3].toListRef(), n, dtype, numel),
+        b1p(op, "beta1_pow", args[5].toListRef(), n, dtype, one), b2p(op, "beta2_pow", args[6].toListRef(), n, dtype, one);
+    const auto vmax_list = args[4].toListRef();
+    std::unique_ptr<Operand> vmax;
+    if (!vmax_list.empty()) vmax = std::make_unique<Operand>(op, "moment2_max", vmax_list, n, dtype, numel);
+    const auto lrs = args[7].toListRef(), decays = args[8].toListRef();
+    check_count(op, "lrs", lrs, n);
+    check_count(op, "decays", decays, n);
+    const double b1 = args[9].toDouble(), b2 = args[10].toDouble(), c1 = args[11].toDouble(),
+                 c2 = args[12].toDouble(), eps = args[13].toDouble();
+    if (dtype == at::kFloat)
+      adam_run<float>(p, g, m1, m2, vmax.get(), b1p, b2p, params, lrs, decays, b1, b2, c1, c2, eps);
+    else
+      adam_run<double>(p, g, m1, m2, vmax.get(), b1p, b2p, params, lrs, decays, b1, b2, c1, c2, eps);
+    for (const Operand* o : {&p, &m1, &m2, &b1p, &b2p}) o->finish();
+    if (vmax) vmax->finish();
   }
+  torch::jit::drop(*stack, 14);
+}
+
+
+// momentum_step(Tensor(a!)[] params, Tensor[] grads, Tensor(b!)[] velocity, float[] lrs, float[] l2, float mu,
+//               bool nesterov) -> ()
+// l2: the L2 coefficient fused into each update, 0.0 for none.
+void momentum_step(const c10::OperatorHandle&, torch::jit::Stack* stack) {
+  constexpr const char* op = "paddle_on_torch::momentum_step";
+  const auto args = torch::jit::last(*stack, 7);
+  const auto params = args[0].toListRef();
+  const size_t n = params.size();
+  if (n) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    const at::ScalarType dtype = step_dtype(op, params);
+    const auto numel = numel_of(params);
+    const Operand p(op, "params", params, n, dtype, numel), g(op, "grads", args[1].toListRef(), n, dtype, numel),
+        vel(op, "velocity", args[2].toListRef(), n, dtype, numel);
+    const auto lrs = args[3].toListRef(), l2s = args[4].toListRef();
+    check_count(op, "lrs", lrs, n);
+    check_count(op, "l2", l2s, n);
+    const double mu = args[5].toDouble();
+    const bool nesterov = args[6].toBool();
+    auto run = [&](auto zero) {
+      using T = decltype(zero);
+      for (size_t i = 0; i < n; ++i) {
+        T* pp = p.data<T>(i);
+        const T* gp = g.data<T>(i);
+        T* v = vel.data<T>(i);
+        const double l2 = l2s[i].toDouble();
+        const T lr = T(lrs[i].toDouble()), l2t = T(l2), m = T(mu);
+        at::parallel_for(0, params[i].toTensor().numel(), at::internal::GRAIN_SIZE, [&](int64_t begin, int64_t end) {
+          momentum_range<T>(pp, gp, v, m, lr, l2t, l2 != 0.0, nesterov, begin, end);
+        });
+      }
+    };
+    if (dtype == at::kFloat)
+      run(float(0));
+    else
+      run(double(0));
+    p.finish();
+    vel.finish();
+  }
+  torch::jit::drop(*stack, 7);
+}
+
+// sgd_step(Tensor(a!)[] params, Tensor[] grads, float[] lrs) -> ()
+void sgd_step(const c10::OperatorHandle&, torch::jit::Stack* stack) {
+  constexpr const char* op = "paddle_on_torch::sgd_step";
+  const auto args = torch::jit::last(*stack, 3);
+  const auto params = args[0].toListRef();
+  const size_t n = params.size();
+  if (n) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    const at::ScalarType dtype = step_dtype(op, params);
+    const auto numel = numel_of(params);
+    const Operand p(op, "params", params, n, dtype, numel), g(op, "grads", args[1].toListRef(), n, dtype, numel);
+    const auto lrs = args[2].toListRef();
+    check_count(op, "lrs", lrs, n);
+    auto run = [&](auto zero) {
+      using T = decltype(zero);
+      for (size_t i = 0; i < n; ++i) {
+        T* pp = p.data<T>(i);
+        const T* gp = g.data<T>(i);
+        const T lr = T(lrs[i].toDouble());
+        at::parallel_for(0, params[i].toTensor().numel(), at::internal::GRAIN_SIZE,
+                         [&](int64_t begin, int64_t end) { sgd_range<T>(pp, gp, lr, begin, end); });
+      }
+    };
+    if (dtype == at::kFloat)
+      run(float(0));
+    else
+      run(double(0));
+    p.finish();
+  }
+  torch::jit::drop(*stack, 3);
 }
 
 }  // namespace
 
-// The Momentum step of all `params` (`l2s`: the L2 coefficient fused into each update, 0.0 for none).  Returns
-// false, touching nothing, where a tensor is not plain (see adam_step).
-bool momentum_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std::vector<at::Tensor> vels,
-                   std::vector<double> lrs, std::vector<double> l2s, double mu, bool nesterov) {
-  if (!checked(params, grads, vels, true, lrs.size()) || l2s.size() != params.size()) return false;
-  if (params[0].scalar_type() == at::kFloat)
-    run_momentum<float>(params, grads, vels, lrs, l2s, mu, nesterov);
-  else
-    run_momentum<double>(params, grads, vels, lrs, l2s, mu, nesterov);
-  for (auto* list : {&params, &vels})
-    for (auto& t : *list) t.unsafeGetTensorImpl()->bump_version();
-  return true;
-}
-
-// The SGD step of all `params`: p -= g * lr.
-bool sgd_step(std::vector<at::Tensor> params, std::vector<at::Tensor> grads, std::vector<double> lrs) {
-  if (!checked(params, grads, {}, false, lrs.size())) return false;
-  if (params[0].scalar_type() == at::kFloat)
-    run_sgd<float>(params, grads, lrs);
-  else
-    run_sgd<double>(params, grads, lrs);
-  for (auto& t : params) t.unsafeGetTensorImpl()->bump_version();
-  return true;
-}
-
-void bind_optim(pybind11::module_& m) {
-  m.def("adam_step", &adam_step);
-  m.def("momentum_step", &momentum_step);
-  m.def("sgd_step", &sgd_step);
+// The schemas are kernels/optim.py's; Autograd falls through to these (registered there: the steps are not
+// differentiable), ADInplaceOrView too (torch's default; the kernels bump the version counters themselves).
+TORCH_LIBRARY_IMPL(paddle_on_torch, CPU, m) {
+  m.impl("adam_step", torch::CppFunction::makeFromBoxedFunction<&adam_step>());
+  m.impl("momentum_step", torch::CppFunction::makeFromBoxedFunction<&momentum_step>());
+  m.impl("sgd_step", torch::CppFunction::makeFromBoxedFunction<&sgd_step>());
 }

@@ -6,6 +6,8 @@
   swiglu.py         swiglu / swiglu_bwd: silu(x) * y (swiglu, fused_bias_act)
   cross_entropy.py  softmax_ce / softmax_ce_bwd: softmax cross entropy over a large vocabulary
   rnn.py            rnn / rnn_bwd: whole-sequence LSTM / GRU / SimpleRNN
+  optim.py          adam_step / momentum_step / sgd_step: the optimizers' multi-tensor steps (lists updated in
+                    place; no gradient, no Triton kernel: the reference composition runs off the CPU)
 Each holds its op's schema and body (the reference composition: the default kernel and the tests' oracle), fake,
 autograd formula and CUDA kernel (<op>_triton.py beside it); its CPU kernels (and, where it pays, the autograd
 formula in C++: the eager fast path) are ext/<op>.cpp's, registered with the dispatcher by TORCH_LIBRARY_IMPL when

@@ -2,7 +2,9 @@
 
 Each fused op (kernels/norm.py, rope.py, swiglu.py, cross_entropy.py, rnn.py) is one `torch.library.custom_op`
 whose body is the reference composition of torch ops (the kernel of any device without one of its own, and the
-tests' oracle), with a fake implementation and an autograd formula in Python.  Its device kernels:
+tests' oracle), with a fake implementation and an autograd formula in Python (the optimizer steps of
+kernels/optim.py: defined with torch.library directly, no gradient, the reference on CompositeExplicitAutograd).
+Its device kernels:
 
     CPU          the C++ kernel, registered by the extension itself (TORCH_LIBRARY_IMPL in ext/<op>.cpp) when
                  paddle_on_torch.kernels._C loads (`load_cpp`, at the op module's import); it takes every dtype
@@ -60,8 +62,13 @@ def load_cpp():
 def register(op, reference, cuda, cpu=None):
     """Register custom op `op`'s CUDA kernel and the forced backend's CPU kernel (its CPU kernel proper comes from
     the C++ extension; `cpu`: a Python CPU kernel instead); `reference` is its body, the reference composition.
+    `op` may also be the name of an op defined with torch.library (kernels/optim.py), whose reference is already its
+    CompositeExplicitAutograd kernel (the CUDA one too): then only the forced CPU kernel is routed here.
     Returns `op`."""
-    name = str(op._opoverload).rsplit(".", 1)[0].replace(".", "::", 1)  # "paddle_on_torch::norm_fwd"
+    if isinstance(op, str):
+        name = op
+    else:
+        name = str(op._opoverload).rsplit(".", 1)[0].replace(".", "::", 1)  # "paddle_on_torch::norm_fwd"
     TABLE[name] = {"op": op, "reference": reference, "cuda": cuda, "cpu": cpu}
     if cpu is not None:
         op.register_kernel("cpu", cpu)
@@ -72,7 +79,8 @@ def register(op, reference, cuda, cpu=None):
 def _route(name):
     global _overrides
     entry, be = TABLE[name], forced()
-    entry["op"].register_kernel("cuda", entry["reference"] if be == "reference" else entry["cuda"])
+    if not isinstance(entry["op"], str):
+        entry["op"].register_kernel("cuda", entry["reference"] if be == "reference" else entry["cuda"])
     if be in ("reference", "triton"):
         if _overrides is None:
             _overrides = torch.library.Library("paddle_on_torch", "IMPL")

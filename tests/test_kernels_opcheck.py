@@ -1,5 +1,6 @@
 """torch.library.opcheck for every fused custom op of paddle_on_torch (norm_fwd / norm_bwd, rope / rope_bwd,
-swiglu / swiglu_bwd, softmax_ce / softmax_ce_bwd) in every backend, and the C++ autograd nodes of the eager fast path.
+swiglu / swiglu_bwd, softmax_ce / softmax_ce_bwd; the optimizer steps adam_step / momentum_step / sgd_step) in every
+backend, and the C++ autograd nodes of the eager fast path.
 
 opcheck runs each op through its schema, its fake (meta) implementation, its autograd registration and
 aot_autograd with dynamic shapes, comparing against the real kernel.  Cases: float32 and bfloat16, odd sizes
@@ -119,6 +120,35 @@ def test_opcheck_softmax_ce(backend, dtype, contiguous):
     _opcheck(OPS.softmax_ce.default, (logits, labels, -100))
     loss, lse = OPS.softmax_ce.default(logits.detach(), labels, -100)
     _opcheck(OPS.softmax_ce_bwd.default, (logits.detach(), labels, lse, torch.randn(m), -100))
+
+
+def _step_args(kind, contiguous):
+    """Operands of an optimizer-step op (kernels/optim.py): three parameters, the 2-D ones possibly transposed."""
+    shapes = [(5, 123), (123,), (3, 7)]
+
+    def ts(fn=torch.randn):
+        return [_t(s, torch.float32, contiguous or len(s) == 1) if fn is torch.randn else fn(s) for s in shapes]
+
+    lrs, coeffs = [1e-3, 2e-3, 0.5], [1 - 1e-5, 1.0, 0.5]
+    if kind == "adam_step":
+        pows = [[torch.tensor([b ** 2]) for _ in shapes] for b in (0.9, 0.999)]
+        return (ts(), ts(), ts(), ts(torch.rand), ts(torch.rand), pows[0], pows[1], lrs, coeffs, 0.9, 0.999, 0.1,
+                1 - 0.999, 1e-8)
+    if kind == "momentum_step":
+        return (ts(), ts(), ts(), lrs, [0.0, 0.2, 1e-3], 0.9, True)
+    return (ts(), ts(), lrs)
+
+
+@pytest.mark.parametrize("backend", ["reference", pytest.param("cpp", marks=CPP)], indirect=True)
+@pytest.mark.parametrize("contiguous", [True, False])
+@pytest.mark.parametrize("kind", ["adam_step", "momentum_step", "sgd_step"])
+def test_opcheck_optimizer_steps(backend, kind, contiguous):
+    """The optimizer steps: tensor lists updated in place (Tensor(a!)[]), no gradient, a fake that allocates
+    nothing; the CPU kernel (boxed, ext/optim.cpp) and the reference composition."""
+    from paddle_on_torch.kernels import optim  # noqa: F401  (defines the ops)
+
+    torch.manual_seed(0)
+    _opcheck(getattr(OPS, kind).default, _step_args(kind, contiguous))
 
 
 # ------------------------------------------------------------------ the C++ autograd nodes (eager fast path)

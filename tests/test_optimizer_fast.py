@@ -220,12 +220,17 @@ KERNEL_CASES = [n for n in sorted(CASES) if n.startswith(("adam", "momentum", "s
 
 
 @pytest.mark.parametrize("name", KERNEL_CASES)
-def test_kernel_optimizers_torch_op_path(name, monkeypatch):
+def test_kernel_optimizers_torch_op_path(name):
     """Without the C++ optimizer kernel (no compiler, or PADDLE_ON_TORCH_KERNELS=reference) the flat torch-op
     path runs, and gives the same bits too."""
-    monkeypatch.setenv("PADDLE_ON_TORCH_KERNELS", "reference")
-    ref = _run(CASES[name], False)
-    got = _run(CASES[name], True)
+    from paddle_on_torch.kernels import dispatch
+
+    try:
+        dispatch.set_backend("reference")
+        ref = _run(CASES[name], False)
+        got = _run(CASES[name], True)
+    finally:
+        dispatch.set_backend(None)
     for k in ref:
         np.testing.assert_array_equal(got[k], ref[k], err_msg=k)
 
@@ -304,6 +309,83 @@ def test_momentum_sgd_kernel_matches_on_big_parameters(name, dtype):
     for a, b in zip(run(True), run(False), strict=True):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
+
+
+def _step_operands(kind, dtype, seed, transposed):
+    """The operands of one optimizer-step op (kernels/optim.py) over parameters of several sizes (vector bodies and
+    tails, several parallel chunks); `transposed`: the 2-D ones given as non-contiguous views."""
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    shapes = [(3, 5), (129, 300), (7,), (1000, 33)]
+
+    def tensors(fn=torch.randn):
+        ts = [fn(s, generator=g, dtype=dtype) for s in shapes]
+        return [t.t().contiguous().t() if transposed and t.dim() == 2 else t for t in ts]
+
+    params, grads = tensors(), tensors()
+    lrs, coeffs = [1e-3, 2e-3, 1e-3, 0.5], [1 - 1e-5, 1.0, 0.0, 0.5]
+    if kind == "adam_step":
+        pows = [[torch.tensor([b ** 3], dtype=dtype) for _ in shapes] for b in (0.9, 0.999)]
+        return [params, grads, tensors(), tensors(torch.rand), tensors(torch.rand), pows[0], pows[1], lrs, coeffs,
+                0.9, 0.999, 0.1, 1 - 0.999, 1e-8]
+    if kind == "momentum_step":
+        return [params, grads, tensors(), lrs, [0.0, 0.2, 0.0, 1e-3], 0.9, seed % 2 == 1]
+    return [params, grads, lrs]
+
+
+@pytest.mark.parametrize("kind", ["adam_step", "momentum_step", "sgd_step"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_step_op_cpu_kernel_matches_reference(kind, dtype):
+    """The optimizer-step ops' CPU kernel (ext/optim.cpp, registered with TORCH_LIBRARY_IMPL) gives the bits of the
+    ops' reference composition (foreach ops), on contiguous operands and through copies of non-contiguous ones
+    (written back), and bumps the version counters of what it updates."""
+    import copy
+
+    import torch
+
+    from paddle_on_torch.kernels import dispatch, optim
+
+    _adam_kernel()
+    assert dispatch.kernel_for(f"paddle_on_torch::{kind}", "cpu") == "cpp"
+    op, ref = getattr(optim, kind), optim.REFERENCES[kind]
+    for seed, transposed in ((0, False), (1, True)):
+        got = _step_operands(kind, getattr(torch, dtype), seed, transposed)
+        want = copy.deepcopy(got)
+        versions = [t._version for t in got[0]]
+        op(*got)
+        ref(*want)
+        assert all(t._version > v for t, v in zip(got[0], versions))
+        for a, b in zip(got, want):
+            if isinstance(a, list) and a and isinstance(a[0], torch.Tensor):
+                for x, y in zip(a, b, strict=True):
+                    assert x.stride() == y.stride()
+                    torch.testing.assert_close(x, y, rtol=0, atol=0)
+
+
+def test_step_op_checks_and_fake():
+    """The ops' CPU kernel refuses mismatched operands with a message naming the argument; fake and meta tensors
+    reach the ops' fake (nothing to allocate), an empty step does nothing."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from paddle_on_torch.kernels import optim
+
+    _adam_kernel()
+    z = torch.zeros
+    with pytest.raises(RuntimeError, match=r"sgd_step: grads\[0\] has 4 elements, expected 3"):
+        optim.sgd_step([z(3)], [z(4)], [0.1])
+    with pytest.raises(RuntimeError, match="lrs holds 2 numbers for 1 parameters"):
+        optim.sgd_step([z(3)], [z(3)], [0.1, 0.2])
+    with pytest.raises(RuntimeError, match="velocity\\[0\\] must be a dense CPU tensor of the parameters' dtype"):
+        optim.momentum_step([z(3)], [z(3)], [z(3, dtype=torch.float64)], [0.1], [0.0], 0.9, False)
+    with pytest.raises(RuntimeError, match="takes float32 or float64"):
+        optim.sgd_step([z(3, dtype=torch.bfloat16)], [z(3, dtype=torch.bfloat16)], [0.1])
+    optim.sgd_step([], [], [])
+    with FakeTensorMode():
+        optim.adam_step(*_step_operands("adam_step", torch.float32, 0, False))
+    meta = [z(3, device="meta")]
+    optim.momentum_step(meta, meta, meta, [0.1], [0.0], 0.9, True)
 
 
 @pytest.mark.parametrize("make", [lambda ps: O.Adam(0.1, parameters=ps), lambda ps: O.Momentum(0.1, parameters=ps),

@@ -1,11 +1,13 @@
 """paddle.optimizer.Adam, with Paddle's bias correction folded into the step size and epsilon scaled by
 sqrt(1 - beta2^t): param -= lr * sqrt(1-b2^t)/(1-b1^t) * m / (sqrt(v) + eps * sqrt(1-b2^t)).  The square
-roots are correctly rounded on the CPU too (optimizer._sqrt), as in Paddle's kernels."""
+roots are correctly rounded on the CPU too (kernels/optim.py's sqrt_rounded), as in Paddle's kernels."""
 import warnings
 
 import torch
 
-from .optimizer import _HALF, Optimizer, _cpu_kernels, _k, _om, _sqrt
+from ..kernels import optim as _ops
+from ..kernels.optim import sqrt_rounded as _sqrt
+from .optimizer import _HALF, Optimizer, _k, _om
 
 __all__ = ["Adam"]
 
@@ -69,83 +71,46 @@ class _AdamCore:
 
     def _adam_group(self, targets, grads, lrs, opts, decays=None):
         """_adam over many targets of one dtype: the same float32 operations, in the same order, as
-        _adam does for each one, run by the C++ kernel (one pass over memory), else on flat state
-        (FlatPack), else with foreach ops.  The per-parameter scalars (step size, epsilon *
-        sqrt(1 - beta2^t)) are computed for all the beta-power accumulators at once.  `decays`:
-        AdamW's factor 1 - lr * coeff per target (1.0: none), multiplied into the target first."""
+        _adam does for each one, by one call of the op paddle_on_torch::adam_step (kernels/optim.py: on the
+        CPU ext/optim.cpp's kernel, one pass over memory), or, where that kernel cannot run (no compiler,
+        PADDLE_ON_TORCH_KERNELS=reference), on flat state (FlatPack), else by the op's reference composition
+        (foreach ops).  `decays`: AdamW's factor 1 - lr * coeff per target (1.0: none), multiplied into the
+        target first."""
         ps = [t._t for t in targets]
         b1, b2, eps = _k(ps[0], _scalar(opts["beta1"]), _scalar(opts["beta2"]), _scalar(opts["epsilon"]))
-        if self._adam_kernel(ps, targets, grads, lrs, decays, b1, b2, eps):
-            return
+        kinds = (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
+        if self._amsgrad:
+            kinds += (self._moment2_acc_max_str,)
+        if not _ops.cpp_ready(ps[0]):
+            pack = self._flat_pack(kinds, targets)
+            if pack is not None:
+                self._adam_flat(pack, kinds, ps, grads, lrs, decays, b1, b2, eps)
+                return
+        accs = self._acc_lists(kinds, targets)
+        _ops.adam_step(ps, grads, accs[0], accs[1], accs[4] if self._amsgrad else [], accs[2], accs[3], lrs,
+                       decays if decays is not None else [1.0] * len(ps), b1, b2, _om(ps[0], b1), _om(ps[0], b2),
+                       eps)
+
+    def _adam_flat(self, pack, kinds, ps, grads, lrs, decays, b1, b2, eps):
         if decays is not None:
             decayed = [(p, f) for p, f in zip(ps, decays) if f != 1.0]
             if decayed:
                 torch._foreach_mul_([p for p, _ in decayed], [f for _, f in decayed])
-        kinds = (self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str)
-        if self._amsgrad:
-            kinds += (self._moment2_acc_max_str,)
-        pack = self._flat_pack(kinds, targets)
-        if pack is not None:
-            m1, m2, pow1, pow2 = (pack.flat[k] for k in kinds[:4])
-            g = pack.cat(grads)
-            m1.mul_(b1).add_(g * _om(ps[0], b1))
-            gg = g * g
-            m2.mul_(b2).add_(gg.mul_(_om(ps[0], b2)))
-            v = m2
-            if self._amsgrad:
-                v = pack.flat[kinds[4]]
-                torch.maximum(v, m2, out=v)
-            corr2 = _sqrt(1 - pow2)
-            step = pack.expand(pack.per_param(lrs, pow1.dtype) * corr2 / (1 - pow1))
-            denom = _sqrt(v).add_(pack.expand(eps * corr2))
-            pack.sub_from_params(torch.div(m1, denom).mul_(step))
-            pow1.mul_(b1)
-            pow2.mul_(b2)
-            return
-        m1 = self._acc_list(self._moment1_acc_str, targets)
-        m2 = self._acc_list(self._moment2_acc_str, targets)
-        b1p = self._acc_list(self._beta1_pow_acc_str, targets)
-        b2p = self._acc_list(self._beta2_pow_acc_str, targets)
-        torch._foreach_mul_(m1, b1)
-        torch._foreach_add_(m1, torch._foreach_mul(grads, _om(ps[0], b1)))
-        torch._foreach_mul_(m2, b2)
-        gg = torch._foreach_mul(grads, grads)
-        torch._foreach_mul_(gg, _om(ps[0], b2))
-        torch._foreach_add_(m2, gg)
+        m1, m2, pow1, pow2 = (pack.flat[k] for k in kinds[:4])
+        g = pack.cat(grads)
+        m1.mul_(b1).add_(g * _om(ps[0], b1))
+        gg = g * g
+        m2.mul_(b2).add_(gg.mul_(_om(ps[0], b2)))
         v = m2
         if self._amsgrad:
-            v = self._acc_list(self._moment2_acc_max_str, targets)
-            torch._foreach_maximum_(v, m2)
-        pow1, pow2 = torch.cat(b1p), torch.cat(b2p)
+            v = pack.flat[kinds[4]]
+            torch.maximum(v, m2, out=v)
         corr2 = _sqrt(1 - pow2)
-        lr = lrs[0] if lrs.count(lrs[0]) == len(lrs) else torch.tensor(lrs, dtype=pow1.dtype)
-        step = (lr * corr2 / (1 - pow1)).tolist()
-        denom = [_sqrt(t) for t in v] if v[0].device.type == "cpu" else torch._foreach_sqrt(v)
-        torch._foreach_add_(denom, (eps * corr2).tolist())
-        upd = torch._foreach_div(m1, denom)
-        torch._foreach_mul_(upd, step)
-        torch._foreach_sub_(ps, upd)
-        torch._foreach_mul_(b1p, b1)
-        torch._foreach_mul_(b2p, b2)
-
-    def _adam_kernel(self, ps, targets, grads, lrs, decays, b1, b2, eps):
-        """The step by the C++ kernel (ext/optim.cpp); False where it cannot run
-        (not CPU, no compiler, other dtypes or layouts, PADDLE_ON_TORCH_KERNELS=reference)."""
-        mod = _cpu_kernels(ps[0])
-        if mod is None:
-            return False
-        names = [t.name for t in targets]
-        prefix = "" if self._name is None else self._name + "_"
-
-        def accs(kind):
-            of_kind = self._accumulators[prefix + kind]
-            return [of_kind[n]._t for n in names]
-
-        return mod.adam_step(ps, grads, accs(self._moment1_acc_str), accs(self._moment2_acc_str),
-                             accs(self._moment2_acc_max_str) if self._amsgrad else [],
-                             accs(self._beta1_pow_acc_str), accs(self._beta2_pow_acc_str), lrs,
-                             decays if decays is not None else [1.0] * len(ps), b1, b2, _om(ps[0], b1),
-                             _om(ps[0], b2), eps)
+        step = pack.expand(pack.per_param(lrs, pow1.dtype) * corr2 / (1 - pow1))
+        denom = _sqrt(v).add_(pack.expand(eps * corr2))
+        pack.sub_from_params(torch.div(m1, denom).mul_(step))
+        pow1.mul_(b1)
+        pow2.mul_(b2)
 
 
 class Adam(_AdamCore, Optimizer):

@@ -2,7 +2,8 @@
 import torch
 
 from ..regularizer import L2Decay
-from .optimizer import Optimizer, _cpu_kernels
+from ..kernels import optim as _ops
+from .optimizer import Optimizer
 
 __all__ = ["Momentum"]
 
@@ -73,13 +74,14 @@ class Momentum(Optimizer):
         return opts["regularization_coeff"] if opts["regularization_method"] == "l2_decay" else 0.0
 
     def _update_group(self, params, targets, grads, lrs, opts):
-        """_update over many targets of one dtype: the same operations in the same order, by the C++ kernel
-        (one pass over memory, ext/optim_cpu.py), else on flat state (FlatPack), else with foreach ops."""
+        """_update over many targets of one dtype: the same operations in the same order, by one call of the op
+        paddle_on_torch::momentum_step (kernels/optim.py: on the CPU ext/optim.cpp's kernel, one pass over memory),
+        or, where that kernel cannot run, on flat state (FlatPack), else by the op's reference composition."""
         ps = [t._t for t in targets]
         coeffs = [self._l2(p, opts) for p in params]
-        mod = _cpu_kernels(ps[0])  # on the CPU rescale_grad is ignored, as by Paddle's CPU kernel
-        if mod is not None and mod.momentum_step(ps, grads, self._acc_list(self._velocity_acc_str, targets), lrs,
-                                                 coeffs, opts["momentum"], opts["use_nesterov"]):
+        if _ops.cpp_ready(ps[0]):  # on the CPU rescale_grad is ignored, as by Paddle's CPU kernel
+            _ops.momentum_step(ps, grads, self._acc_list(self._velocity_acc_str, targets), lrs, coeffs,
+                               opts["momentum"], opts["use_nesterov"])
             return
         if ps[0].device.type != "cpu" and opts["rescale_grad"] != 1.0:
             grads = torch._foreach_mul(grads, opts["rescale_grad"])
@@ -98,23 +100,8 @@ class Momentum(Optimizer):
                 upd = velocity * lr
             pack.sub_from_params(upd)
             return
-        if decayed:  # g = g + p * coeff where a parameter has L2 decay
-            terms = torch._foreach_mul([ps[i] for i in decayed], [coeffs[i] for i in decayed])
-            summed = torch._foreach_add([grads[i] for i in decayed], terms)
-            grads = list(grads)
-            for i, g in zip(decayed, summed):
-                grads[i] = g
-        mu = opts["momentum"]
-        velocity = self._acc_list(self._velocity_acc_str, targets)
-        torch._foreach_mul_(velocity, mu)
-        torch._foreach_add_(velocity, grads)
-        if opts["use_nesterov"]:
-            upd = torch._foreach_mul(velocity, mu)
-            torch._foreach_add_(upd, grads)
-            torch._foreach_mul_(upd, lrs)
-        else:
-            upd = torch._foreach_mul(velocity, lrs)
-        torch._foreach_sub_(ps, upd)
+        _ops.momentum_step(ps, grads, self._acc_list(self._velocity_acc_str, targets), lrs, coeffs, opts["momentum"],
+                           opts["use_nesterov"])
 
     def _update(self, param, target, grad, lr, opts):
         coeff = self._l2(param, opts)

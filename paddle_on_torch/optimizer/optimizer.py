@@ -16,12 +16,10 @@ of the parameter's group.  Everything runs under torch.no_grad.
 import collections
 import functools
 import logging
-import os
 
 import numpy as np
 import torch
 
-from ..kernels.cpp import CPP as _CPP
 from .._normalize import wrap
 from ..base import framework as _fw
 from ..framework import unique_name
@@ -63,27 +61,6 @@ def _om(t, v):
     if t.dtype == torch.float64:
         return 1.0 - v
     return _one_minus32(v)
-
-
-def _sqrt(t):
-    """Correctly rounded square root, as Paddle's CPU kernels take it (the sqrt instruction).  torch's CPU
-    sqrt calls MKL's vector sqrt (VML_HA), which on some CPUs is one ulp off for a good part of the inputs
-    (~16% of float32 and ~1% of float64 ones on the AMD EPYC this was settled on), so the optimizer's
-    result would depend on the CPU; NumPy's sqrt is the instruction, and as fast."""
-    if type(t) is not torch.Tensor or t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64):
-        return torch.sqrt(t)  # CUDA's sqrt is correctly rounded
-    out = torch.empty_like(t)
-    np.sqrt(t.numpy(), out=out.numpy())
-    return out
-
-
-def _cpu_kernels(t):
-    """The compiled optimizer kernels (ext/optim_cpu.py) for a step whose first target is `t`, or None where
-    they cannot run: not on the CPU, no compiler, PADDLE_ON_TORCH_KERNELS=reference.  (A kernel itself
-    declines, returning False, when a tensor is not a plain contiguous float32/float64 one.)"""
-    if t.device.type != "cpu" or os.environ.get("PADDLE_ON_TORCH_KERNELS") == "reference":
-        return None
-    return _CPP.module or _CPP.load()
 
 
 def _accumulator_like(t, shape, fill_value, dtype):
@@ -435,6 +412,12 @@ class Optimizer:
         """The per-parameter update of a group (for a multi-tensor path that cannot run)."""
         for p, t, g, lr in zip(params, targets, grads, lrs):
             self._update(p, t, g, lr, opts)
+
+    def _acc_lists(self, kinds, targets):
+        """_acc_list of each accumulator kind in `kinds`, the targets' names read once (a step's hot loop)."""
+        names = [t.name for t in targets]
+        prefix = "" if self._name is None else self._name + "_"
+        return [[accs[n]._t for n in names] for accs in (self._accumulators[prefix + k] for k in kinds)]
 
     def _acc_list(self, name, targets):
         if self._name is not None:

@@ -1,9 +1,8 @@
 """paddle.optimizer.SGD: param -= lr * grad."""
 import warnings
 
-import torch
-
-from .optimizer import _HALF, Optimizer, _cpu_kernels
+from ..kernels import optim as _ops
+from .optimizer import _HALF, Optimizer
 
 __all__ = ["SGD"]
 
@@ -33,13 +32,12 @@ class SGD(Optimizer):
         target._t.sub_(grad * lr)
 
     def _update_group(self, params, targets, grads, lrs, opts):
+        """One call of the op paddle_on_torch::sgd_step (kernels/optim.py: on the CPU ext/optim.cpp's kernel, same
+        bits), or, where that kernel cannot run, on flat state (FlatPack), else the op's reference composition."""
         ps = [t._t for t in targets]
-        mod = _cpu_kernels(ps[0])  # the C++ kernel (ext/optim_cpu.py): one call, same bits
-        if mod is not None and mod.sgd_step(ps, grads, lrs):
-            return
-        pack = self._flat_pack((), targets)
+        pack = None if _ops.cpp_ready(ps[0]) else self._flat_pack((), targets)
         if pack is None:
-            torch._foreach_sub_([t._t for t in targets], torch._foreach_mul(grads, lrs))
+            _ops.sgd_step(ps, grads, lrs)
             return
         lr = pack.per_param(lrs, pack.params[0].dtype)
         pack.sub_from_params(pack.cat(grads).mul_(pack.expand(lr)))
