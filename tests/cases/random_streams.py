@@ -820,3 +820,25 @@ def static_program_random_ops(paddle):
     finally:
         paddle.disable_static()
     return out
+
+
+@case(rtol=1e-5, atol=1e-6)
+def seeded_training_with_a_shuffled_loader(paddle):
+    # numpy seeded for the data and the loader's order, paddle.seed for the weights and dropout: Paddle's losses
+    np.random.seed(0)
+    paddle.seed(0)
+    x = np.random.rand(64, 8).astype("float32")
+    y = (x.sum(1) > 4).astype("int64")
+    data = paddle.io.TensorDataset([paddle.to_tensor(x), paddle.to_tensor(y)])
+    nn = paddle.nn
+    net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Dropout(0.3), nn.Linear(16, 2))
+    opt = paddle.optimizer.Adam(1e-2, parameters=net.parameters())
+    losses = []
+    for _ in range(2):
+        for xb, yb in paddle.io.DataLoader(data, batch_size=16, shuffle=True):
+            loss = nn.functional.cross_entropy(net(xb), yb)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(loss)
+    return losses
