@@ -180,13 +180,22 @@ _MISSING = _MissingType("_MISSING", (), {})
 
 
 def _write_out(out, r):
-    """Paddle's `out=`: the values land in `out`; the function still returns its own result."""
-    t = r._t
-    if out._t.shape == t.shape and out._t.dtype == t.dtype:
-        with torch.no_grad():
-            out._t.copy_(t)
+    """Paddle's `out=`: the values land in `out`; the function still returns its own result.  Where autograd is
+    involved (the result has a history, or `out` requires grad) `out` becomes the op's output as in Paddle: the
+    write is recorded (gradients flow from `out` to the inputs, its stop_gradient follows) and the result is
+    another wrapper of `out`'s tensor (its stop_gradient is out's)."""
+    t, o = r._t, out._t
+    tracked = t.grad_fn is not None or o.requires_grad
+    if o.shape == t.shape and o.dtype == t.dtype:
+        if t.grad_fn is not None and not (o.is_leaf and o.requires_grad):
+            o.copy_(t)  # (differentiable: a leaf out that requires grad cannot be written so, and keeps its own)
+        else:
+            with torch.no_grad():
+                o.copy_(t)
+        if tracked:
+            r._t = o
     else:
-        rebind(out, t.detach())
+        rebind(out, t if t.grad_fn is not None else t.detach())
     return r
 
 

@@ -698,3 +698,25 @@ def special_softmax(paddle):
             paddle.special.softmax(x.unsqueeze(0)), paddle.special.softmax(x, dim=-1),
             paddle.special.softmax(x, 1, dtype="float64"), paddle.special.softmax(paddle.to_tensor(1.0)),
             _try(lambda: paddle.special.softmax(paddle.to_tensor([1, 2])))]
+
+
+@case
+def out_keyword_carries_the_result_for_autograd(paddle):
+    """out= makes `out` the op's output: its stop_gradient follows the inputs, gradients flow from it to them, and
+    the returned Tensor is another wrapper of it (its stop_gradient is out's, also when only out requires grad)."""
+    res = []
+    for f, shape in ((lambda x, o: paddle.tril(x, out=o), [2, 2]), (lambda x, o: paddle.add(x, x, out=o), [2, 2]),
+                     (lambda x, o: paddle.matmul(x, x, out=o), [2, 2]), (lambda x, o: paddle.exp(x, out=o), [2, 2]),
+                     (lambda x, o: paddle.clip(x, 1.5, 3.5, out=o), [2, 2]),
+                     (lambda x, o: paddle.logsumexp(x, axis=1, keepdim=True, out=o), [2, 1]),
+                     (lambda x, o: paddle.sum(x, axis=1, keepdim=True, out=o), [2, 1])):
+        x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        x.stop_gradient = False
+        o = paddle.zeros(shape)
+        r = f(x, o)
+        (o * 3).sum().backward()
+        plain = paddle.zeros(shape)
+        plain.stop_gradient = False
+        q = f(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), plain)
+        res += [o, r.stop_gradient, r is o, x.grad, plain.stop_gradient, q.stop_gradient]
+    return res
