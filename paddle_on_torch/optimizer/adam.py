@@ -7,15 +7,13 @@ import torch
 
 from ..kernels import optim as _ops
 from ..kernels.optim import sqrt_rounded as _sqrt
-from .optimizer import _HALF, Optimizer, _k, _om
+from .optimizer import _HALF, Optimizer, _k, _om, _tensor_type
 
 __all__ = ["Adam"]
 
 
 def _is_tensor(v):
-    from ..tensor.tensor import Tensor
-
-    return isinstance(v, Tensor)
+    return isinstance(v, _tensor_type())  # (cached: this runs for each option at every step)
 
 
 def _scalar(v):
