@@ -76,6 +76,10 @@ def translate(e, api=None):
         if "Expected reduction dim" in msg:
             return ValueError(f"(InvalidArgument) Cannot perform reduction along an axis that has a size of 0 "
                               f"({msg.split(': ', 1)[-1]})")
+        if "mixed dtype" in msg or " type (" in msg and "should be the same" in msg:
+            # operands of two dtypes (a float64 input to a float32 layer): Paddle's kernel reads one as the other's
+            # type, its InvalidArgument ValueError ("The type of data we are trying to retrieve ...")
+            return ValueError(f"(InvalidArgument) {msg}")
         if "not implemented for" in msg or "dtype" in msg.lower() and "expected" in msg.lower():
             return TypeError(f"(InvalidType) {msg}")
         if any(w in msg for w in _SHAPE_WORDS):

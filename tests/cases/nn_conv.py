@@ -164,3 +164,8 @@ def conv2d_depthwise_bias_not_at_channels(paddle):
 def conv_transpose_bias_not_at_channels(paddle):
     return paddle.nn.functional.conv1d_transpose(paddle.ones([1, 2, 5]), paddle.ones([2, 3, 3]),
                                                  bias=paddle.ones([1, 3]))
+
+
+@case
+def conv_layer_float64_input(paddle):
+    return paddle.nn.Conv1D(3, 2, 1)(paddle.ones([2, 3, 4], "float64"))

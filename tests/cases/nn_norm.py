@@ -302,3 +302,18 @@ def layer_norm_epsilon_above_its_bound(paddle):
 @case
 def layer_norm_negative_epsilon(paddle):
     paddle.nn.functional.layer_norm(paddle.ones([2, 4]), 4, epsilon=-0.1)
+
+
+@case
+def group_norm_layer_float64_input(paddle):
+    return paddle.nn.GroupNorm(1, 3)(paddle.ones([2, 3, 4], "float64"))
+
+
+@case
+def layer_norm_layer_float64_input(paddle):
+    return paddle.nn.LayerNorm(4)(paddle.ones([2, 3, 4], "float64"))
+
+
+@case
+def layer_norm_float64_input_float32_weight(paddle):
+    return paddle.nn.functional.layer_norm(paddle.ones([2, 3, 4], "float64"), [4], weight=paddle.ones([4]))
