@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-void bind_rnn(pybind11::module_& m);    // rnn.cpp: whole-sequence LSTM / GRU / SimpleRNN
+void bind_rnn(pybind11::module_& m);    // rnn.cpp: the RNN kernel's GEMM path switch
 void bind_fastpath(pybind11::module_& m);  // fastpath.cpp: paddle.Tensor's per-op fast path
 // output_cache.cpp: the cache of freed output blocks, and the instruction set the kernels were built for
 void empty_cache();

@@ -702,9 +702,8 @@ TORCH_LIBRARY_IMPL(paddle_on_torch, CPU, m) {
 
 TORCH_LIBRARY_IMPL(paddle_on_torch, AutogradCPU, m) { m.impl("rnn", &rnn_autograd_cpu); }
 
+// What is not an op: the GEMM path switch (tests/test_rnn_kernel.py).  The kernels are reached through the ops only.
 void bind_rnn(pybind11::module_& m) {
-  m.def("rnn_fwd", &rnn_fwd);
-  m.def("rnn_bwd", &rnn_bwd);
   m.def("set_gemm_path", &set_gemm_path);
   m.def("get_gemm_path", &get_gemm_path);
 }
