@@ -67,6 +67,14 @@ def _strict(x, y):
                         f"{_dtypes.dtype_name(x.dtype)}, y: {_dtypes.dtype_name(y.dtype)}.")
 
 
+def _tensors_only(api, x, y):
+    """Paddle's C++ maximum / minimum / fmax / fmin / nextafter take two Tensors: a Python number is refused."""
+    for v, arg, pos in ((x, "x", 0), (y, "y", 1)):
+        if isinstance(v, (bool, int, float, complex)):
+            raise ValueError(f"(InvalidArgument) {api}(): argument '{arg}' (position {pos}) must be Tensor, but got "
+                             f"{type(v).__name__}")
+
+
 # ------------------------------------------------------------------ binary
 
 
@@ -107,24 +115,28 @@ def pow(x, y, name=None, *, out=None):
 
 @op(binary=("x", "y"))
 def maximum(x, y, name=None, *, out=None):
+    _tensors_only("maximum", x, y)
     _strict(x, y)
     return torch.maximum(x, y)
 
 
 @op(binary=("x", "y"))
 def minimum(x, y, name=None, *, out=None):
+    _tensors_only("minimum", x, y)
     _strict(x, y)
     return torch.minimum(x, y)
 
 
 @op(binary=("x", "y"))
 def fmax(x, y, name=None, *, out=None):
+    _tensors_only("fmax", x, y)
     _strict(x, y)
     return torch.fmax(x, y)
 
 
 @op(binary=("x", "y"))
 def fmin(x, y, name=None, *, out=None):
+    _tensors_only("fmin", x, y)
     _strict(x, y)
     return torch.fmin(x, y)
 
@@ -163,6 +175,7 @@ def copysign(x, y, name=None, *, out=None):
 
 @op(binary=("x", "y"))
 def nextafter(x, y, name=None, *, out=None):
+    _tensors_only("nextafter", x, y)
     _strict(x, y)
     if x.dtype not in (torch.float32, torch.float64):
         raise _no_kernel("nextafter", x)
@@ -193,6 +206,7 @@ def lcm(x, y, name=None):
 
 @op(binary=("x", "y"))
 def logaddexp(x, y, name=None, *, out=None):
+    _tensors_only("maximum", x, y)  # Paddle's logaddexp calls maximum first
     _strict(x, y)
     return torch.logaddexp(_to_float(x), _to_float(y))
 

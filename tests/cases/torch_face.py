@@ -436,3 +436,28 @@ def complex_data_under_a_float64_default(paddle):
                 str(paddle.to_tensor(2j).dtype), str(paddle.to_tensor([1.5]).dtype)]
     finally:
         paddle.set_default_dtype("float32")
+
+
+@case
+def maximum_of_a_python_number(paddle):
+    paddle.maximum(paddle.to_tensor([1.0, 2.0]), 2)
+
+
+@case
+def tensor_minimum_of_a_python_number(paddle):
+    paddle.to_tensor([1.0, 2.0]).minimum(1.5)
+
+
+@case
+def fmin_of_a_python_number_first(paddle):
+    paddle.fmin(1.5, paddle.to_tensor([1.0, 2.0]))
+
+
+@case
+def logaddexp_of_a_python_number(paddle):
+    paddle.logaddexp(paddle.to_tensor([1.0, 2.0]), 1.0)
+
+
+@case
+def nextafter_of_a_python_bool(paddle):
+    paddle.nextafter(paddle.to_tensor([1.0, 2.0]), True)
