@@ -107,3 +107,21 @@ def compat_multihead_attention(paddle):
     out2, w2 = mha(x, x, x, need_weights=False, is_causal=True,
                    attn_mask=paddle.triu(paddle.ones([5, 5], dtype="bool"), 1))
     return [[n for n, _ in mha.named_parameters()], out, weights, out2, w2]
+
+
+@case(exact=True)
+def compat_layers_initial_weights_on_paddles_stream(paddle):
+    """torch's initialisation (kaiming_uniform_(a=sqrt(5)), a bias bound of 1/sqrt(fan_in)) drawn from Paddle's
+    stream after create_parameter's own default draws, as Paddle's compat layers do."""
+    nn = paddle.compat.nn
+    paddle.seed(100)
+    lin = nn.Linear(2, 4)
+    paddle.seed(3)
+    lin64 = nn.Linear(5, 3, dtype="float64")
+    after = paddle.rand([2])
+    paddle.seed(5)
+    mha = nn.MultiheadAttention(4, 2, add_bias_kv=True)
+    paddle.seed(6)
+    mha_kv = nn.MultiheadAttention(4, 2, kdim=3, vdim=5)
+    return [lin.weight, lin.bias, lin64.weight, lin64.bias, after,
+            [(n, p) for n, p in mha.named_parameters()], [(n, p) for n, p in mha_kv.named_parameters()]]

@@ -17,13 +17,15 @@ __all__ = ["Unfold", "Linear", "Softmax", "AvgPool1D", "AvgPool2D", "AvgPool3D",
 
 
 def _torch_init(layer):
-    """torch.nn.Linear's reset_parameters on `weight` / `bias`."""
-    with torch.no_grad():
-        torch.nn.init.kaiming_uniform_(layer.weight._t, a=math.sqrt(5))
-        if layer.bias is not None:
-            fan_in = layer.weight.shape[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            torch.nn.init.uniform_(layer.bias._t, -bound, bound)
+    """torch.nn.Linear's reset_parameters on `weight` / `bias`, drawn as Paddle's does: through paddle.nn.init
+    (Paddle's random stream), after create_parameter's own default draws."""
+    from ...nn import init
+
+    init.kaiming_uniform_(layer.weight, a=math.sqrt(5))
+    if layer.bias is not None:
+        fan_in = layer.weight.shape[1]
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(layer.bias, -bound, bound)
 
 
 class Linear(Layer):
