@@ -645,6 +645,8 @@ def scale(x: TensorLike, scale: ScalarOrTensor = 1.0, bias=0.0, bias_after_scale
 
 @op
 def clip(x: TensorLike, min: ScalarOrTensor = None, max: ScalarOrTensor = None, name=None):
+    if isinstance(min, torch.Tensor) or isinstance(max, torch.Tensor):
+        return _clip_by_tensors(x, min, max)
     if type(min) is float or type(max) is float:
         if min is not None and max is not None and min > max:
             raise ValueError("(InvalidArgument) max should be greater than or equal to min. But received "
@@ -657,6 +659,25 @@ def clip(x: TensorLike, min: ScalarOrTensor = None, max: ScalarOrTensor = None, 
     if min is None and max is None:
         return x.clone()
     return torch.clamp(x, min, max)
+
+
+def _clip_by_tensors(x, lo, hi):
+    """clip with a bound given as a Tensor: Paddle reads it as a number (its one element, no gradient to it; an
+    integer x meeting a float bound is computed in float32); kept a tensor here so static Programs record it."""
+    bounds = []
+    for b in (lo, hi):
+        if isinstance(b, torch.Tensor):
+            if b.numel() != 1:
+                raise ValueError("(InvalidArgument) The Scalar only supports Tensor with 1 element, but now Tensor has "
+                                 f"`{b.numel()}` elements")
+            b = b.detach().reshape(())
+        bounds.append(b)
+    if x.dtype in _INTS and builtins.any(isinstance(b, float) or isinstance(b, torch.Tensor) and b.is_floating_point()
+                                         for b in bounds):
+        x = x.to(torch.float32)
+    lo, hi = [None if b is None else b.to(x.dtype) if isinstance(b, torch.Tensor)
+              else torch.tensor(b, dtype=x.dtype, device=x.device) for b in bounds]
+    return torch.clamp(x, lo, hi)
 
 
 clamp = clip

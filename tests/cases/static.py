@@ -665,6 +665,24 @@ def put_along_axis_index_rank_while_building(paddle):
 
 
 @case
+def clip_by_fed_bounds(paddle):
+    with _static(paddle) as (main, startup):
+        x = paddle.static.data("x", [3], "float32")
+        lo = paddle.static.data("lo", [1], "float32")
+        hi = paddle.static.data("hi", [], "float32")
+        outs = [paddle.clip(x, lo, 1.0), paddle.clip(x, -0.5, hi), paddle.clip(x, lo, hi)]
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        feed = {"x": np.array([-1.0, 0.5, 2.0], "float32"), "lo": np.array([-0.5], "float32"),
+                "hi": np.array(0.8, "float32")}
+        return exe.run(main, feed=feed, fetch_list=outs)
+    finally:
+        paddle.disable_static()
+
+
+@case
 def setitem_in_a_program(paddle):
     """`y[index] = value` in a Program writes y (Paddle's set_value): a number, a fed 0-D Tensor, a row, negative
     and boolean-mask indices, a fed Variable written directly; later ops read the written value."""

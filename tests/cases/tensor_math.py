@@ -720,3 +720,27 @@ def out_keyword_carries_the_result_for_autograd(paddle):
         q = f(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), plain)
         res += [o, r.stop_gradient, r is o, x.grad, plain.stop_gradient, q.stop_gradient]
     return res
+
+
+@case
+def clip_tensor_bounds(paddle):
+    """clip with bounds given as Tensors: each read as its one element (0-D or [1]), cast to x's dtype, no
+    gradient to it; an integer x meeting a float bound is computed in float32; the method form too."""
+    x = paddle.to_tensor([-1.0, 0.5, 2.0])
+    x.stop_gradient = False
+    m = paddle.to_tensor(-0.5)
+    m.stop_gradient = False
+    y = paddle.clip(x, m, 1.0)
+    y.sum().backward()
+    return [y, x.grad, m.grad is None, paddle.clip(x.detach(), paddle.to_tensor([-0.5]), 1.0),
+            paddle.clip(x.detach(), -0.5, paddle.to_tensor(1.0)), paddle.clip(x.detach(), paddle.to_tensor(-0.5)),
+            paddle.clip(x.detach(), paddle.to_tensor(-0.5, "float64"), 1.0),
+            paddle.clip(paddle.to_tensor([-1, 0, 2]), paddle.to_tensor(-1), 1),
+            paddle.clip(paddle.to_tensor([-1, 0, 2]), paddle.to_tensor(-0.5), 1),
+            paddle.clip(paddle.to_tensor(3.0), paddle.to_tensor([-0.5]), paddle.to_tensor([1.0])),
+            x.detach().clip(paddle.to_tensor([-0.5]), 1.0)]
+
+
+@case
+def clip_two_element_bound(paddle):
+    return paddle.clip(paddle.to_tensor([-1.0, 0.5, 2.0]), paddle.to_tensor([-0.5, 0.2]), 1.0)
