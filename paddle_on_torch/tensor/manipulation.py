@@ -905,9 +905,15 @@ def index_fill(x: TensorLike, index: TensorLike, axis, value, name=None):
 @op
 def masked_fill(x: TensorLike, mask: TensorLike, value, name=None):
     if isinstance(value, _normalize.Tensor):
-        value = value._t.to(x.dtype)
+        value = value._t
+        if value.dtype != x.dtype:  # Paddle's kernel reads the value as x's type
+            raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve "
+                             f"({_dtypes.dtype_name(x.dtype)}) does not match the type of data "
+                             f"({_dtypes.dtype_name(value.dtype)}) currently contained in the container.")
     if mask.dtype is not torch.bool:
         mask = mask.to(torch.bool)
+    if isinstance(value, torch.Tensor) and value.dim():  # a value Tensor of any rank broadcasts as Paddle's
+        return torch.where(mask, value, x)
     if mask.shape != x.shape:
         shape = torch.broadcast_shapes(x.shape, mask.shape)
         x = x.expand(shape)

@@ -10,8 +10,8 @@ import builtins
 
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg, is_tensor, op,
-                          to_torch)
+from .._normalize import (AxisLike, DTypeLike, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg,
+                          is_tensor, op, to_torch)
 from .._core import dtype as _dtypes
 from . import _above
 
@@ -689,12 +689,12 @@ def lerp(x: TensorLike, y: TensorLike, weight: ScalarOrTensor, name=None):
 
 
 @op
-def stanh(x: TensorLike, scale_a=0.67, scale_b=1.7159, name=None):
+def stanh(x: TensorLike, scale_a: ScalarLike = 0.67, scale_b: ScalarLike = 1.7159, name=None):
     return scale_b * torch.tanh(scale_a * x)
 
 
 @op
-def addmm(input: TensorLike, x: TensorLike, y: TensorLike, beta=1.0, alpha=1.0, name=None):
+def addmm(input: TensorLike, x: TensorLike, y: TensorLike, beta: ScalarLike = 1.0, alpha: ScalarLike = 1.0, name=None):
     return torch.addmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -841,7 +841,7 @@ def cross(x: TensorLike, y: TensorLike, axis=9, name=None):
 
 
 @op
-def renorm(x: TensorLike, p, axis, max_norm):
+def renorm(x: TensorLike, p, axis, max_norm: ScalarLike):
     return torch.renorm(x, p, axis, max_norm)
 
 

@@ -205,3 +205,14 @@ def softmax_axis_out_of_range(paddle):
 @case
 def log_softmax_axis_out_of_range_0d(paddle):
     return paddle.nn.functional.log_softmax(paddle.to_tensor(2.0), axis=-2)
+
+
+@case
+def activation_attributes_as_zero_d_tensors(paddle):
+    """Float attributes given as 0-D Tensors read as their value (Paddle's attribute parser takes them)."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[-1.0, 0.5], [2.0, -3.0]])
+    t = paddle.to_tensor
+    return [F.leaky_relu(x, t(0.2)), F.softplus(x, beta=t(2.0)), F.celu(x, alpha=t(2.0)), F.elu(x, alpha=t(2.0)),
+            F.thresholded_relu(x, t(0.6)), F.hardsigmoid(x, slope=t(0.2)),
+            F.pad(paddle.to_tensor([[[1.0, 2.0]]]), [1, 1], value=t(5.0), data_format="NCL")]

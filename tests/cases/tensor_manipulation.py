@@ -647,3 +647,21 @@ def manipulation_grads(paddle):
     w = paddle.transpose(z, [1, 0]).flatten()
     (w * paddle.arange(8).astype("float32")).sum().backward()
     return [w, x.grad]
+
+
+@case
+def masked_fill_value_tensors(paddle):
+    """masked_fill's value: a number, a 0-D Tensor, or a Tensor of any rank broadcast as Paddle's ([1], [2] along
+    the last axis, [[v]]); the in-place twin takes a [1] value too."""
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, -4.0]])
+    m = x > 0
+    y = x.clone()
+    return [paddle.masked_fill(x, m, v) for v in (paddle.to_tensor([9.0]), paddle.to_tensor([9.0, 8.0]),
+                                                  paddle.to_tensor([[9.0]]), paddle.to_tensor(9.0), 9.0, 9)] + \
+        [paddle.masked_fill(x, paddle.to_tensor([True, False]), paddle.to_tensor([7.0])), y.masked_fill_(m, paddle.to_tensor([5.0])), y]
+
+
+@case
+def masked_fill_value_of_another_dtype(paddle):
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, -4.0]])
+    return paddle.masked_fill(x, x > 0, paddle.to_tensor(9))

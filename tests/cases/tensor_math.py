@@ -744,3 +744,10 @@ def clip_tensor_bounds(paddle):
 @case
 def clip_two_element_bound(paddle):
     return paddle.clip(paddle.to_tensor([-1.0, 0.5, 2.0]), paddle.to_tensor([-0.5, 0.2]), 1.0)
+
+
+@case
+def math_attributes_as_zero_d_tensors(paddle):
+    x = paddle.to_tensor([[-1.0, 0.5], [2.0, -3.0]])
+    t = paddle.to_tensor
+    return [paddle.stanh(x, t(0.5), 1.0), paddle.addmm(x, x, x, beta=t(0.5), alpha=2.0), paddle.renorm(x, 2, 0, t(1.0))]

@@ -27,12 +27,12 @@ def relu6(x: TensorLike, name=None):
 
 
 @op
-def elu(x: TensorLike, alpha=1.0, name=None):
+def elu(x: TensorLike, alpha: ScalarLike = 1.0, name=None):
     return TF.elu(x, alpha)
 
 
 @op
-def celu(x: TensorLike, alpha=1.0, name=None):
+def celu(x: TensorLike, alpha: ScalarLike = 1.0, name=None):
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     return TF.celu(x, alpha)
@@ -58,7 +58,7 @@ def gelu(x: TensorLike, approximate=False, name=None):
 
 
 @op
-def leaky_relu(x: TensorLike, negative_slope=0.01, name=None):
+def leaky_relu(x: TensorLike, negative_slope: ScalarLike = 0.01, name=None):
     return TF.leaky_relu(x, negative_slope)
 
 
@@ -96,7 +96,7 @@ def hardtanh(x: TensorLike, min: ScalarLike = -1.0, max: ScalarLike = 1.0, name=
 
 
 @op
-def hardsigmoid(x: TensorLike, slope=0.1666667, offset=0.5, name=None):
+def hardsigmoid(x: TensorLike, slope: ScalarLike = 0.1666667, offset: ScalarLike = 0.5, name=None):
     return torch.clamp(x * slope + offset, 0.0, 1.0)
 
 
@@ -125,7 +125,7 @@ def mish(x: TensorLike, name=None):
 
 
 @op
-def softplus(x: TensorLike, beta=1, threshold=20, name=None):
+def softplus(x: TensorLike, beta: ScalarLike = 1, threshold: ScalarLike = 20, name=None):
     return TF.softplus(x, beta, threshold)
 
 
@@ -143,7 +143,7 @@ logsigmoid = log_sigmoid
 
 
 @op
-def thresholded_relu(x: TensorLike, threshold=1.0, value=0.0, name=None):
+def thresholded_relu(x: TensorLike, threshold: ScalarLike = 1.0, value: ScalarLike = 0.0, name=None):
     return torch.where(x > threshold, x, torch.as_tensor(value, dtype=x.dtype, device=x.device))
 
 
