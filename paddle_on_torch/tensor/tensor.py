@@ -155,7 +155,12 @@ class Tensor:
 
     @property
     def stop_gradient(self):
-        if "_claims_grad" in self.__dict__:  # see the grad property and the setter below
+        d = self.__dict__
+        if "_grad_view" in d:  # a .grad Tensor: the flag lives with the gradient slot, set through any read of it
+            stops = getattr(self._t, "_paddle_grad_stops", None)
+            if stops is not None:
+                return stops
+        if "_claims_grad" in d:  # see the grad property and the setter below
             return False
         return not self._t.requires_grad
 
@@ -210,10 +215,17 @@ class Tensor:
         if value is None:
             self._t.grad = None
             return
-        t = _normalize.to_torch(value)
+        # Paddle copies the value into the gradient slot (later writes to the value do not reach it), and the slot
+        # keeps its own flag: False for a gradient backward made (or as set since), True for a slot the assignment
+        # creates; the assigned Tensor's flag is not read
+        old, src = self._t.grad, _normalize.to_torch(value).detach()
+        if old is not None and (old.shape, old.dtype, old.device) == (src.shape, src.dtype, src.device):
+            with torch.no_grad():
+                old.copy_(src)
+            return
+        t = src.clone()
+        t._paddle_grad_stops = True if old is None else getattr(old, "_paddle_grad_stops", False)
         self._t.grad = t
-        if isinstance(value, Tensor):
-            t._paddle_grad_stops = value.stop_gradient
 
     def _grad_ivar(self):
         """The gradient Tensor (None before a backward), as Paddle's private accessor that libraries call."""

@@ -58,3 +58,26 @@ def softmax_method_and_top_level(paddle):
 @case
 def softmax_torch_style_rejects_axis(paddle):
     paddle.softmax(paddle.ones([2]), axis=0)
+
+
+@case
+def grad_assignment_copies_into_the_slot(paddle):
+    """x.grad = t copies t's values into x's gradient slot; the slot's stop_gradient is its own (True when the
+    assignment creates it, False for a gradient backward made), whatever t's is."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    t = paddle.to_tensor([5.0, 6.0])
+    x.grad = t
+    t.add_(paddle.to_tensor([1.0, 1.0]))
+    created = [x.grad, x.grad.stop_gradient]
+    (x * x).sum().backward()
+    accumulated = [x.grad, x.grad.stop_gradient, t]
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (y * y).sum().backward()
+    held = y.grad
+    y.grad = paddle.to_tensor([0.5, 12.0])
+    after_backward = [y.grad, y.grad.stop_gradient, held]
+    y.grad.stop_gradient = True
+    y.grad = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    z = paddle.to_tensor([1.0], stop_gradient=False)
+    z.grad = paddle.to_tensor([7.0], stop_gradient=False)
+    return [created, accumulated, after_backward, y.grad.stop_gradient, z.grad.stop_gradient]
