@@ -13,8 +13,9 @@ import numbers
 import numpy as np
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, OptionalPlace, OptionalTensor, PlaceLike, RequiresGrad, ShapeArgs,
-                          ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind, register_data_converter, wrap)
+from .._normalize import (AxisLike, DTypeLike, IntLike, OptionalPlace, OptionalTensor, PlaceLike, RequiresGrad,
+                          ShapeArgs, ShapeLike, TensorLike, TensorSequence, is_tensor, op, rebind,
+                          register_data_converter, wrap)
 from .._core import dtype as _dtypes
 from .._core import random as _rng
 from .._core.place import current_torch_device, to_torch_device
@@ -433,7 +434,7 @@ def eye(num_rows, num_columns=None, dtype: DTypeLike = None, name=None, *, out=N
 
 
 @op
-def diag(x: TensorLike, offset=0, padding_value=0, name=None):
+def diag(x: TensorLike, offset: IntLike = 0, padding_value=0, name=None):
     """A 1-D x becomes a square matrix with x on the `offset` diagonal (the rest padding_value);
     a 2-D x gives its `offset` diagonal."""
     if x.dim() == 0:

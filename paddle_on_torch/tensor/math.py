@@ -10,7 +10,7 @@ import builtins
 
 import torch
 
-from .._normalize import (AxisLike, DTypeLike, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg,
+from .._normalize import (AxisLike, DTypeLike, IntLike, ScalarLike, ScalarOrTensor, TensorLike, TensorSequence, int_arg,
                           is_tensor, op, to_torch)
 from .._core import dtype as _dtypes
 from . import _above
@@ -729,7 +729,7 @@ def trace(x: TensorLike, offset=0, axis1=0, axis2=1, name=None):
 
 
 @op
-def diagonal(x: TensorLike, offset=0, axis1=0, axis2=1, name=None):
+def diagonal(x: TensorLike, offset: IntLike = 0, axis1=0, axis2=1, name=None):
     return torch.diagonal(x, offset, axis1, axis2)
 
 

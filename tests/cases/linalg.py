@@ -210,7 +210,8 @@ def pinv_rcond_forms(paddle):
     c = paddle.to_tensor([[1 + 1j, 2], [3, 4j]], "complex64")
     h = paddle.to_tensor([[2, 1 + 1j], [1 - 1j, 3]], "complex64")
     return [paddle.linalg.pinv(r, rcond=0.5), paddle.linalg.pinv(r, rcond=paddle.to_tensor(0.5)),
-            paddle.linalg.pinv(r.astype("float64"), rcond=0.1), paddle.linalg.pinv(b, rcond=paddle.to_tensor([0.1, 0.5])),
+            paddle.linalg.pinv(r.astype("float64"), rcond=0.1),
+            paddle.linalg.pinv(b, rcond=paddle.to_tensor([0.1, 0.5])),
             paddle.linalg.pinv(paddle.to_tensor([[2.0, 1.0], [1.0, 2.0]]), hermitian=True, rcond=0.5),
             paddle.linalg.pinv(c, rcond=0.1), paddle.linalg.pinv(c.astype("complex128")),
             paddle.linalg.pinv(h, hermitian=True)]
@@ -228,7 +229,8 @@ def histogram_range_as_paddle(paddle):
             paddle.histogram(ints, bins=4), paddle.histogram(ints, bins=4, min=2, max=2),
             paddle.histogram(ints, bins=4, min=1.9, max=8.5), paddle.histogram(ints, bins=4, weight=ints),
             paddle.histogram(paddle.to_tensor([[1.0, 5.0], [3.0, 9.0]], "float64"), bins=4, density=True),
-            paddle.histogram(paddle.to_tensor([0.1, 0.2, 0.30000001, 0.4]), bins=3), paddle.histogram(paddle.zeros([0]), 3)]
+            paddle.histogram(paddle.to_tensor([0.1, 0.2, 0.30000001, 0.4]), bins=3),
+            paddle.histogram(paddle.zeros([0]), 3)]
 
 
 @case(rtol=1e-5)

@@ -656,9 +656,11 @@ def masked_fill_value_tensors(paddle):
     x = paddle.to_tensor([[1.0, -2.0], [3.0, -4.0]])
     m = x > 0
     y = x.clone()
-    return [paddle.masked_fill(x, m, v) for v in (paddle.to_tensor([9.0]), paddle.to_tensor([9.0, 8.0]),
-                                                  paddle.to_tensor([[9.0]]), paddle.to_tensor(9.0), 9.0, 9)] + \
-        [paddle.masked_fill(x, paddle.to_tensor([True, False]), paddle.to_tensor([7.0])), y.masked_fill_(m, paddle.to_tensor([5.0])), y]
+    values = (paddle.to_tensor([9.0]), paddle.to_tensor([9.0, 8.0]), paddle.to_tensor([[9.0]]), paddle.to_tensor(9.0),
+              9.0, 9)
+    return [paddle.masked_fill(x, m, v) for v in values] + [
+        paddle.masked_fill(x, paddle.to_tensor([True, False]), paddle.to_tensor([7.0])),
+        y.masked_fill_(m, paddle.to_tensor([5.0])), y]
 
 
 @case

@@ -751,3 +751,12 @@ def math_attributes_as_zero_d_tensors(paddle):
     x = paddle.to_tensor([[-1.0, 0.5], [2.0, -3.0]])
     t = paddle.to_tensor
     return [paddle.stanh(x, t(0.5), 1.0), paddle.addmm(x, x, x, beta=t(0.5), alpha=2.0), paddle.renorm(x, 2, 0, t(1.0))]
+
+
+@case
+def integer_attributes_as_tensors(paddle):
+    """diag / diagonal take their offset, normalize its p, as 0-D Tensors (read as their value)."""
+    x = paddle.to_tensor([[-1.0, 0.5, 3.0], [2.0, -3.0, 1.0], [0.0, 1.0, 2.0]])
+    one = paddle.to_tensor(1)
+    return [paddle.diagonal(x, one), paddle.diag(paddle.to_tensor([1.0, 2.0]), one), paddle.diag(x, one),
+            paddle.nn.functional.normalize(x, p=paddle.to_tensor(1.0))]

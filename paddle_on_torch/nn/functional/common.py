@@ -166,8 +166,8 @@ _PAD_MODES = ("reflect", "replicate", "constant", "circular")
 
 
 @op
-def pad(x: TensorLike, pad: ValuesLike, mode="constant", value: ScalarLike = 0.0, data_format=None, pad_from_left_axis=True,
-        name=None):
+def pad(x: TensorLike, pad: ValuesLike, mode="constant", value: ScalarLike = 0.0, data_format=None,
+        pad_from_left_axis=True, name=None):
     if mode not in _PAD_MODES:
         raise AssertionError(f"mode should be one of constant, reflect, replicate, circular, but got {mode}.")
     if isinstance(pad, int):

@@ -5,7 +5,7 @@ import math
 import torch
 import torch.nn.functional as TF
 
-from ..._normalize import OptionalTensor, TensorLike, op
+from ..._normalize import OptionalTensor, ScalarLike, TensorLike, op
 from ...kernels.eager import plain_eager
 from .common import _f32
 
@@ -186,7 +186,7 @@ def local_response_norm(x: TensorLike, size, alpha=0.0001, beta=0.75, k=1.0, dat
 
 
 @op
-def normalize(x: TensorLike, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+def normalize(x: TensorLike, p: ScalarLike = 2, axis=1, epsilon=1e-12, out=None, name=None):
     if x.dim() == 1 and axis not in (0, -1):
         raise ValueError(f"Axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
     norm = torch.linalg.vector_norm(x, ord=p, dim=axis, keepdim=True)
