@@ -184,6 +184,10 @@ def _recorded_aliases(fn):
 # the factories whose out= Paddle returns itself (they fill it in place: fill_constant); the others return their
 # own result and copy it into out
 OUT_IS_RESULT = frozenset({"paddle.ones", "paddle.zeros", "paddle.full"})
+# ops that take out= and leave it untouched in dygraph (Paddle 3.3's _bitwise_op returns the _C_ops result and never
+# writes out): the result is a new Tensor
+OUT_IGNORED = frozenset({"paddle.bitwise_and", "paddle.bitwise_or", "paddle.bitwise_xor", "paddle.bitwise_not",
+                         "paddle.bitwise_invert", "paddle.bitwise_left_shift", "paddle.bitwise_right_shift"})
 # the factories that read requires_grad= as a truth value; Paddle's others set stop_gradient only for
 # `requires_grad is True` (requires_grad=1 or a numpy bool leaves it set)
 TRUTHY_REQUIRES_GRAD = frozenset({"paddle.arange", "paddle.range", "paddle.linspace"})
@@ -414,7 +418,7 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
     claim = "" if public_name(fn) in TRUTHY_REQUIRES_GRAD else " is True"
     for flag in grad_flags:  # (as Tensor.stop_gradient = False: an integer result claims grad too)
         body.append(f"    if {flag}{claim}: o.stop_gradient = False")
-    takes_out = "out" in names or any(p[0] == "out" for p in params)
+    takes_out = ("out" in names or any(p[0] == "out" for p in params)) and public_name(fn) not in OUT_IGNORED
     if takes_out and grad_flags:  # a factory's out= claims grad as its result does (Paddle sets it on both)
         body.append("    if out is None: return o")
         if public_name(fn) in OUT_IS_RESULT:  # Paddle's fill_constant check (its message lacks the f-prefix)

@@ -461,3 +461,20 @@ def logaddexp_of_a_python_number(paddle):
 @case
 def nextafter_of_a_python_bool(paddle):
     paddle.nextafter(paddle.to_tensor([1.0, 2.0]), True)
+
+
+@case
+def bitwise_ops_leave_out_untouched(paddle):
+    x, y = paddle.to_tensor([True, False, True]), paddle.to_tensor([False, True, True])
+    i, j = paddle.to_tensor([5, -3, 12]), paddle.to_tensor([1, 2, 3])
+    outs, results = [], []
+    for fn, args, like in [(paddle.bitwise_or, (x, y), x), (paddle.bitwise_and, (i, j), i), (paddle.bitwise_xor, (x, y), x),
+                           (paddle.bitwise_not, (i,), i), (paddle.bitwise_invert, (x,), x),
+                           (paddle.bitwise_left_shift, (i, j), i), (paddle.bitwise_right_shift, (i, j), i)]:
+        out = paddle.zeros_like(like)
+        r = fn(*args, out=out)
+        results.append(r)
+        outs.append(out)
+    out = paddle.zeros_like(x)
+    r = x.bitwise_or(y, out=out)
+    return results + outs + [r, out, r is out]
