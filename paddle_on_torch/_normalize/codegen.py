@@ -184,6 +184,8 @@ def _recorded_aliases(fn):
 # the factories whose out= Paddle returns itself (they fill it in place: fill_constant); the others return their
 # own result and copy it into out
 OUT_IS_RESULT = frozenset({"paddle.ones", "paddle.zeros", "paddle.full"})
+# ops whose Python code ends `paddle.assign(result, out); return out`: out= is the very Tensor returned
+OUT_RETURNED = frozenset({"paddle.quantile", "paddle.msort", "paddle.nn.functional.normalize"})
 # ops that take out= and leave it untouched in dygraph (Paddle 3.3's _bitwise_op returns the _C_ops result and never
 # writes out): the result is a new Tensor
 OUT_IGNORED = frozenset({"paddle.bitwise_and", "paddle.bitwise_or", "paddle.bitwise_xor", "paddle.bitwise_not",
@@ -427,6 +429,10 @@ def _op_source(fn, sig, params, alias_map, binary, ns):
         body.append("    _write_out(out, o)")
         body.extend(f"    if {flag}{claim}: out.stop_gradient = False" for flag in grad_flags)
         body.append("    return out" if public_name(fn) in OUT_IS_RESULT else "    return o")
+    elif takes_out and public_name(fn) in OUT_RETURNED:
+        body.append("    if out is None: return o")
+        body.append("    _write_out(out, o)")
+        body.append("    return out")
     else:
         body.append("    return o if out is None else _write_out(out, o)" if takes_out else "    return o")
     # torch's RuntimeError -> Paddle's ValueError/TypeError; costs nothing unless something raised

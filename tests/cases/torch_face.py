@@ -478,3 +478,15 @@ def bitwise_ops_leave_out_untouched(paddle):
     out = paddle.zeros_like(x)
     r = x.bitwise_or(y, out=out)
     return results + outs + [r, out, r is out]
+
+
+@case
+def out_is_the_returned_tensor(paddle):
+    x = paddle.to_tensor([[3.0, 1.0], [2.0, 5.0]])
+    outs = [paddle.zeros([2]), paddle.zeros([2, 2]), paddle.zeros([2, 2]), paddle.zeros([2, 2])]
+    rs = [paddle.quantile(x, 0.5, axis=0, out=outs[0]), paddle.msort(x, out=outs[1]), x.msort(out=outs[2]),
+          paddle.nn.functional.normalize(x, out=outs[3])]
+    xg = paddle.to_tensor([[3.0, 1.0], [2.0, 5.0]], stop_gradient=False)
+    o = paddle.zeros([2, 2])
+    r = paddle.nn.functional.normalize(xg, out=o)
+    return [r_ is o_ for r_, o_ in zip(rs, outs)] + rs + [r is o, r, o.stop_gradient]
