@@ -698,9 +698,48 @@ def addmm(input: TensorLike, x: TensorLike, y: TensorLike, beta: ScalarLike = 1.
     return torch.addmm(input, x, y, beta=beta, alpha=alpha)
 
 
+def _size(t):
+    return f"paddle.Size({list(t.shape)})"
+
+
+def _baddbmm_input(input, x, y):
+    """Paddle's shape rules for baddbmm, in its words: x and y are batches of matrices; input is 3-D (each dimension
+    equal to the result's or 1) or 2-D [batch, n] (one row per batch, broadcast down the m rows of its matrix)."""
+    if not x.dim() == y.dim() == 3:
+        raise ValueError(f"The dimension of x, y should be 3 but receive x's shape: {_size(x)}, y's shape: {_size(y)}")
+    if x.shape[2] != y.shape[1]:
+        raise ValueError("The input Variable x's width must be equal with Variable y's height. But received "
+                         f"x's shape = {_size(x)}, y's shape = {_size(y)}.")
+    want = (x.shape[0], x.shape[1], y.shape[2])
+    if input.dim() == 2:
+        if input.shape[0] != want[0]:
+            raise ValueError("The batch size of input must be equal to the batch size of x. But received input's "
+                             f"batch size = {input.shape[0]}, x's batch size = {want[0]}")
+        if input.shape[1] not in (want[2], 1):
+            raise ValueError(f"The input's shape: {_size(input)} is not broadcastable with [x.shape[0], x.shape[1], "
+                             f"y.shape[2]]: [{want[0]},{want[1]},{want[2]}]")
+        return input.unsqueeze(1)
+    if input.dim() != 3:
+        raise ValueError(f"The dimension of input should be 3 or 2 but received input's shape: {_size(input)}")
+    fits = [input.shape[d] in (want[d], 1) for d in range(3)]
+    for d, (of, owner) in enumerate(((want[0], "x"), (want[1], "x"), (want[2], "y"))):
+        if input.shape[d] == of:
+            continue
+        if input.shape[d] != 1:
+            raise ValueError(f"If input's dimension[{d}] is not equal to {owner}'s dimension[{d}], input's "
+                             f"dimension[{d}] must be 1. But received input's dimension[{d}] = {input.shape[d]}, "
+                             f"{owner}'s dimension[{d}] = {of}")
+        if d < 2 and not (fits[1 - d] and fits[2]):  # a 1 here: the other two must fit as well, Paddle says
+            other = ("dimension[1]", "x's dimension[1]") if d == 0 else ("dimension[0]", "x's dimension[0]")
+            raise ValueError(f"If input's dimension[{d}] is 1, input's {other[0]} and dimension[2] must be equal to "
+                             f"{other[1]} and y's dimension[2] respectively, or they must be 1. But received input's "
+                             f"shape = {_size(input)}, x's shape = {_size(x)}, y's shape = {_size(y)}")
+    return input
+
+
 @op
 def baddbmm(input: TensorLike, x: TensorLike, y: TensorLike, beta=1.0, alpha=1.0, name=None):
-    return torch.baddbmm(input, x, y, beta=beta, alpha=alpha)
+    return torch.baddbmm(_baddbmm_input(input, x, y), x, y, beta=beta, alpha=alpha)
 
 
 @op

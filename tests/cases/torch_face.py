@@ -490,3 +490,22 @@ def out_is_the_returned_tensor(paddle):
     o = paddle.zeros([2, 2])
     r = paddle.nn.functional.normalize(xg, out=o)
     return [r_ is o_ for r_, o_ in zip(rs, outs)] + rs + [r is o, r, o.stop_gradient]
+
+
+@case
+def baddbmm_of_a_2d_input(paddle):
+    x = paddle.arange(24, dtype="float32").reshape([2, 3, 4]) / 10
+    y = paddle.arange(16, dtype="float32").reshape([2, 4, 2]) / 10
+    rows = paddle.to_tensor([[1.0, -2.0], [0.5, 3.0]])
+    return [paddle.baddbmm(rows, x, y, beta=2.0, alpha=0.5), paddle.baddbmm(rows[:, :1], x, y),
+            rows.baddbmm(x, y), paddle.baddbmm(paddle.ones([1, 3, 1]), x, y, beta=-1.0)]
+
+
+@case
+def baddbmm_of_a_2d_input_of_another_batch(paddle):
+    paddle.baddbmm(paddle.ones([3, 2]), paddle.ones([1, 2, 3]), paddle.ones([1, 3, 2]))
+
+
+@case
+def baddbmm_of_an_input_whose_rows_do_not_fit(paddle):
+    paddle.baddbmm(paddle.ones([1, 2, 2]), paddle.ones([2, 3, 4]), paddle.ones([2, 4, 2]))
