@@ -4,7 +4,7 @@ import types
 
 import torch
 
-from ._ops import import_module, load_library
+from ._ops import RegistryModule
 
 PADDLE_CLASSES_MODULE_NAME = "paddle.classes"
 
@@ -23,22 +23,12 @@ class ClassesNameSpace(types.ModuleType):
             raise RuntimeError(f"(NotFound) Class '{self.name}::{name}' not found in the registry") from None
 
 
-class PaddleClassesModule(types.ModuleType):
+class PaddleClassesModule(RegistryModule):
     __file__ = "_classes.py"
+    namespace_type = ClassesNameSpace
 
     def __init__(self):
         super().__init__(PADDLE_CLASSES_MODULE_NAME)
-
-    def __getattr__(self, name):
-        namespace = ClassesNameSpace(name)
-        setattr(self, name, namespace)
-        return namespace
-
-    def import_module(self, module):
-        return import_module(module)
-
-    def load_library(self, path):
-        return load_library(path)
 
 
 classes = PaddleClassesModule()

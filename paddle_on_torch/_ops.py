@@ -115,14 +115,12 @@ class OpNameSpace(types.ModuleType):
         return OverloadedOpFunction(self.name, name)
 
 
-class PaddleOpsModule(types.ModuleType):
-    __file__ = "_ops.py"
-
-    def __init__(self):
-        super().__init__(PADDLE_OPS_MODULE_NAME)
+class RegistryModule(types.ModuleType):
+    """paddle.ops / paddle.classes: a namespace object per attribute read (made once), and the library loaders."""
+    namespace_type = None
 
     def __getattr__(self, name):
-        namespace = OpNameSpace(name)
+        namespace = self.namespace_type(name)
         setattr(self, name, namespace)
         return namespace
 
@@ -131,6 +129,14 @@ class PaddleOpsModule(types.ModuleType):
 
     def load_library(self, path):
         return load_library(path)
+
+
+class PaddleOpsModule(RegistryModule):
+    __file__ = "_ops.py"
+    namespace_type = OpNameSpace
+
+    def __init__(self):
+        super().__init__(PADDLE_OPS_MODULE_NAME)
 
 
 ops = PaddleOpsModule()
