@@ -2,8 +2,8 @@
 the same model, initial parameters, data and AdamW, trained on the whole batch of 2.
 
 The seed script's dataset draws from numpy's global random state in __getitem__, so what a rank
-loads depends on that rank's own stream: with every rank seeded alike, the data-parallel ranks 0
-and 1 of the first mesh each load the k-th draw of the same stream at step k.  The global batch at
+loads depends on that rank's own stream: with every rank's numpy seeded alike (hybrid_run.py), the
+data-parallel ranks 0 and 1 of the first mesh each load the k-th draw of the same stream at step k.  The global batch at
 step k is therefore two copies of that draw, and that is what this reference feeds.
 Prints `loss STEP VALUE` per step and `param NAME SUM ABSSUM` at the end, as hybrid_run.py does."""
 import sys
@@ -12,6 +12,7 @@ import numpy as np
 import paddle
 
 paddle.seed(2024)
+np.random.seed(2024)  # as hybrid_run.py: paddle.seed leaves numpy alone, as Paddle's does
 from paddle.io import BatchSampler, DataLoader, Dataset  # noqa: E402
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else None

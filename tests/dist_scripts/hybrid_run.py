@@ -1,8 +1,8 @@
 """`torchrun ... -m paddle_on_torch hybrid_run.py SCRIPT [STEPS]`: run SCRIPT (unchanged) after
-paddle.seed(2024), printing `loss STEP VALUE` at every `loss.backward()` on the ranks that hold the
-loss, and stopping after STEPS steps (all of them when not given); then `param NAME SUM ABSSUM` for
-each parameter of the script's `model` on the ranks of its mesh.  hybrid_reference.py prints the same
-from one process."""
+paddle.seed(2024) and np.random.seed(2024) (paddle.seed leaves numpy alone, as Paddle's does), printing
+`loss STEP VALUE` at every `loss.backward()` on the ranks that hold the loss, and stopping after STEPS
+steps (all of them when not given); then `param NAME SUM ABSSUM` for each parameter of the script's
+`model` on the ranks of its mesh.  hybrid_reference.py prints the same from one process."""
 import runpy
 import sys
 
@@ -11,6 +11,7 @@ import paddle
 import paddle.distributed as dist
 
 paddle.seed(2024)
+np.random.seed(2024)  # the seed script's dataset draws from numpy's global state
 script = sys.argv[1]
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else None
 sys.argv = sys.argv[1:2]
