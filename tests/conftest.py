@@ -21,6 +21,27 @@ def pytest_configure(config):
         config.option.markexpr = ""  # pytest.ini's addopts select the fast lane; this lifts it
 
 
+# ------------------------------------------------------------------ time per lane (printed at the end of a run)
+_lane_of, _lane_time = {}, {}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        _lane_of[item.nodeid] = next((m for m in LANES if item.get_closest_marker(m)), "fast")
+
+
+def pytest_runtest_logreport(report):
+    lane = _lane_of.get(report.nodeid, "fast")
+    seconds, tests = _lane_time.get(lane, (0.0, 0))
+    _lane_time[lane] = (seconds + report.duration, tests + (report.when == "call"))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _lane_time:  # setup, call and teardown of each test, by its first lane marker (docs/testing.md's table)
+        terminalreporter.write_line("time per lane: " + ", ".join(
+            f"{lane} {seconds:.0f} s ({tests} tests)" for lane, (seconds, tests) in sorted(_lane_time.items())))
+
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
