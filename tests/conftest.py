@@ -22,11 +22,16 @@ def pytest_configure(config):
 
 
 # ------------------------------------------------------------------ time per lane (printed at the end of a run)
-_lane_time = {}
+_lane_of, _lane_time = {}, {}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:  # markers only (a report's keywords hold test names and parameter ids too)
+        _lane_of[item.nodeid] = next((m for m in LANES if item.get_closest_marker(m)), "fast")
 
 
 def pytest_runtest_logreport(report):
-    lane = next((m for m in LANES if m in report.keywords), "fast")  # markers added at collection included
+    lane = _lane_of.get(report.nodeid, "fast")
     seconds, tests = _lane_time.get(lane, (0.0, 0))
     _lane_time[lane] = (seconds + report.duration, tests + (report.when == "call"))
 
