@@ -7,7 +7,6 @@ import types
 import warnings
 
 import numpy as np
-
 import torch
 
 from .._core import amp_state as _amp_state

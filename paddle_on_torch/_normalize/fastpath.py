@@ -70,7 +70,7 @@ def _is_required(default):
 def install(module, tensor_cls):
     """Give the Tensor operators and the function wrappers the C++ entries of `module` (the kernels module)."""
     global _MODULE
-    if _BUILT_FOR[0] is not module:
+    if _BUILT_FOR[0] is not module:  # the C++ entries are made once per module; switching is then a swap
         _FAST_OPERATORS.clear()
         _FAST_ENTRIES.clear()
         for name in OPERATORS:
@@ -135,7 +135,6 @@ def suspended():
     finally:
         _MODULE = module
         _switch_on()
-
 
 
 def functions_off():
